@@ -60,7 +60,9 @@ export class SingularJacobianError extends GeomechError {
   ) {
     super(
       `singular Jacobian at Newton iteration ${iteration}${step === undefined ? '' : ` of step ${step}`}` +
-        (Number.isFinite(conditionEstimate) ? ` (condition estimate ${conditionEstimate.toExponential(2)})` : ''),
+        (Number.isFinite(conditionEstimate)
+          ? ` (condition estimate ${conditionEstimate.toExponential(2)})`
+          : ''),
     );
   }
 }
@@ -100,5 +102,20 @@ export class StepSizeUnderflowError extends GeomechError {
     readonly h: number,
   ) {
     super(`step size underflow at t = ${t} (h = ${h})`);
+  }
+}
+
+/** An adaptive integration used up its step budget before reaching the end of the interval. */
+export class MaxStepsExceededError extends GeomechError {
+  override name = 'MaxStepsExceededError';
+  constructor(
+    /** Time reached when the budget ran out. */
+    readonly t: number,
+    /** Step size about to be tried. */
+    readonly h: number,
+    /** The budget: maximum number of attempted steps. */
+    readonly maxSteps: number,
+  ) {
+    super(`step budget of ${maxSteps} attempted steps exhausted at t = ${t} (h = ${h})`);
   }
 }

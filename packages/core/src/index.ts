@@ -6,3 +6,4 @@
 export * from './errors.js';
 export * from './linalg/lu.js';
 export * from './linalg/matrix.js';
+export * from './linalg/mlmatrix.js';

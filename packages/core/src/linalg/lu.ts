@@ -169,7 +169,8 @@ export class DenseLU {
   /** Factors `a` (row-major n×n, read from `off`). Does not throw on singular input: see {@link isSingular}. */
   factor(a: ArrayLike<number>, off = 0): this {
     const nn = this.n * this.n;
-    if (a.length - off < nn) throw new DimensionError('DenseLU.factor: matrix entries', nn, a.length - off);
+    if (a.length - off < nn)
+      throw new DimensionError('DenseLU.factor: matrix entries', nn, a.length - off);
     for (let i = 0; i < nn; i++) {
       const v = a[off + i]!;
       if (!Number.isFinite(v)) throw new NonFiniteError('DenseLU.factor: matrix', i);
@@ -264,7 +265,8 @@ export class DenseLU {
   }
 
   private checkFactored(): void {
-    if (!this.factored) throw new DimensionError('DenseLU: factor() before use', 'factored', 'empty');
+    if (!this.factored)
+      throw new DimensionError('DenseLU: factor() before use', 'factored', 'empty');
   }
 
   private checkSolvable(what: string, b: ArrayLike<number>): void {

@@ -114,7 +114,12 @@ export function dot(x: ArrayLike<number>, y: ArrayLike<number>, n = x.length): n
 }
 
 /** y ← y + alpha·x over the first `n` entries. */
-export function axpy(y: Float64Array, alpha: number, x: ArrayLike<number>, n = y.length): Float64Array {
+export function axpy(
+  y: Float64Array,
+  alpha: number,
+  x: ArrayLike<number>,
+  n = y.length,
+): Float64Array {
   for (let i = 0; i < n; i++) y[i] = y[i]! + alpha * x[i]!;
   return y;
 }

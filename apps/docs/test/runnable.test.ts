@@ -1,0 +1,62 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { extractRunnableBlocks } from '../src/index.js';
+
+const pagesDir = join(__dirname, '..', 'pages');
+const scratch = join(__dirname, '..', '.runnable');
+
+describe('extractRunnableBlocks', () => {
+  it('keeps only blocks marked runnable, with their line numbers', () => {
+    const md = '# t\n```ts runnable\nconst a = 1;\n```\n\n```sh\nls\n```\n~~~js runnable\nx\n~~~\n';
+    expect(extractRunnableBlocks(md)).toEqual([
+      { lang: 'ts', code: 'const a = 1;\n', line: 2 },
+      { lang: 'js', code: 'x\n', line: 9 },
+    ]);
+  });
+
+  it('rejects an unclosed fence', () => {
+    expect(() => extractRunnableBlocks('```ts runnable\nconst a = 1;\n')).toThrow(/line 1/);
+  });
+});
+
+describe('every runnable block of every page runs', () => {
+  mkdirSync(scratch, { recursive: true });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const pages = readdirSync(pagesDir).filter((f) => f.endsWith('.md'));
+  it('finds runnable examples', () => {
+    const total = pages.reduce(
+      (s, p) => s + extractRunnableBlocks(readFileSync(join(pagesDir, p), 'utf8')).length,
+      0,
+    );
+    expect(total).toBeGreaterThan(0);
+  });
+  for (const page of pages) {
+    const blocks = extractRunnableBlocks(readFileSync(join(pagesDir, page), 'utf8'));
+    for (const block of blocks) {
+      it(`${page}:${block.line}`, async () => {
+        const file = join(
+          scratch,
+          `${page.replace(/\W/g, '_')}_${block.line}.${block.lang === 'js' ? 'mjs' : 'ts'}`,
+        );
+        writeFileSync(file, block.code);
+        const mod = (await import(file)) as Record<string, unknown>;
+        expect(mod).toBeDefined();
+      });
+    }
+  }
+});
+
+describe('getting-started example', () => {
+  it('prints the spec 004 §8.2 reference values (q_50 = −0.3478075467, ln H_50 = −0.02169423)', async () => {
+    const [block] = extractRunnableBlocks(
+      readFileSync(join(pagesDir, 'getting-started.md'), 'utf8'),
+    );
+    mkdirSync(scratch, { recursive: true });
+    const file = join(scratch, 'getting_started_check.ts');
+    writeFileSync(file, block!.code);
+    const { result } = (await import(file)) as { result: { q50: number; lnH50: number } };
+    expect(Math.abs(result.q50 - -0.3478075467)).toBeLessThan(1e-10);
+    expect(Math.abs(result.lnH50 - -0.02169423)).toBeLessThan(1e-8);
+  });
+});

@@ -1,0 +1,9 @@
+/**
+ * `@geomech/cli`: the `geomech` command. The programmatic entry is {@link main}.
+ *
+ * @packageDocumentation
+ */
+export { errorLine, NumericalFailure, UsageError } from './errors.js';
+export { type Io, main, version } from './main.js';
+export { findSystem, type SystemDescriptor, systems } from './registry.js';
+export { parseNumber, parseVector } from './values.js';

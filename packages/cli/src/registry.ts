@@ -1,0 +1,117 @@
+/**
+ * The built-in systems and problems of the CLI contract (`../shared/spec/CLI.md`). Descriptors are
+ * plain data so that `geomech list` and `--help` load no numerical code; each system's runner is
+ * imported only when a command needs it, which keeps start-up fast.
+ *
+ * @module
+ */
+import type { SystemRunner } from './runner.js';
+
+/** A named parameter or initial datum with its default (a number, or a vector). */
+export interface Quantity {
+  readonly name: string;
+  readonly default: number | readonly number[];
+  readonly description: string;
+}
+
+/** A built-in system (`simulate`) or problem (`solve`). */
+export interface SystemDescriptor {
+  readonly name: string;
+  readonly kind: 'system' | 'problem';
+  /** The geomech package that implements it. */
+  readonly package: string;
+  readonly description: string;
+  /** Methods, the default first. */
+  readonly methods: readonly string[];
+  readonly params: readonly Quantity[];
+  readonly init: readonly Quantity[];
+  /** Alternative sets of initial-data names (e.g. (q0, q1, z0) or (q0, v0, z0)). */
+  readonly initAlternatives?: readonly (readonly string[])[];
+  /** Series fields of the output, in order. */
+  readonly fields: readonly string[];
+  /** Default time step and number of steps. */
+  readonly defaults: { readonly h: number; readonly steps: number };
+  readonly load: () => Promise<SystemRunner>;
+}
+
+const contactFields = ['q', 'p', 'z', 'energy', 'sigma'] as const;
+const contactMethods = ['midpoint'] as const;
+const loadContact = async (): Promise<SystemRunner> =>
+  (await import('./systems/contact.js')).contactRunner;
+
+const q0q1z0 = (q0: number, q1: number): Quantity[] => [
+  { name: 'q0', default: q0, description: 'initial position' },
+  { name: 'q1', default: q1, description: 'second position (two-point start); or give v0' },
+  { name: 'z0', default: 0, description: 'initial action' },
+];
+
+/** Every built-in system and problem, in the order of the contract. */
+export const systems: readonly SystemDescriptor[] = [
+  {
+    name: 'free-particle',
+    kind: 'system',
+    package: '@geomech/contact',
+    description: 'Free particle with linear damping, L = v²/2 + γz (seed 004, Example 1).',
+    methods: contactMethods,
+    params: [{ name: 'gamma', default: -0.05, description: 'damping (γ < 0 dissipates)' }],
+    init: q0q1z0(1, 2),
+    initAlternatives: [
+      ['q0', 'q1', 'z0'],
+      ['q0', 'v0', 'z0'],
+    ],
+    fields: contactFields,
+    defaults: { h: 0.5, steps: 50 },
+    load: loadContact,
+  },
+  {
+    name: 'damped-oscillator',
+    kind: 'system',
+    package: '@geomech/contact',
+    description: 'Damped harmonic oscillator, L = v²/2 − kq²/2 + γz (seed 004, Example 2).',
+    methods: contactMethods,
+    params: [
+      { name: 'k', default: 1, description: 'spring constant' },
+      { name: 'gamma', default: -0.05, description: 'damping (γ < 0 dissipates)' },
+    ],
+    init: q0q1z0(1, 2),
+    initAlternatives: [
+      ['q0', 'q1', 'z0'],
+      ['q0', 'v0', 'z0'],
+    ],
+    fields: contactFields,
+    defaults: { h: 0.5, steps: 50 },
+    load: loadContact,
+  },
+  {
+    name: 'damped-pendulum',
+    kind: 'system',
+    package: '@geomech/contact',
+    description: 'Damped pendulum, L = v²/2 − (g/l)(1 − cos q) + γz.',
+    methods: contactMethods,
+    params: [
+      { name: 'gamma', default: -0.1, description: 'damping (γ < 0 dissipates)' },
+      { name: 'g', default: 1, description: 'gravity' },
+      { name: 'l', default: 1, description: 'length' },
+    ],
+    init: [
+      { name: 'q0', default: 1, description: 'initial angle (rad)' },
+      { name: 'v0', default: 0, description: 'initial angular velocity; or give q1' },
+      { name: 'z0', default: 0, description: 'initial action' },
+    ],
+    initAlternatives: [
+      ['q0', 'v0', 'z0'],
+      ['q0', 'q1', 'z0'],
+    ],
+    fields: contactFields,
+    defaults: { h: 0.1, steps: 200 },
+    load: loadContact,
+  },
+];
+
+/** Looks a system or problem up by name. */
+export function findSystem(
+  name: string,
+  kind?: SystemDescriptor['kind'],
+): SystemDescriptor | undefined {
+  return systems.find((s) => s.name === name && (kind === undefined || s.kind === kind));
+}

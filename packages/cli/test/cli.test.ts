@@ -1,0 +1,274 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Io, main } from '../src/index.js';
+import { parseNumber } from '../src/values.js';
+
+const bin = join(__dirname, '..', 'bin', 'geomech.js');
+
+/** Runs the built binary as a user would. */
+function geomech(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs main() in-process with captured output. */
+async function inProcess(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const files = new Map<string, string>();
+  const io: Io = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    writeFile: (p, t) => {
+      files.set(p, t);
+    },
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr, files };
+}
+
+const ERROR_LINE = /^geomech: error: .+ \(.+\)\n$/;
+
+describe('geomech binary (built output)', () => {
+  it('--version prints the package version and exits 0', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const r = geomech('--version');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('--help lists the commands', () => {
+    const r = geomech('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/list/);
+    expect(r.stdout).toMatch(/simulate/);
+  });
+
+  it('simulate damped-oscillator reproduces the seed 004 Fig. 2 run (q_50 to 1e-10)', () => {
+    const r = geomech('simulate', 'damped-oscillator');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      ok: boolean;
+      steps: number;
+      series: { t: number[]; q: number[] };
+    };
+    expect(doc.ok).toBe(true);
+    expect(doc.steps).toBe(50);
+    expect(doc.series.t).toHaveLength(51);
+    expect(Math.abs(doc.series.q[50]! - -0.3478075467)).toBeLessThan(1e-10);
+  });
+
+  it('unknown flags exit 2 with one error line and no stack trace', () => {
+    const r = geomech('simulate', 'free-particle', '--nope');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(ERROR_LINE);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('list', () => {
+  it('--json gives every system with methods (default first), params and init defaults', async () => {
+    const r = await inProcess('list', '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      systems: {
+        name: string;
+        methods: string[];
+        params: Record<string, number>;
+        init: Record<string, number>;
+      }[];
+    };
+    const osc = doc.systems.find((s) => s.name === 'damped-oscillator')!;
+    expect(osc.methods[0]).toBe('midpoint');
+    expect(osc.params).toEqual({ k: 1, gamma: -0.05 });
+    expect(osc.init).toEqual({ q0: 1, q1: 2, z0: 0 });
+  });
+
+  it('text output names each system and its package', async () => {
+    const r = await inProcess('list');
+    expect(r.stdout).toMatch(/free-particle[\s\S]*@geomech\/contact/);
+  });
+});
+
+describe('simulate', () => {
+  it('CSV and JSON agree number for number', async () => {
+    const json = JSON.parse(
+      (await inProcess('simulate', 'damped-pendulum', '--steps', '20')).stdout,
+    ) as {
+      series: Record<string, number[]>;
+    };
+    const csv = (await inProcess('simulate', 'damped-pendulum', '--steps', '20', '--format', 'csv'))
+      .stdout;
+    const [header, ...rows] = csv.trim().split('\n');
+    expect(header).toBe('t,q,p,z,energy,sigma');
+    expect(rows).toHaveLength(21);
+    for (const [i, row] of rows.entries()) {
+      const cells = row.split(',').map(Number);
+      for (const [j, f] of ['t', 'q', 'p', 'z', 'energy', 'sigma'].entries()) {
+        expect(cells[j]).toBe(json.series[f]![i]);
+      }
+    }
+  });
+
+  it('is deterministic apart from stats.wallMs', async () => {
+    const strip = (s: string) => s.replace(/"wallMs":[0-9.e+-]+/, '');
+    const a = await inProcess('simulate', 'damped-pendulum');
+    const b = await inProcess('simulate', 'damped-pendulum');
+    expect(strip(a.stdout)).toBe(strip(b.stdout));
+  });
+
+  it('--t-end sets steps = round(T/h) and --every keeps the first and last states', async () => {
+    const r = await inProcess(
+      'simulate',
+      'free-particle',
+      '--h',
+      '0.25',
+      '--t-end',
+      '10',
+      '--every',
+      '7',
+    );
+    const doc = JSON.parse(r.stdout) as { steps: number; series: { t: number[] } };
+    expect(doc.steps).toBe(40);
+    expect(doc.series.t).toEqual([0, 1.75, 3.5, 5.25, 7, 8.75, 10]);
+  });
+
+  it('(q0, v0, z0) starts map through the Legendre transform: p0 = v0', async () => {
+    const r = await inProcess('simulate', 'free-particle', '--init', 'v0=0.7', '--steps', '3');
+    const doc = JSON.parse(r.stdout) as { init: Record<string, number>; series: { p: number[] } };
+    expect(doc.init).toEqual({ q0: 1, v0: 0.7, z0: 0 });
+    expect(doc.series.p[0]).toBe(0.7);
+    expect(doc.series.p[3]).toBeCloseTo(0.7 * 0.975 ** 3, 15);
+  });
+
+  it('--out writes the file (format from the extension) and nothing to stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geomech-'));
+    const out = join(dir, 'run.csv');
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'simulate', 'free-particle', '--steps', '2', '--out', out],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('t,q,p,z,energy,sigma');
+  });
+
+  const usageErrors: [string, string[], RegExp][] = [
+    ['unknown system', ['simulate', 'nope'], /unknown system 'nope'.*\(geomech simulate\)/],
+    [
+      'unknown method',
+      ['simulate', 'free-particle', '--method', 'rk9'],
+      /unknown method 'rk9'.*\(--method\)/,
+    ],
+    ['h <= 0', ['simulate', 'free-particle', '--h', '0'], /h must be > 0.*\(--h\)/],
+    [
+      'malformed number',
+      ['simulate', 'free-particle', '--h', '0.1x'],
+      /malformed number '0.1x' \(--h\)/,
+    ],
+    [
+      'unknown parameter',
+      ['simulate', 'free-particle', '--param', 'k=1'],
+      /unknown parameter 'k'.*\(--param\)/,
+    ],
+    [
+      'bad assignment',
+      ['simulate', 'free-particle', '--init', 'q0'],
+      /expected name=value.*\(--init\)/,
+    ],
+    [
+      'vector for a scalar',
+      ['simulate', 'damped-oscillator', '--param', 'k=1,2'],
+      /k takes one number.*\(--param k\)/,
+    ],
+    ['steps and t-end', ['simulate', 'free-particle', '--steps', '3', '--t-end', '2'], /not both/],
+    ['bad format', ['simulate', 'free-particle', '--format', 'xml'], /xml/],
+    ['1 + h*gamma <= 0', ['simulate', 'free-particle', '--h', '30'], /1 \+ h\*gamma.*\(--h\)/],
+    [
+      'conflicting init',
+      ['simulate', 'free-particle', '--init', 'v0=1', '--init', 'q1=2'],
+      /conflicting initial data/,
+    ],
+  ];
+  for (const [label, args, message] of usageErrors) {
+    it(`${label}: exit 2, one error line`, async () => {
+      const r = await inProcess(...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(ERROR_LINE);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('Newton failure exits 1 and still writes {ok:false} to --out', async () => {
+    const r = await inProcess(
+      'simulate',
+      'damped-pendulum',
+      '--max-iter',
+      '1',
+      '--tol',
+      '1e-300',
+      '--out',
+      'x.json',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^geomech: error: Newton did not converge/);
+    expect(JSON.parse(r.files.get('x.json')!)).toMatchObject({
+      ok: false,
+      system: 'damped-pendulum',
+    });
+  });
+});
+
+describe('argument parsing never throws (fast-check)', () => {
+  it('random argument vectors give exit 0 or 2 with one error line, never an exception', async () => {
+    const token = fc.oneof(
+      fc.constantFrom(
+        'simulate',
+        'list',
+        'free-particle',
+        '--h',
+        '--steps',
+        '--param',
+        '--init',
+        '--every',
+        '--format',
+        'csv',
+        'gamma=-0.1',
+        'q0=1',
+      ),
+      fc.string({ maxLength: 8 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(token, { maxLength: 6 }), async (args) => {
+        if (args.includes('--out')) return;
+        const r = await inProcess(...args);
+        expect([0, 1, 2]).toContain(r.code);
+        if (r.code !== 0) expect(r.stderr).toMatch(ERROR_LINE);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('parseNumber accepts pi expressions and rejects junk', () => {
+    expect(parseNumber('pi/4', 'x')).toBe(Math.PI / 4);
+    expect(parseNumber('-pi', 'x')).toBe(-Math.PI);
+    expect(parseNumber('3*pi/2', 'x')).toBe((3 * Math.PI) / 2);
+    expect(parseNumber('1e-3', 'x')).toBe(0.001);
+    for (const bad of ['', 'abc', '1..2', 'NaN', 'Infinity', '1/0', '0x10'])
+      expect(() => parseNumber(bad, 'x')).toThrow();
+  });
+});

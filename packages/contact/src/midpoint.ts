@@ -1,0 +1,312 @@
+/**
+ * The paper's contact variational integrator for mechanical Lagrangians (spec 004 §7.2, seed 004
+ * Section 5): the discrete Lagrangian
+ *
+ *   L_d(q0, q1, z0) = |q1 − q0|²/(2h) − h V((q0 + q1)/2) + h γ z0          (79), generalized to Rⁿ
+ *
+ * (midpoint in q, left endpoint in z), stepped in Hamiltonian form (spec 004 §7.1, §7.2 [D]):
+ *
+ *   (1 + hγ) p_k = (q_{k+1} − q_k)/h + (h/2) ∇V(q_{k+½})        solved for q_{k+1} by Newton
+ *   p_{k+1}      = (q_{k+1} − q_k)/h − (h/2) ∇V(q_{k+½})
+ *   z_{k+1}      = (1 + hγ) z_k + |q_{k+1} − q_k|²/(2h) − h V(q_{k+½})
+ *
+ * with conformal factor σ_d = 1 + D_z L_d = 1 + hγ (constant). This is the discrete Herglotz
+ * system (39) written through the discrete Legendre transforms (40).
+ *
+ * @module
+ */
+import {
+  DenseLU,
+  DimensionError,
+  DomainError,
+  NewtonDivergedError,
+  NonFiniteError,
+  SingularJacobianError,
+} from '@geomech/core';
+import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
+
+/** Options of {@link MidpointHerglotz}. */
+export interface MidpointOptions {
+  /** Newton tolerance on the residual's max-norm, relative to max(1, |p_k|∞). Default 1e-13. */
+  readonly tol?: number;
+  /** Newton iteration cap per step. Default 50. */
+  readonly maxIterations?: number;
+}
+
+/** Initial data: the paper's two-point start (q0, q1, z0) or a phase-space start (q0, v0, z0). */
+export type ContactInitialData =
+  | { readonly q0: ArrayLike<number>; readonly q1: ArrayLike<number>; readonly z0: number }
+  | { readonly q0: ArrayLike<number>; readonly v0: ArrayLike<number>; readonly z0: number };
+
+/** A discrete contact trajectory in flat storage (`count` kept states). */
+export interface ContactSolution {
+  readonly dim: number;
+  readonly count: number;
+  /** Step indices k of the kept states. */
+  readonly k: Int32Array;
+  readonly t: Float64Array;
+  /** Positions, `count × dim` row-major. */
+  readonly q: Float64Array;
+  /** Momenta p_k (the common value of F⁺ and F⁻ on the trajectory), `count × dim`. */
+  readonly p: Float64Array;
+  readonly z: Float64Array;
+  /** Contact Hamiltonian H(q_k, p_k, z_k). */
+  readonly energy: Float64Array;
+  /** Conformal factor σ_k = 1 + D_z L_d of the step leaving state k. */
+  readonly sigma: Float64Array;
+  readonly stats: { readonly newtonIterations: number; readonly maxResidual: number };
+}
+
+/**
+ * The midpoint discrete Herglotz integrator for `L = ½|v|² − V(q) + γz` (seed 004 eq. (79)).
+ * Owns its Newton scratch: {@link step} allocates nothing.
+ *
+ * @example
+ * ```ts
+ * const lag = mechanicalContactLagrangian(quadraticPotential(1), -0.05);
+ * const sol = new MidpointHerglotz(lag, 0.5).integrate({ q0: [1], q1: [2], z0: 0 }, 50);
+ * sol.q[2]; // 2.5102941176470589 (spec 004 §8.2 reference table)
+ * ```
+ */
+export class MidpointHerglotz {
+  readonly n: number;
+  /** σ_d = 1 + hγ. */
+  readonly sigma: number;
+  private readonly tol: number;
+  private readonly maxIterations: number;
+  private readonly lu: DenseLU;
+  private readonly mid: Float64Array;
+  private readonly grad: Float64Array;
+  private readonly hess: Float64Array;
+  private readonly residual: Float64Array;
+  private readonly x: Float64Array;
+  private readonly fdA: Float64Array;
+  private readonly fdB: Float64Array;
+  /** Newton statistics of the last {@link step}. */
+  lastIterations = 0;
+  lastResidual = 0;
+
+  constructor(
+    readonly lagrangian: MechanicalContactLagrangian,
+    readonly h: number,
+    options: MidpointOptions = {},
+  ) {
+    if (!(h > 0) || !Number.isFinite(h))
+      throw new DomainError('MidpointHerglotz: h', h, 'must be a finite number > 0');
+    this.n = lagrangian.potential.dim;
+    this.sigma = 1 + h * lagrangian.gamma;
+    if (!(this.sigma > 0)) {
+      throw new DomainError(
+        'MidpointHerglotz: 1 + h*gamma',
+        this.sigma,
+        'must be > 0 (the conformal factor may not vanish or flip sign; reduce h)',
+      );
+    }
+    this.tol = options.tol ?? 1e-13;
+    this.maxIterations = options.maxIterations ?? 50;
+    const n = this.n;
+    this.lu = new DenseLU(n);
+    this.mid = new Float64Array(n);
+    this.grad = new Float64Array(n);
+    this.hess = new Float64Array(n * n);
+    this.residual = new Float64Array(n);
+    this.x = new Float64Array(n);
+    this.fdA = new Float64Array(n);
+    this.fdB = new Float64Array(n);
+  }
+
+  /** L_d(q0, q1, z0), eq. (79). */
+  discreteLagrangian(q0: Float64Array, q1: Float64Array, z0: number): number {
+    const { n, h, mid } = this;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      const d = q1[i]! - q0[i]!;
+      s += d * d;
+      mid[i] = 0.5 * (q0[i]! + q1[i]!);
+    }
+    return s / (2 * h) - h * this.lagrangian.potential.value(mid) + h * this.lagrangian.gamma * z0;
+  }
+
+  /** out ← D1 L_d(q0, q1) = −(q1 − q0)/h − (h/2)∇V(q_mid) (spec 004 §7.2). */
+  D1Ld(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array {
+    this.midGradient(q0, q1);
+    for (let i = 0; i < this.n; i++)
+      out[i] = -(q1[i]! - q0[i]!) / this.h - 0.5 * this.h * this.grad[i]!;
+    return out;
+  }
+
+  /** out ← D2 L_d(q0, q1) = (q1 − q0)/h − (h/2)∇V(q_mid) (spec 004 §7.2). */
+  D2Ld(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array {
+    this.midGradient(q0, q1);
+    for (let i = 0; i < this.n; i++)
+      out[i] = (q1[i]! - q0[i]!) / this.h - 0.5 * this.h * this.grad[i]!;
+    return out;
+  }
+
+  /**
+   * One step of the discrete Hamiltonian flow Φ̃_d = F⁺L_d ∘ (F⁻L_d)⁻¹ (eq. (43)), in place:
+   * (q, p) are overwritten with (q_{k+1}, p_{k+1}); returns z_{k+1}. `stepIndex` only labels errors.
+   */
+  step(q: Float64Array, p: Float64Array, z: number, stepIndex = 0): number {
+    const { n, h, sigma, x, residual, grad, hess, mid, lu } = this;
+    const V = this.lagrangian.potential;
+    // initial guess: the free flight q + hσp (exact when ∇V ≡ 0)
+    let pScale = 1;
+    for (let i = 0; i < n; i++) {
+      x[i] = q[i]! + h * sigma * p[i]!;
+      pScale = Math.max(pScale, Math.abs(p[i]!));
+    }
+    const tol = this.tol * pScale;
+    let iterations = 0;
+    let resNorm = Number.POSITIVE_INFINITY;
+    for (;;) {
+      // G(x) = (x − q)/h + (h/2)∇V((q + x)/2) − σ p
+      this.midGradient(q, x);
+      resNorm = 0;
+      for (let i = 0; i < n; i++) {
+        const g = (x[i]! - q[i]!) / h + 0.5 * h * grad[i]! - sigma * p[i]!;
+        residual[i] = g;
+        const a = Math.abs(g);
+        if (!(a <= resNorm)) resNorm = a;
+      }
+      if (!Number.isFinite(resNorm))
+        throw new NonFiniteError(`MidpointHerglotz: residual at step ${stepIndex}`);
+      if (resNorm <= tol) break;
+      if (iterations >= this.maxIterations) {
+        throw new NewtonDivergedError(iterations, resNorm, stepIndex);
+      }
+      // ∂G/∂x = I/h + (h/4)∇²V(q_mid)
+      this.hessianAt(mid);
+      for (let i = 0; i < n * n; i++) hess[i] = 0.25 * h * hess[i]!;
+      for (let i = 0; i < n; i++) hess[i * n + i] = hess[i * n + i]! + 1 / h;
+      lu.factor(hess);
+      if (lu.isSingular)
+        throw new SingularJacobianError(iterations, Number.POSITIVE_INFINITY, stepIndex);
+      lu.solve(residual, residual);
+      for (let i = 0; i < n; i++) x[i] = x[i]! - residual[i]!;
+      iterations++;
+    }
+    this.lastIterations = iterations;
+    this.lastResidual = resNorm;
+    // x = q_{k+1}; grad and mid hold ∇V and the midpoint of (q, x)
+    let dq2 = 0;
+    for (let i = 0; i < n; i++) {
+      const d = x[i]! - q[i]!;
+      dq2 += d * d;
+      p[i] = d / h - 0.5 * h * grad[i]!;
+    }
+    const zNext = sigma * z + dq2 / (2 * h) - h * V.value(mid);
+    for (let i = 0; i < n; i++) q[i] = x[i]!;
+    return zNext;
+  }
+
+  /**
+   * Integrates `steps` steps from the given initial data. With (q0, q1, z0) the first step is the
+   * paper's: p_0 = F⁻ (eq. (40)), p_1 = D2 L_d(q0, q1, z0), z_1 = z0 + L_d(q0, q1, z0). With
+   * (q0, v0, z0), p_0 = v0 (the Legendre transform of L) and every step is Hamiltonian.
+   * Keeps every `every`-th state, and always the first and the last.
+   */
+  integrate(init: ContactInitialData, steps: number, every = 1): ContactSolution {
+    const { n, h } = this;
+    if (!Number.isInteger(steps) || steps < 0)
+      throw new DomainError('integrate: steps', steps, 'must be an integer >= 0');
+    if (!Number.isInteger(every) || every < 1)
+      throw new DomainError('integrate: every', every, 'must be an integer >= 1');
+    if (!Number.isFinite(init.z0))
+      throw new DomainError('integrate: z0', init.z0, 'must be finite');
+    const q = copyVector('q0', init.q0, n);
+    const p = new Float64Array(n);
+    let z = init.z0;
+    const count = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
+    const sol = allocate(n, count);
+    let kept = 0;
+    let newtonIterations = 0;
+    let maxResidual = 0;
+    const keep = (k: number): void => {
+      sol.k[kept] = k;
+      sol.t[kept] = k * h;
+      sol.q.set(q, kept * n);
+      sol.p.set(p, kept * n);
+      sol.z[kept] = z;
+      sol.energy[kept] = contactHamiltonian(this.lagrangian, q, p, z);
+      sol.sigma[kept] = this.sigma;
+      kept++;
+    };
+    let k = 0;
+    if ('q1' in init) {
+      const q1 = copyVector('q1', init.q1, n);
+      // p_0 = −D1 L_d(q0, q1, z0)/(1 + D_z L_d), eq. (40)
+      this.D1Ld(p, q, q1);
+      for (let i = 0; i < n; i++) p[i] = -p[i]! / this.sigma;
+      keep(0);
+      if (steps >= 1) {
+        const ld = this.discreteLagrangian(q, q1, z);
+        this.D2Ld(p, q, q1);
+        q.set(q1);
+        z += ld;
+        k = 1;
+        if (k % every === 0 || k === steps) keep(k);
+      }
+    } else {
+      const v0 = copyVector('v0', init.v0, n);
+      p.set(v0);
+      keep(0);
+    }
+    for (; k < steps; ) {
+      z = this.step(q, p, z, k);
+      k++;
+      newtonIterations += this.lastIterations;
+      if (this.lastResidual > maxResidual) maxResidual = this.lastResidual;
+      if (k % every === 0 || k === steps) keep(k);
+    }
+    return { ...sol, dim: n, count: kept, stats: { newtonIterations, maxResidual } };
+  }
+
+  private midGradient(q0: Float64Array, q1: Float64Array): void {
+    for (let i = 0; i < this.n; i++) this.mid[i] = 0.5 * (q0[i]! + q1[i]!);
+    this.lagrangian.potential.gradient(this.grad, this.mid);
+  }
+
+  /** hess ← ∇²V(at), analytic when given, else central differences of ∇V. */
+  private hessianAt(at: Float64Array): void {
+    const V = this.lagrangian.potential;
+    if (V.hessian) {
+      V.hessian(this.hess, at);
+      return;
+    }
+    const n = this.n;
+    for (let j = 0; j < n; j++) {
+      const xj = at[j]!;
+      const dj = 6.055454452393343e-6 * Math.max(1, Math.abs(xj)); // cbrt(machine epsilon)
+      at[j] = xj + dj;
+      V.gradient(this.fdA, at);
+      at[j] = xj - dj;
+      V.gradient(this.fdB, at);
+      at[j] = xj;
+      for (let i = 0; i < n; i++) this.hess[i * n + j] = (this.fdA[i]! - this.fdB[i]!) / (2 * dj);
+    }
+  }
+}
+
+function copyVector(what: string, v: ArrayLike<number>, n: number): Float64Array {
+  if (v.length !== n) throw new DimensionError(`integrate: ${what}`, n, v.length);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = v[i]!;
+    if (!Number.isFinite(x)) throw new DomainError(`integrate: ${what}[${i}]`, x, 'must be finite');
+    out[i] = x;
+  }
+  return out;
+}
+
+function allocate(n: number, count: number) {
+  return {
+    k: new Int32Array(count),
+    t: new Float64Array(count),
+    q: new Float64Array(count * n),
+    p: new Float64Array(count * n),
+    z: new Float64Array(count),
+    energy: new Float64Array(count),
+    sigma: new Float64Array(count),
+  };
+}

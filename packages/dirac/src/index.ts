@@ -1,0 +1,8 @@
+/**
+ * `@geomech/dirac`: Dirac structures, implicit Lagrangian systems and discrete Lagrange–Dirac
+ * integrators (seeds 000–002, specs `000-discrete-dirac.md`, `001-dirac-integrators.md`,
+ * `002-yoshimura-marsden.md`).
+ *
+ * @packageDocumentation
+ */
+export * from './linear.js';

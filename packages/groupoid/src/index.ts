@@ -1,0 +1,7 @@
+/**
+ * `@geomech/groupoid`: Lie groupoids and discrete constrained Lagrangian mechanics (seed 003, spec
+ * `003-groupoids-constrained.md`).
+ *
+ * @packageDocumentation
+ */
+export * from './pair.js';
