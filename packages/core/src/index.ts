@@ -7,3 +7,8 @@ export * from './errors.js';
 export * from './linalg/lu.js';
 export * from './linalg/matrix.js';
 export * from './linalg/mlmatrix.js';
+export * from './linalg/banded.js';
+export * from './ode/rk4.js';
+export * from './ode/dopri5.js';
+export * from './diagnostics/order.js';
+export * from './diagnostics/drift.js';

@@ -209,6 +209,7 @@ export class DenseLU {
   /** det A = sign(P) · Π U_kk. */
   determinant(): number {
     this.checkFactored();
+    if (this.isSingular) return 0;
     let det = 1;
     for (let k = 0; k < this.n; k++) {
       det *= this.lu[k * this.n + k]!;
