@@ -16,18 +16,18 @@
  * @module
  */
 import {
-  DenseLU,
+  CENTRAL_DIFFERENCE_STEP,
   DimensionError,
   DomainError,
+  NEWTON_DEFAULT_TOL,
   NewtonDivergedError,
-  NonFiniteError,
-  SingularJacobianError,
+  NewtonSolver,
 } from '@geomech/core';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 
 /** Options of {@link MidpointHerglotz}. */
 export interface MidpointOptions {
-  /** Newton tolerance on the residual's max-norm, relative to max(1, |p_k|∞). Default 1e-13. */
+  /** Newton tolerance on the residual's max-norm (absolute; core's default 1e-12). */
   readonly tol?: number;
   /** Newton iteration cap per step. Default 50. */
   readonly maxIterations?: number;
@@ -59,7 +59,7 @@ export interface ContactSolution {
 
 /**
  * The midpoint discrete Herglotz integrator for `L = ½|v|² − V(q) + γz` (seed 004 eq. (79)).
- * Owns its Newton scratch: {@link step} allocates nothing.
+ * Owns a core {@link NewtonSolver} and its scratch: {@link step} allocates nothing.
  *
  * @example
  * ```ts
@@ -72,14 +72,14 @@ export class MidpointHerglotz {
   readonly n: number;
   /** σ_d = 1 + hγ. */
   readonly sigma: number;
-  private readonly tol: number;
-  private readonly maxIterations: number;
-  private readonly lu: DenseLU;
+  private readonly newton: NewtonSolver;
+  private readonly residualFn: (out: Float64Array, x: Float64Array) => void;
+  private readonly jacobianFn: (out: Float64Array, x: Float64Array) => void;
+  private readonly qk: Float64Array;
+  private readonly pk: Float64Array;
+  private readonly guess: Float64Array;
   private readonly mid: Float64Array;
   private readonly grad: Float64Array;
-  private readonly hess: Float64Array;
-  private readonly residual: Float64Array;
-  private readonly x: Float64Array;
   private readonly fdA: Float64Array;
   private readonly fdB: Float64Array;
   /** Newton statistics of the last {@link step}. */
@@ -102,17 +102,32 @@ export class MidpointHerglotz {
         'must be > 0 (the conformal factor may not vanish or flip sign; reduce h)',
       );
     }
-    this.tol = options.tol ?? 1e-13;
-    this.maxIterations = options.maxIterations ?? 50;
     const n = this.n;
-    this.lu = new DenseLU(n);
+    this.newton = new NewtonSolver(n, {
+      tol: options.tol ?? NEWTON_DEFAULT_TOL,
+      maxIterations: options.maxIterations ?? 50,
+    });
+    this.qk = new Float64Array(n);
+    this.pk = new Float64Array(n);
+    this.guess = new Float64Array(n);
     this.mid = new Float64Array(n);
     this.grad = new Float64Array(n);
-    this.hess = new Float64Array(n * n);
-    this.residual = new Float64Array(n);
-    this.x = new Float64Array(n);
     this.fdA = new Float64Array(n);
     this.fdB = new Float64Array(n);
+    // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k
+    this.residualFn = (out, x) => {
+      this.midGradient(this.qk, x);
+      for (let i = 0; i < n; i++) {
+        out[i] = (x[i]! - this.qk[i]!) / h + 0.5 * h * this.grad[i]! - this.sigma * this.pk[i]!;
+      }
+    };
+    // ∂G/∂x = I/h + (h/4)∇²V(q_mid)
+    this.jacobianFn = (out, x) => {
+      for (let i = 0; i < n; i++) this.mid[i] = 0.5 * (this.qk[i]! + x[i]!);
+      this.hessianAt(out, this.mid);
+      for (let i = 0; i < n * n; i++) out[i] = 0.25 * h * out[i]!;
+      for (let i = 0; i < n; i++) out[i * n + i] = out[i * n + i]! + 1 / h;
+    };
   }
 
   /** L_d(q0, q1, z0), eq. (79). */
@@ -148,54 +163,26 @@ export class MidpointHerglotz {
    * (q, p) are overwritten with (q_{k+1}, p_{k+1}); returns z_{k+1}. `stepIndex` only labels errors.
    */
   step(q: Float64Array, p: Float64Array, z: number, stepIndex = 0): number {
-    const { n, h, sigma, x, residual, grad, hess, mid, lu } = this;
-    const V = this.lagrangian.potential;
+    const { n, h, sigma, qk, pk, guess, grad, mid } = this;
     // initial guess: the free flight q + hσp (exact when ∇V ≡ 0)
-    let pScale = 1;
     for (let i = 0; i < n; i++) {
-      x[i] = q[i]! + h * sigma * p[i]!;
-      pScale = Math.max(pScale, Math.abs(p[i]!));
+      qk[i] = q[i]!;
+      pk[i] = p[i]!;
+      guess[i] = q[i]! + h * sigma * p[i]!;
     }
-    const tol = this.tol * pScale;
-    let iterations = 0;
-    let resNorm = Number.POSITIVE_INFINITY;
-    for (;;) {
-      // G(x) = (x − q)/h + (h/2)∇V((q + x)/2) − σ p
-      this.midGradient(q, x);
-      resNorm = 0;
-      for (let i = 0; i < n; i++) {
-        const g = (x[i]! - q[i]!) / h + 0.5 * h * grad[i]! - sigma * p[i]!;
-        residual[i] = g;
-        const a = Math.abs(g);
-        if (!(a <= resNorm)) resNorm = a;
-      }
-      if (!Number.isFinite(resNorm))
-        throw new NonFiniteError(`MidpointHerglotz: residual at step ${stepIndex}`);
-      if (resNorm <= tol) break;
-      if (iterations >= this.maxIterations) {
-        throw new NewtonDivergedError(iterations, resNorm, stepIndex);
-      }
-      // ∂G/∂x = I/h + (h/4)∇²V(q_mid)
-      this.hessianAt(mid);
-      for (let i = 0; i < n * n; i++) hess[i] = 0.25 * h * hess[i]!;
-      for (let i = 0; i < n; i++) hess[i * n + i] = hess[i * n + i]! + 1 / h;
-      lu.factor(hess);
-      if (lu.isSingular)
-        throw new SingularJacobianError(iterations, Number.POSITIVE_INFINITY, stepIndex);
-      lu.solve(residual, residual);
-      for (let i = 0; i < n; i++) x[i] = x[i]! - residual[i]!;
-      iterations++;
-    }
-    this.lastIterations = iterations;
-    this.lastResidual = resNorm;
-    // x = q_{k+1}; grad and mid hold ∇V and the midpoint of (q, x)
+    const result = this.newton.solve(this.residualFn, this.jacobianFn, guess, stepIndex);
+    if (!result.converged) throw new NewtonDivergedError(result.iterations, result.residualNorm, stepIndex);
+    this.lastIterations = result.iterations;
+    this.lastResidual = result.residualNorm;
+    const x = result.x; // q_{k+1}
+    this.midGradient(qk, x);
     let dq2 = 0;
     for (let i = 0; i < n; i++) {
-      const d = x[i]! - q[i]!;
+      const d = x[i]! - qk[i]!;
       dq2 += d * d;
       p[i] = d / h - 0.5 * h * grad[i]!;
     }
-    const zNext = sigma * z + dq2 / (2 * h) - h * V.value(mid);
+    const zNext = sigma * z + dq2 / (2 * h) - h * this.lagrangian.potential.value(mid);
     for (let i = 0; i < n; i++) q[i] = x[i]!;
     return zNext;
   }
@@ -267,23 +254,23 @@ export class MidpointHerglotz {
     this.lagrangian.potential.gradient(this.grad, this.mid);
   }
 
-  /** hess ← ∇²V(at), analytic when given, else central differences of ∇V. */
-  private hessianAt(at: Float64Array): void {
+  /** out ← ∇²V(at), analytic when given, else central differences of ∇V. */
+  private hessianAt(out: Float64Array, at: Float64Array): void {
     const V = this.lagrangian.potential;
     if (V.hessian) {
-      V.hessian(this.hess, at);
+      V.hessian(out, at);
       return;
     }
     const n = this.n;
     for (let j = 0; j < n; j++) {
       const xj = at[j]!;
-      const dj = 6.055454452393343e-6 * Math.max(1, Math.abs(xj)); // cbrt(machine epsilon)
+      const dj = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(xj));
       at[j] = xj + dj;
       V.gradient(this.fdA, at);
       at[j] = xj - dj;
       V.gradient(this.fdB, at);
       at[j] = xj;
-      for (let i = 0; i < n; i++) this.hess[i * n + j] = (this.fdA[i]! - this.fdB[i]!) / (2 * dj);
+      for (let i = 0; i < n; i++) out[i * n + j] = (this.fdA[i]! - this.fdB[i]!) / (2 * dj);
     }
   }
 }

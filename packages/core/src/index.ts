@@ -3,12 +3,20 @@
  *
  * @packageDocumentation
  */
+
+export * from './ad/dual.js';
+export * from './ad/finiteDifference.js';
+export * from './constants.js';
+export * from './diagnostics/drift.js';
+export * from './diagnostics/order.js';
 export * from './errors.js';
+export * from './linalg/banded.js';
 export * from './linalg/lu.js';
 export * from './linalg/matrix.js';
 export * from './linalg/mlmatrix.js';
-export * from './linalg/banded.js';
-export * from './ode/rk4.js';
+export * from './linalg/qr.js';
+export * from './linalg/small.js';
 export * from './ode/dopri5.js';
-export * from './diagnostics/order.js';
-export * from './diagnostics/drift.js';
+export * from './ode/rk4.js';
+export * from './solvers/leastSquares.js';
+export * from './solvers/newton.js';

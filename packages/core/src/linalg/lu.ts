@@ -49,10 +49,13 @@ export function luFactorInPlace(a: Float64Array, n: number, piv: Int32Array, off
       }
     }
     const rk = off + k * n;
-    const inv = 1 / a[rk + k]!;
+    // Divide rather than multiply by 1/pivot: 1/pivot overflows for subnormal pivots (then
+    // 0·∞ = NaN poisoned the row), and a/a = 1 exactly keeps exactly dependent rows exactly
+    // dependent, so their zero pivot is detected.
+    const pivot = a[rk + k]!;
     for (let i = k + 1; i < n; i++) {
       const ri = off + i * n;
-      const l = a[ri + k]! * inv;
+      const l = a[ri + k]! / pivot;
       a[ri + k] = l;
       if (l !== 0) {
         for (let j = k + 1; j < n; j++) a[ri + j] = a[ri + j]! - l * a[rk + j]!;
@@ -192,7 +195,7 @@ export class DenseLU {
    * @throws SingularMatrixError when the factorization met a zero pivot.
    */
   solve(b: ArrayLike<number>, out: Float64Array = new Float64Array(this.n)): Float64Array {
-    this.checkSolvable('DenseLU.solve', b);
+    this.checkSolvable('DenseLU.solve', b, out);
     if (out !== b) for (let i = 0; i < this.n; i++) out[i] = b[i]!;
     luSolveInPlace(this.lu, this.n, this.piv, out);
     return out;
@@ -200,7 +203,7 @@ export class DenseLU {
 
   /** Solves `Aᵀ x = b`, like {@link solve}. */
   solveTranspose(b: ArrayLike<number>, out: Float64Array = new Float64Array(this.n)): Float64Array {
-    this.checkSolvable('DenseLU.solveTranspose', b);
+    this.checkSolvable('DenseLU.solveTranspose', b, out);
     if (out !== b) for (let i = 0; i < this.n; i++) out[i] = b[i]!;
     luSolveTransposeInPlace(this.lu, this.n, this.piv, out);
     return out;
@@ -221,7 +224,8 @@ export class DenseLU {
   /**
    * Estimate of the 1-norm condition number κ₁(A) = ‖A‖₁‖A⁻¹‖₁ by Hager's method as refined by
    * Higham (LAPACK xLACON): a lower bound that is almost always within a factor 3 of the truth.
-   * `Infinity` for a singular matrix. Allocates nothing.
+   * `Infinity` for a singular matrix, and when a solve with A overflows (A⁻¹ is then not
+   * representable, so A is singular to working precision). Allocates nothing.
    */
   conditionEstimate(): number {
     this.checkFactored();
@@ -234,23 +238,32 @@ export class DenseLU {
     luSolveInPlace(this.lu, n, this.piv, x);
     let est = 0;
     for (let i = 0; i < n; i++) est += Math.abs(x[i]!);
+    // Each estimate is ‖A⁻¹y‖₁ with ‖y‖₁ ≤ 1 (or ‖A⁻ᵀξ‖∞ with ‖ξ‖∞ = 1): a lower bound of ‖A⁻¹‖₁.
+    // If a solve overflows (∞, or NaN from ∞ − ∞), ‖A⁻¹‖₁ itself exceeds the floating-point range:
+    // report ∞ rather than continuing with poisoned comparisons (which returned small finite
+    // values for matrices whose inverse overflows).
+    if (!Number.isFinite(est)) return Number.POSITIVE_INFINITY;
     for (let iter = 0; iter < 5; iter++) {
       for (let i = 0; i < n; i++) xi[i] = x[i]! >= 0 ? 1 : -1;
       luSolveTransposeInPlace(this.lu, n, this.piv, xi);
       let jmax = 0;
       let zmax = Math.abs(xi[0]!);
+      let finite = Number.isFinite(zmax);
       for (let i = 1; i < n; i++) {
         const v = Math.abs(xi[i]!);
+        if (!Number.isFinite(v)) finite = false;
         if (v > zmax) {
           zmax = v;
           jmax = i;
         }
       }
+      if (!finite) return Number.POSITIVE_INFINITY;
       x.fill(0);
       x[jmax] = 1;
       luSolveInPlace(this.lu, n, this.piv, x);
       let newEst = 0;
       for (let i = 0; i < n; i++) newEst += Math.abs(x[i]!);
+      if (!Number.isFinite(newEst)) return Number.POSITIVE_INFINITY;
       if (newEst <= est) break;
       est = newEst;
     }
@@ -259,6 +272,7 @@ export class DenseLU {
     luSolveInPlace(this.lu, n, this.piv, x);
     let alt = 0;
     for (let i = 0; i < n; i++) alt += Math.abs(x[i]!);
+    if (!Number.isFinite(alt)) return Number.POSITIVE_INFINITY;
     alt = (2 * alt) / (3 * n);
     if (alt > est) est = alt;
     const kappa = est * this.anorm1;
@@ -270,9 +284,11 @@ export class DenseLU {
       throw new DimensionError('DenseLU: factor() before use', 'factored', 'empty');
   }
 
-  private checkSolvable(what: string, b: ArrayLike<number>): void {
+  private checkSolvable(what: string, b: ArrayLike<number>, out: Float64Array): void {
     this.checkFactored();
     if (b.length < this.n) throw new DimensionError(`${what}: right-hand side`, this.n, b.length);
+    // a short `out` would silently drop writes and return garbage
+    if (out.length < this.n) throw new DimensionError(`${what}: out`, this.n, out.length);
     if (this.isSingular) throw new SingularMatrixError(what, this.singularColumn);
   }
 }

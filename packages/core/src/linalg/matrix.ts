@@ -124,12 +124,12 @@ export function axpy(
   return y;
 }
 
-/** Euclidean norm, scaled to avoid overflow and underflow. */
+/** Euclidean norm, scaled to avoid overflow and underflow; NaN if any entry is NaN. */
 export function norm2(x: ArrayLike<number>, n = x.length): number {
   let scale = 0;
   for (let i = 0; i < n; i++) {
     const v = Math.abs(x[i]!);
-    if (v > scale) scale = v;
+    if (!(v <= scale)) scale = v; // propagates NaN
   }
   if (scale === 0 || !Number.isFinite(scale)) return scale;
   let s = 0;

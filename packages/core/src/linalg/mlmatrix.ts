@@ -17,13 +17,8 @@
  * @module
  */
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
+import { SYMMETRY_RTOL } from '../constants.js';
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
-
-/**
- * Relative symmetry tolerance of {@link symmetricEigen}: a matrix is accepted as symmetric when
- * `max |a_ij − a_ji| ≤ SYMMETRY_RTOL · max |a_ij|`.
- */
-const SYMMETRY_RTOL = 1e-12;
 
 /** Thin singular value decomposition `A = U · diag(s) · Vᵀ` of an m×n matrix, k = min(m, n). */
 export interface SvdResult {
