@@ -171,7 +171,8 @@ export class MidpointHerglotz {
       guess[i] = q[i]! + h * sigma * p[i]!;
     }
     const result = this.newton.solve(this.residualFn, this.jacobianFn, guess, stepIndex);
-    if (!result.converged) throw new NewtonDivergedError(result.iterations, result.residualNorm, stepIndex);
+    if (!result.converged)
+      throw new NewtonDivergedError(result.iterations, result.residualNorm, stepIndex);
     this.lastIterations = result.iterations;
     this.lastResidual = result.residualNorm;
     const x = result.x; // q_{k+1}
