@@ -34,3 +34,13 @@ export const NEWTON_DEFAULT_STEP_TOL = 4 * Number.EPSILON;
  * `max |a_ij − a_ji| ≤ SYMMETRY_RTOL · max |a_ij|`.
  */
 export const SYMMETRY_RTOL = 1e-12;
+
+// ---------------------------------------------------------------------------------------------
+// Lie groups. Each group's Taylor branches and near-π branches use these named thresholds.
+
+/**
+ * Below this rotation angle θ (radians) the closed forms with sin θ/θ, (1 − cos θ)/θ², … are
+ * replaced by their Taylor series in θ² (kept to the θ⁴ term, so the truncation error is O(θ⁶),
+ * below 1e-24 relative), avoiding the cancellation of the closed forms near θ = 0.
+ */
+export const SMALL_ANGLE = 1e-4;

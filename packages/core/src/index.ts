@@ -10,6 +10,8 @@ export * from './constants.js';
 export * from './diagnostics/drift.js';
 export * from './diagnostics/order.js';
 export * from './errors.js';
+export * from './lie/retractions.js';
+export * from './lie/types.js';
 export * from './linalg/banded.js';
 export * from './linalg/lu.js';
 export * from './linalg/matrix.js';

@@ -17,20 +17,10 @@ import {
 } from '../../src/linalg/banded.js';
 import { DenseLU } from '../../src/linalg/lu.js';
 import { matVec, normInf } from '../../src/linalg/matrix.js';
+import { normInfMatrix } from '../support/norms.js';
+import { rng, uniformArray } from '../support/random.js';
 
 const EPS = 2 ** -52;
-
-/** Small deterministic PRNG (mulberry32) so one fast-check integer seeds a whole matrix. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mode = 'random' | 'dominant' | 'zeroDiagonal';
 
@@ -66,28 +56,11 @@ function makeBlockBand(c: Case): BlockBandMatrix {
   return m;
 }
 
-function randomVector(n: number, seed: number): Float64Array {
-  const r = rng(seed);
-  const v = new Float64Array(n);
-  for (let i = 0; i < n; i++) v[i] = 2 * r() - 1;
-  return v;
-}
-
 function residualInf(a: Float64Array, n: number, x: Float64Array, b: Float64Array): number {
   const ax = matVec(new Float64Array(n), a, n, n, x);
   let r = 0;
   for (let i = 0; i < n; i++) r = Math.max(r, Math.abs(ax[i]! - b[i]!));
   return r;
-}
-
-function denseNormInf(a: Float64Array, n: number): number {
-  let best = 0;
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += Math.abs(a[i * n + j]!);
-    best = Math.max(best, s);
-  }
-  return best;
 }
 
 function relDiff(x: ArrayLike<number>, y: ArrayLike<number>): number {
@@ -149,7 +122,7 @@ describe('BandMatrix', () => {
     const a = makeBlockBand({ b: 3, count: 9, bl: 2, bu: 1, trunc: 1, mode: 'random', seed: 11 });
     const n = a.n;
     const d = a.toDense();
-    const x = randomVector(n, 3);
+    const x = uniformArray(n, 3);
     const y = a.matVec(new Float64Array(n), x);
     const yd = matVec(new Float64Array(n), d, n, n, x);
     expect(relDiff(y, yd)).toBeLessThanOrEqual(1e-15);
@@ -160,7 +133,7 @@ describe('BandMatrix', () => {
       n1 = Math.max(n1, s);
     }
     expect(Math.abs(a.norm1() - n1)).toBeLessThanOrEqual(1e-15 * n1);
-    expect(Math.abs(a.normInf() - denseNormInf(d, n))).toBeLessThanOrEqual(1e-15 * n1);
+    expect(Math.abs(a.normInf() - normInfMatrix(d, n))).toBeLessThanOrEqual(1e-15 * n1);
   });
 });
 
@@ -239,7 +212,7 @@ describe('BandLU against the dense oracle (DenseLU on toDense())', () => {
         const m = makeBlockBand(c);
         const n = m.n;
         const d = m.toDense();
-        const rhs = randomVector(n, c.seed ^ 0x5bd1e995);
+        const rhs = uniformArray(n, c.seed ^ 0x5bd1e995);
         const dense = new DenseLU(n).factor(d);
         const lu = new BandLU().factor(m);
         expect(lu.isSingular).toBe(dense.isSingular);
@@ -250,7 +223,7 @@ describe('BandLU against the dense oracle (DenseLU on toDense())', () => {
         const x = lu.solve(rhs);
         const w = 2 * m.kl + m.ku + 1;
         const res = residualInf(d, n, x, rhs);
-        expect(res).toBeLessThanOrEqual(4 * w * EPS * denseNormInf(d, n) * normInf(x));
+        expect(res).toBeLessThanOrEqual(4 * w * EPS * normInfMatrix(d, n) * normInf(x));
         if (dense.conditionEstimate() <= 1e3) {
           compared++;
           expect(relDiff(x, dense.solve(rhs))).toBeLessThanOrEqual(1e-10);
@@ -277,11 +250,11 @@ describe('BandLU against the dense oracle (DenseLU on toDense())', () => {
     for (let k = 0; k < m.n; k++) if (lu.piv[k] !== k) swaps++;
     expect(swaps).toBeGreaterThanOrEqual(8); // the first 8 pivots cannot be on the diagonal
     const d = m.toDense();
-    const rhs = randomVector(m.n, 9);
+    const rhs = uniformArray(m.n, 9);
     const x = lu.solve(rhs);
     expect(relDiff(x, new DenseLU(m.n).factor(d).solve(rhs))).toBeLessThanOrEqual(1e-10);
     expect(residualInf(d, m.n, x, rhs)).toBeLessThanOrEqual(
-      4 * 64 * EPS * denseNormInf(d, m.n) * normInf(x),
+      4 * 64 * EPS * normInfMatrix(d, m.n) * normInf(x),
     );
   });
 
@@ -295,7 +268,7 @@ describe('BandLU against the dense oracle (DenseLU on toDense())', () => {
       mode: 'dominant',
       seed: 21,
     });
-    const rhs = randomVector(m.n, 4);
+    const rhs = uniformArray(m.n, 4);
     const x = new BandLU().factor(m).solveTranspose(rhs);
     const xd = new DenseLU(m.n).factor(m.toDense()).solveTranspose(rhs);
     expect(relDiff(x, xd)).toBeLessThanOrEqual(1e-10);
@@ -309,7 +282,7 @@ describe('BandLU against the dense oracle (DenseLU on toDense())', () => {
     const diag = Float64Array.from({ length: count * bb }, () => 2 * r() - 1);
     const lower = Float64Array.from({ length: (count - 1) * bb }, () => 2 * r() - 1);
     const upper = Float64Array.from({ length: (count - 1) * bb }, () => 2 * r() - 1);
-    const rhs = randomVector(count * b, 32);
+    const rhs = uniformArray(count * b, 32);
     const x = solveBlockTridiagonal(b, lower, diag, upper, rhs);
     const n = count * b;
     const d = new Float64Array(n * n);
@@ -355,7 +328,7 @@ describe('BandLU against the dense oracle (DenseLU on toDense())', () => {
         m.setBlock(I, J, blk);
       }
     }
-    const rhs = randomVector(m.n, 78);
+    const rhs = uniformArray(m.n, 78);
     const lu = new BandLU().factor(m);
     const x = lu.solve(rhs);
     const ax = m.matVec(new Float64Array(m.n), x);
@@ -507,7 +480,7 @@ describe('BandLU workspace reuse and errors', () => {
     const ab = lu.factors;
     const piv = lu.piv;
     const out = new Float64Array(m1.n);
-    const rhs = randomVector(m1.n, 3);
+    const rhs = uniformArray(m1.n, 3);
     for (const m of [m1, m2, m1]) {
       lu.factor(m);
       expect(lu.factors).toBe(ab);
@@ -520,7 +493,7 @@ describe('BandLU workspace reuse and errors', () => {
     const small = makeBlockBand({ ...c, b: 3, count: 5 });
     lu.factor(small);
     expect(lu.factors).toBe(ab);
-    const r2 = randomVector(small.n, 4);
+    const r2 = uniformArray(small.n, 4);
     const expected = new DenseLU(small.n).factor(small.toDense()).solve(r2);
     expect(lu.solve(r2, r2)).toBe(r2);
     expect(relDiff(r2, expected)).toBeLessThanOrEqual(1e-10);

@@ -10,6 +10,8 @@ import {
   solveDense,
 } from '../../src/linalg/lu.js';
 import { matVec, normInf, transpose } from '../../src/linalg/matrix.js';
+import { normInfMatrix } from '../support/norms.js';
+import { fromSvd, orthogonal, vec, vecs } from '../support/random.js';
 
 /** Unit roundoff u = 2⁻⁵³. */
 const U = Number.EPSILON / 2;
@@ -19,52 +21,6 @@ const U = Number.EPSILON / 2;
 // fast-check vectors: singular values, 2-norm condition number κ₂ = s₀/s_{n−1} and determinant
 // det A = (−1)^(number of reflections)·Π sᵢ are known exactly, independently of the LU code.
 // ---------------------------------------------------------------------------------------------
-
-/** dim×dim orthogonal matrix H(w₁)·H(w₂)··· (H(w) = I − 2wwᵀ/wᵀw) and its determinant ±1. */
-function orthogonal(
-  dim: number,
-  vecs: readonly (readonly number[])[],
-): { q: Float64Array; det: number } {
-  const q = new Float64Array(dim * dim);
-  for (let i = 0; i < dim; i++) q[i * dim + i] = 1;
-  let det = 1;
-  for (const w of vecs) {
-    let ww = 0;
-    for (let i = 0; i < dim; i++) ww += w[i]! * w[i]!;
-    if (ww < 1e-4) continue;
-    det = -det;
-    for (let i = 0; i < dim; i++) {
-      let s = 0;
-      for (let j = 0; j < dim; j++) s += q[i * dim + j]! * w[j]!;
-      s *= 2 / ww;
-      for (let j = 0; j < dim; j++) q[i * dim + j] = q[i * dim + j]! - s * w[j]!;
-    }
-  }
-  return { q, det };
-}
-
-/** A = U·diag(s)·Vᵀ (n×n). */
-function fromSvd(n: number, s: ArrayLike<number>, u: Float64Array, v: Float64Array): Float64Array {
-  const a = new Float64Array(n * n);
-  for (let l = 0; l < n; l++) {
-    for (let i = 0; i < n; i++) {
-      const ui = s[l]! * u[i * n + l]!;
-      for (let j = 0; j < n; j++) a[i * n + j] = a[i * n + j]! + ui * v[j * n + l]!;
-    }
-  }
-  return a;
-}
-
-/** ∞-norm (maximum absolute row sum) of an n×n matrix. */
-function normInfMatrix(a: ArrayLike<number>, n: number): number {
-  let best = 0;
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += Math.abs(a[i * n + j]!);
-    best = Math.max(best, s);
-  }
-  return best;
-}
 
 /** Exact determinant of a small integer matrix by Laplace expansion along the first row. */
 function laplaceDet(a: ArrayLike<number>, n: number): number {
@@ -97,29 +53,6 @@ function trueCondition1(a: Float64Array, lu: DenseLU): number {
   return norm1(a, n) * invNorm;
 }
 
-/**
- * Numbers in [−1, 1] with full 53-bit mantissas and magnitudes spread log-uniformly over
- * [2⁻¹¹, 1], plus exact zeros (weight 1 in 10). Not `fc.double({ min: −1, max: 1 })`: that is
- * uniform over bit patterns, so almost all of its values are tiny (1e−200 and the like) — random
- * Householder vectors would be skipped and the "random" orthogonal factors would mostly be I.
- */
-const unit = fc.oneof(
-  { weight: 1, arbitrary: fc.constant(0) },
-  {
-    weight: 9,
-    arbitrary: fc
-      .tuple(
-        fc.double({ min: 0.5, max: 1, noNaN: true }),
-        fc.integer({ min: 0, max: 10 }),
-        fc.boolean(),
-      )
-      .map(([m, e, negative]) => (negative ? -m : m) * 2 ** -e),
-  },
-);
-const vec = (len: number) => fc.array(unit, { minLength: len, maxLength: len });
-const vecs = (count: number, len: number) =>
-  fc.array(vec(len), { minLength: count, maxLength: count });
-
 /** n ≤ 10, singular values log-spaced from 1 down to 10^−p, p ∈ [0, pMax] (κ₂ = 10^p). */
 const conditioned = (pMax: number) =>
   fc.integer({ min: 1, max: 10 }).chain((n) =>
@@ -136,7 +69,7 @@ function build({ n, p, uw, vw }: { n: number; p: number; uw: number[][]; vw: num
   const s = Float64Array.from({ length: n }, (_, i) => (n === 1 ? 1 : 10 ** ((-p * i) / (n - 1))));
   const u = orthogonal(n, uw);
   const v = orthogonal(n, vw);
-  const a = fromSvd(n, s, u.q, v.q);
+  const a = fromSvd(n, n, s, u.q, v.q);
   let prod = 1;
   for (const si of s) prod *= si;
   return { a, s, kappa: s[0]! / s[n - 1]!, det: u.det * v.det * prod };

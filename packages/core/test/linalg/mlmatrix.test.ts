@@ -14,22 +14,10 @@ import {
   svd,
   symmetricEigen,
 } from '../../src/linalg/mlmatrix.js';
+import { uniformArray } from '../support/random.js';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
-
-/** Deterministic uniform [-1, 1) entries from a 32-bit seed (mulberry32). */
-function randomMatrix(seed: number, m: number, n: number): Float64Array {
-  let t = seed >>> 0;
-  const out = new Float64Array(m * n);
-  for (let i = 0; i < m * n; i++) {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    out[i] = (((r ^ (r >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  }
-  return out;
-}
 
 function mul(a: Float64Array, b: Float64Array, m: number, k: number, n: number): Float64Array {
   return matMul(new Float64Array(m * n), a, b, m, k, n);
@@ -100,8 +88,8 @@ const lowRank = fc
   })
   .map(({ m, n, rFrac, seed }) => {
     const r = Math.min(Math.floor(rFrac * (Math.min(m, n) + 1)), Math.min(m, n));
-    const B = randomMatrix(seed, m, r);
-    const C = randomMatrix(seed ^ 0x5bd1e995, r, n);
+    const B = uniformArray(m * r, seed);
+    const C = uniformArray(r * n, seed ^ 0x5bd1e995);
     return { m, n, r, a: mul(B, C, m, r, n) };
   });
 
@@ -113,7 +101,7 @@ describe('svd', () => {
   it('reconstructs A to 1e-12 relative with orthonormal U, V and descending s (random sizes)', () => {
     fc.assert(
       fc.property(sizes, ({ m, n, seed }) => {
-        const a = randomMatrix(seed, m, n);
+        const a = uniformArray(m * n, seed);
         const { U, s, V, k } = svd(a, m, n);
         expect(k).toBe(Math.min(m, n));
         expect(U.length).toBe(m * k);
@@ -181,7 +169,7 @@ describe('svd', () => {
   it('singularValues agrees with svd().s to the last bits', () => {
     fc.assert(
       fc.property(sizes, ({ m, n, seed }) => {
-        const a = randomMatrix(seed, m, n);
+        const a = uniformArray(m * n, seed);
         const s1 = singularValues(a, m, n);
         const { s } = svd(a, m, n);
         expect(diffNorm(s1, s)).toBeLessThanOrEqual(1e-14 * (s[0] ?? 1));
@@ -347,7 +335,7 @@ describe('symmetricEigen', () => {
   it('A·v = λ·v to 1e-12·‖A‖, Q orthonormal, λ ascending (random symmetric)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 9 }), fc.integer(), (n, seed) => {
-        const b = randomMatrix(seed, n, n);
+        const b = uniformArray(n * n, seed);
         const a = b.map((v, idx) => v + b[(idx % n) * n + Math.floor(idx / n)]!);
         const { values, vectors } = symmetricEigen(a, n);
         expect(orthonormalityError(vectors, n, n)).toBeLessThanOrEqual(1e-13);

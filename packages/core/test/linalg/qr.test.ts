@@ -9,60 +9,23 @@ import {
 import { DenseLU } from '../../src/linalg/lu.js';
 import { matMul, matTVec, matVec, norm2, transpose } from '../../src/linalg/matrix.js';
 import { DenseQR, leastSquares, minNormSolve } from '../../src/linalg/qr.js';
+import { fromSvd, orthogonal, vec, vecs } from '../support/random.js';
 
 /** Unit roundoff u = 2⁻⁵³. Tolerances below are written as (constant)·u with the constant justified. */
 const U = Number.EPSILON / 2;
 
 // ---------------------------------------------------------------------------------------------
-// helpers: random orthogonal matrices as products of Householder reflections, and matrices with a
-// prescribed singular value decomposition A = Σ sᵢ uᵢ vᵢᵀ (so A⁺, null spaces and conditioning are
-// known exactly, independently of the code under test)
+// helpers. Test matrices have a prescribed singular value decomposition A = Σ sᵢ uᵢ vᵢᵀ, with
+// random orthogonal factors from Householder reflections (`orthogonal`, `fromSvd` in
+// ../support/random.ts), so A⁺, null spaces and conditioning are known exactly, independently of
+// the code under test.
 // ---------------------------------------------------------------------------------------------
-
-/** dim×dim orthogonal matrix H(w₁)·H(w₂)···, H(w) = I − 2wwᵀ/wᵀw; tiny vectors are skipped. */
-function orthogonal(dim: number, vecs: readonly (readonly number[])[]): Float64Array {
-  const q = new Float64Array(dim * dim);
-  for (let i = 0; i < dim; i++) q[i * dim + i] = 1;
-  for (const w of vecs) {
-    let ww = 0;
-    for (let i = 0; i < dim; i++) ww += w[i]! * w[i]!;
-    if (ww < 1e-4) continue;
-    // q ← q·H(w): row_i ← row_i − (2/ww)(row_i·w) wᵀ
-    for (let i = 0; i < dim; i++) {
-      let s = 0;
-      for (let j = 0; j < dim; j++) s += q[i * dim + j]! * w[j]!;
-      s *= 2 / ww;
-      for (let j = 0; j < dim; j++) q[i * dim + j] = q[i * dim + j]! - s * w[j]!;
-    }
-  }
-  return q;
-}
 
 /** Column j of a row-major rows×cols matrix. */
 function column(a: Float64Array, rows: number, cols: number, j: number): Float64Array {
   const c = new Float64Array(rows);
   for (let i = 0; i < rows; i++) c[i] = a[i * cols + j]!;
   return c;
-}
-
-/** A = Σ_{i<k} s[i]·uᵢ·vᵢᵀ with uᵢ, vᵢ the columns of the orthogonal Um (m×m), Vn (n×n). */
-function fromSvd(
-  m: number,
-  n: number,
-  s: ArrayLike<number>,
-  um: Float64Array,
-  vn: Float64Array,
-): Float64Array {
-  const a = new Float64Array(m * n);
-  for (let l = 0; l < s.length; l++) {
-    const sl = s[l]!;
-    if (sl === 0) continue;
-    for (let i = 0; i < m; i++) {
-      const ui = sl * um[i * m + l]!;
-      for (let j = 0; j < n; j++) a[i * n + j] = a[i * n + j]! + ui * vn[j * n + l]!;
-    }
-  }
-  return a;
 }
 
 function frobenius(a: ArrayLike<number>): number {
@@ -92,29 +55,6 @@ function gram(a: Float64Array, m: number, n: number): Float64Array {
   const at = transpose(new Float64Array(m * n), a, m, n);
   return matMul(new Float64Array(n * n), at, a, n, m, n);
 }
-
-/**
- * Numbers in [−1, 1] with full 53-bit mantissas and magnitudes spread log-uniformly over
- * [2⁻¹¹, 1], plus exact zeros (weight 1 in 10). Not `fc.double({ min: −1, max: 1 })`: that is
- * uniform over bit patterns, so almost all of its values are tiny (1e−200 and the like) — random
- * Householder vectors would be skipped and the "random" orthogonal factors would mostly be I.
- */
-const unit = fc.oneof(
-  { weight: 1, arbitrary: fc.constant(0) },
-  {
-    weight: 9,
-    arbitrary: fc
-      .tuple(
-        fc.double({ min: 0.5, max: 1, noNaN: true }),
-        fc.integer({ min: 0, max: 10 }),
-        fc.boolean(),
-      )
-      .map(([m, e, negative]) => (negative ? -m : m) * 2 ** -e),
-  },
-);
-const vec = (len: number) => fc.array(unit, { minLength: len, maxLength: len });
-const vecs = (count: number, len: number) =>
-  fc.array(vec(len), { minLength: count, maxLength: count });
 
 /** Random m×n with entries in [−1, 1]·10^e (any shape, m < n included). */
 const generalCase = fc
@@ -262,8 +202,8 @@ describe('DenseQR least squares, full rank', () => {
     // have the larger forward error c·u·κ²(‖x*‖ + ‖r₀‖/‖A‖). c = 16 (observed ≤ 4 over 2·10⁴ cases).
     fc.assert(
       fc.property(svdCase(1, 8, 1, 8, true), ({ m, n, uw, vw, s, x, z }) => {
-        const um = orthogonal(m, uw);
-        const vn = orthogonal(n, vw);
+        const um = orthogonal(m, uw).q;
+        const vn = orthogonal(n, vw).q;
         const a = fromSvd(m, n, s, um, vn);
         const xs = Float64Array.from(x);
         // r₀ = Σ_{i ≥ n} zᵢ·uᵢ, orthogonal to range(A)
@@ -307,8 +247,8 @@ describe('DenseQR least squares, full rank', () => {
     const kappa = 1e8;
     fc.assert(
       fc.property(svdCase(2, 8, 2, 8, true), ({ m, n, uw, vw, x, z }) => {
-        const um = orthogonal(m, uw);
-        const vn = orthogonal(n, vw);
+        const um = orthogonal(m, uw).q;
+        const vn = orthogonal(n, vw).q;
         const s = Float64Array.from({ length: n }, (_, i) => kappa ** (-i / (n - 1)));
         const a = fromSvd(m, n, s, um, vn);
         const xs = Float64Array.from(x);
@@ -360,8 +300,8 @@ describe('DenseQR minimum-norm solutions', () => {
         const k = Math.min(m, n);
         const r = Math.max(0, k - rankDrop);
         const sv = Float64Array.from(s, (v, i) => (i < r ? v : 0));
-        const um = orthogonal(m, uw);
-        const vn = orthogonal(n, vw);
+        const um = orthogonal(m, uw).q;
+        const vn = orthogonal(n, vw).q;
         const a = fromSvd(m, n, sv, um, vn);
         const b = Float64Array.from(z);
         const xRef = new Float64Array(n);
@@ -479,8 +419,8 @@ describe('DenseQR minimum-norm solutions', () => {
     fc.assert(
       fc.property(svdCase(1, 7, 2, 8, false), ({ m, n, uw, vw, s, z }) => {
         fc.pre(m < n);
-        const um = orthogonal(m, uw);
-        const vn = orthogonal(n, vw);
+        const um = orthogonal(m, uw).q;
+        const vn = orthogonal(n, vw).q;
         const a = fromSvd(m, n, s, um, vn);
         const b = Float64Array.from(z);
         const aat = matMul(

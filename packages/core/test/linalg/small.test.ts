@@ -44,6 +44,7 @@ import {
   transpose3,
   transpose4,
 } from '../../src/linalg/small.js';
+import { vec } from '../support/random.js';
 
 /** Unit roundoff u = 2⁻⁵³. */
 const U = Number.EPSILON / 2;
@@ -56,28 +57,12 @@ const unit = fc.double({ min: -1, max: 1, noNaN: true });
 const arr = (len: number) =>
   fc.array(unit, { minLength: len, maxLength: len }).map((v) => Float64Array.from(v));
 /**
- * Numbers in [−1, 1] with full 53-bit mantissas and magnitudes spread log-uniformly over
- * [2⁻¹¹, 1], plus exact zeros (weight 1 in 10), for the accuracy tests: their bounds use the
- * standard model fl(x ∘ y) = (x ∘ y)(1 + δ), |δ| ≤ u, which assumes no underflow. Extreme
- * scalings are tested separately with exact expectations. Not `fc.double({ min: −1, max: 1 })`: that is
- * uniform over bit patterns, so almost all of its values are tiny (1e−200 and the like) — random
- * Householder vectors would be skipped and the "random" orthogonal factors would mostly be I.
+ * Entries from the log-uniform `unit` of ../support/random.ts (magnitudes in [2⁻¹¹, 1], plus exact
+ * zeros), for the accuracy tests: their bounds use the standard model fl(x ∘ y) = (x ∘ y)(1 + δ),
+ * |δ| ≤ u, which assumes no underflow. Extreme scalings are tested separately with exact
+ * expectations.
  */
-const scaled = fc.oneof(
-  { weight: 1, arbitrary: fc.constant(0) },
-  {
-    weight: 9,
-    arbitrary: fc
-      .tuple(
-        fc.double({ min: 0.5, max: 1, noNaN: true }),
-        fc.integer({ min: 0, max: 10 }),
-        fc.boolean(),
-      )
-      .map(([m, e, negative]) => (negative ? -m : m) * 2 ** -e),
-  },
-);
-const arrS = (len: number) =>
-  fc.array(scaled, { minLength: len, maxLength: len }).map((v) => Float64Array.from(v));
+const arrS = (len: number) => vec(len).map((v) => Float64Array.from(v));
 
 function sub(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
   return Float64Array.from({ length: a.length }, (_, i) => a[i]! - b[i]!);
