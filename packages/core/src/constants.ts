@@ -44,3 +44,107 @@ export const SYMMETRY_RTOL = 1e-12;
  * below 1e-24 relative), avoiding the cancellation of the closed forms near θ = 0.
  */
 export const SMALL_ANGLE = 1e-4;
+
+// SO(3) (so3.ts, so3quat.ts, so3Retractions.ts)
+
+/**
+ * SO(3) `log` switches to its near-π branch when π − θ < SO3_LOG_NEAR_PI (radians). There the
+ * generic Log(R) = θ/sin θ · vee((R − Rᵀ)/2) loses digits (error ≈ πε/sin θ in the result: about
+ * 2e-15 at π − 0.1, 3e-14 at π − 1e-3, ~1e-3 at π − 1e-12), so the axis comes from the symmetric
+ * part (R + Rᵀ)/2 = cos θ·I + (1 − cos θ)·nnᵀ, whose error stays ≈ ε because 1 − cos θ ≈ 2, and
+ * only its sign from the skew part. Any value in (0, π/2) is correct; at 0.1 both branches agree
+ * to a few ε.
+ */
+export const SO3_LOG_NEAR_PI = 0.1;
+
+// SE(3) (se3.ts)
+
+/**
+ * Below this rotation angle θ (radians) the SE(3) coefficients with a high-order cancellation,
+ * C = (θ − sin θ)/θ³, c₂ = (θ² + 2cos θ − 2)/(2θ⁴) and c₃ = (2θ − 3 sin θ + θ cos θ)/(2θ⁵) of
+ * V(θ) and Q(ρ, θ), are summed from their Maclaurin series in θ² (nine terms: truncation
+ * < 1e-19 relative for θ < 1). The closed forms lose ≈ ε/θ⁴ relative in c₃, which Q multiplies by
+ * θ³, so a plain SMALL_ANGLE switch would leave an error ≈ ε/θ in the Jacobians (≈ 1e-12 at
+ * θ = 1e-4); at θ ≥ 1 the closed forms are accurate to a few ε.
+ */
+export const SE3_SERIES_ANGLE = 1;
+
+// SE(2) (se2.ts)
+
+/**
+ * Below this |θ| (radians) the SE(2) Jacobian coefficients (θ − sin θ)/θ² and
+ * ((θ/2)cot(θ/2) − 1)/θ are evaluated by their series to θ⁹ (truncation < 1e-20 at 0.1) instead of
+ * the closed forms, which cancel: their absolute error is ≈ ε/θ (6e-13 at θ = 1e-4, 1e-15 at 0.1).
+ * The other SE(2) coefficients (sin θ/θ, (1 − cos θ)/θ², (θ/2)cot(θ/2)) do not cancel and switch
+ * at {@link SMALL_ANGLE}.
+ */
+export const SE2_SERIES_ANGLE = 0.1;
+
+// Matrix functions (linalg/expm.ts: expm, logm, phi1m)
+
+/**
+ * Thresholds θ_m of the scaling and squaring matrix exponential for the Padé degrees
+ * m = 3, 5, 7, 9, 13 (in this order): the [m/m] approximant is used unscaled when
+ * η = max(‖A^p‖₁^{1/p}, ‖A^{p+1}‖₁^{1/(p+1)}) ≤ θ_m, which bounds its backward error by
+ * u = 2⁻⁵³ (Higham 2005, Table 2.3; θ₁₃ = 4.25 as in Al-Mohy & Higham 2009, Algorithm 5.1, and
+ * SciPy). Otherwise A is scaled by 2⁻ˢ with 2⁻ˢη ≤ θ₁₃.
+ */
+export const EXPM_PADE_THETA: readonly number[] = [
+  1.495585217958292e-2, 2.53939833006323e-1, 9.504178996162932e-1, 2.097847961257068, 4.25,
+];
+
+/**
+ * Thresholds θ_m, m = 1 … 16, of the [m/m] Padé approximant r_m of log(1 + x) used by `logm`:
+ * the largest x with |r_m(−x) − log(1 − x)| ≤ u·|log(1 − x)| (u = 2⁻⁵³), computed with 60-digit
+ * arithmetic (mpmath) and rounded down to 3 digits. By the Kenney–Laub bound
+ * ‖r_m(X) − log(I + X)‖ ≤ |r_m(−‖X‖) − log(1 − ‖X‖)|, ‖X‖₁ ≤ θ_m keeps the truncation error
+ * below u relative to |log(1 − ‖X‖)|. (Higham 2001, Table 2.1 lists the absolute-error version,
+ * e.g. 1.10e-5 for m = 1; the two agree to 1% for m ≥ 12.)
+ */
+export const EXPM_LOGM_PADE_THETA: readonly number[] = [
+  3.65e-8, 3.75e-4, 8.19e-3, 3.78e-2, 9.29e-2, 1.65e-1, 2.45e-1, 3.25e-1, 3.99e-1, 4.66e-1, 5.26e-1,
+  5.78e-1, 6.23e-1, 6.62e-1, 6.97e-1, 7.26e-1,
+];
+
+/**
+ * Most square roots `logm` takes before giving up with a DomainError. Each root halves the
+ * logarithm, so 64 roots reduce ‖log A‖ by 2⁶⁴ ≈ 1.8e19; matrices whose eigenvalues span the
+ * whole double range (|log λ| ≤ 745) need about 11.
+ */
+export const EXPM_LOGM_MAX_SQUARE_ROOTS = 64;
+
+/**
+ * The assumed iteration count of the first square root in `logm`'s stopping test
+ * 2(j₁ − j₂)/3 < it (Higham 2008, Algorithm 11.10: it₀ = 5). One more root costs `it`
+ * Denman–Beavers iterations of ≈ 4n³ flops, one Padé degree ≈ 8n³/3 flops (an LU and n solves),
+ * so the root is taken only if it saves more than 3·it/2 degrees.
+ */
+export const EXPM_LOGM_SQRT_COST_GUESS = 5;
+
+/**
+ * Most iterations of one Denman–Beavers square root. With determinantal scaling the iteration
+ * converges in ≲ 10 steps for matrices with eigenvalues off (−∞, 0]; reaching 100 means an
+ * eigenvalue on or numerically at the negative real axis (the iteration then wanders).
+ */
+export const EXPM_SQRT_MAX_ITERATIONS = 100;
+
+/**
+ * The scaled Denman–Beavers iteration stops scaling (μ = 1) once ‖M_k − I‖₁ < 1e-2, where it
+ * converges quadratically anyway and scaling would only add rounding (Higham 2008, §6.5).
+ */
+export const EXPM_SQRT_SCALING_OFF = 1e-2;
+
+/**
+ * Once ‖M_k − I‖₁ ≤ 2√ε ≈ 3e-8 one more unscaled Denman–Beavers step gives
+ * ‖M_{k+1} − I‖₁ ≤ ‖M_k − I‖₁²/(4(1 − ‖M_k − I‖₁)) ≤ ε, and the iteration stops after it.
+ */
+export const EXPM_SQRT_FINAL_STEP = 2 * Math.sqrt(Number.EPSILON);
+
+// SE(n) (lie/sen.ts)
+
+/**
+ * `SEnGroup.random` draws ω ∈ [−1, 1]^{n(n−1)/2} and scales it down to |ω| ≤ 3, which bounds
+ * every rotation angle of R = exp(ω^) by ‖ω^‖₂ ≤ |ω| ≤ 3 < π: random elements stay on the
+ * principal branch of Log, where log∘exp = id, with θ/sin θ ≤ 21 (the conditioning of Log).
+ */
+export const SEN_RANDOM_MAX_ANGLE = 3;

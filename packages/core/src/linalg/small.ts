@@ -1291,3 +1291,38 @@ function scaleN(
   for (let i = 0; i < count; i++) out[outOff + i] = s * a[aOff + i]!;
   return out;
 }
+
+/**
+ * out ← a·I + b·x̂ + c·xxᵀ (3×3 row-major), the form of every closed-form matrix of SO(3): Rodrigues'
+ * rotation, the Jacobians, the Cayley map and their inverses. `x̂` is the so(3) hat of x
+ * (`CONVENTIONS.md`).
+ *
+ * @example
+ * ```ts
+ * axisForm3(new Float64Array(9), Float64Array.of(0, 0, 1), 1, 0.5, 0.25); // I + x̂/2 + xxᵀ/4
+ * ```
+ */
+export function axisForm3(
+  out: Float64Array,
+  x: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+): Float64Array {
+  const x0 = x[0]!;
+  const x1 = x[1]!;
+  const x2 = x[2]!;
+  const cx0 = c * x0;
+  const cx1 = c * x1;
+  const cx2 = c * x2;
+  out[0] = a + cx0 * x0;
+  out[1] = cx0 * x1 - b * x2;
+  out[2] = cx0 * x2 + b * x1;
+  out[3] = cx1 * x0 + b * x2;
+  out[4] = a + cx1 * x1;
+  out[5] = cx1 * x2 - b * x0;
+  out[6] = cx2 * x0 - b * x1;
+  out[7] = cx2 * x1 + b * x0;
+  out[8] = a + cx2 * x2;
+  return out;
+}

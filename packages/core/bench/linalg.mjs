@@ -1,4 +1,4 @@
-// Benchmarks of @geomech/core linear algebra, run as `node bench/run.mjs` after a build.
+// Benchmarks of @geomech/core linear algebra, run as `node bench/linalg.mjs` after a build (`pnpm bench`).
 //
 // (a) BandLU factor + solve of block-tridiagonal systems with 8×8 blocks, n = 1000 … 16000
 //     block rows: median and min–max over repeated runs after warm-up, time per block row and
@@ -8,38 +8,9 @@
 //     band refactorizations, measured between forced GCs. `global.gc` is obtained through
 //     v8.setFlagsFromString('--expose-gc'), so no node flag is needed; a deliberately allocating
 //     control (solve without `out`) shows that the measurement can see allocation.
-//
-// GEOMECH_CORE_DIST=/path/to/index.js points the script at another build (for trying changes
-// before `pnpm build`); by default it uses ../dist/index.js.
-import { pathToFileURL } from 'node:url';
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { bytesPerCall, core, fmt, median, rng } from './harness.mjs';
 
-const libUrl = process.env.GEOMECH_CORE_DIST
-  ? pathToFileURL(process.env.GEOMECH_CORE_DIST).href
-  : new URL('../dist/index.js', import.meta.url).href;
-const { BandLU, BlockBandMatrix, DenseLU } = await import(libUrl);
-
-v8.setFlagsFromString('--expose-gc');
-const gc = globalThis.gc ?? vm.runInNewContext('gc');
-
-/** mulberry32: deterministic uniform numbers in [0, 1). */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const { BandLU, BlockBandMatrix, DenseLU } = core;
 
 /** Random block-tridiagonal matrix, 8×8 blocks, entries uniform in [-1, 1] (pivoting happens). */
 function blockTridiagonal(n, seed) {
@@ -54,10 +25,6 @@ function blockTridiagonal(n, seed) {
     }
   }
   return m;
-}
-
-function fmt(x, digits = 2) {
-  return x.toFixed(digits);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,26 +126,7 @@ console.log(lines.join('\n'));
 }
 
 // ---------------------------------------------------------------------------------------------
-// (c) allocation per solve: heap growth between forced GCs, over batches small enough that no
-// young-generation collection interrupts a batch (1e4 solves × ~100 B ≪ the 16 MB semi-space).
-// Median growth per batch. The measurement itself (process.memoryUsage() returns a fresh object) costs a few hundred
-// bytes per batch; an empty loop of the same shape measures that and is subtracted.
-function heapGrowth(fn, batches, perBatch) {
-  for (let k = 0; k < perBatch; k++) fn(); // warm-up (feedback vectors, optimized code)
-  const grown = [];
-  for (let bt = 0; bt < batches; bt++) {
-    gc();
-    const h0 = process.memoryUsage().heapUsed;
-    for (let k = 0; k < perBatch; k++) fn();
-    grown.push(process.memoryUsage().heapUsed - h0);
-  }
-  return median(grown);
-}
-let noopSink = 0;
-function bytesPerCall(fn, batches, perBatch) {
-  const base = heapGrowth(() => noopSink++, batches, perBatch);
-  return (heapGrowth(fn, batches, perBatch) - base) / perBatch;
-}
+// (c) allocation per solve (see harness.mjs for the method)
 {
   const n = 8;
   const r = rng(9);

@@ -1,0 +1,427 @@
+/**
+ * The rigid motions of the plane SE(2) stored as 3×3 homogeneous matrices (`rowMajor9`), with
+ * closed-form exponential, logarithm (robust up to θ = ±π), adjoints and right/left Jacobians and
+ * their inverses. Conventions: `packages/core/CONVENTIONS.md` (right ⊕/⊖, right Jacobians,
+ * se(2) tangent ordering τ = [v, ω] = [ρx, ρy, θ]). Closed forms: manif (Solà, Deray, Atchuthan,
+ * arXiv:1812.01537), appendix C.
+ *
+ * @module
+ */
+import { SE2_SERIES_ANGLE, SMALL_ANGLE } from '../constants.js';
+import type { LieGroup, Rng } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Coefficients of the closed forms. The ones without cancellation switch to their Taylor series
+// below SMALL_ANGLE (error O(θ⁶) relative); the two that cancel use longer series below
+// SE2_SERIES_ANGLE. All are even or odd in θ, so they take signed angles.
+
+/** sin θ/θ (even). */
+function sinc(t: number): number {
+  if (Math.abs(t) < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 1 - (t2 / 6) * (1 - t2 / 20);
+  }
+  return Math.sin(t) / t;
+}
+
+/** (1 − cos θ)/θ² = 2 sin²(θ/2)/θ² (even, no cancellation). */
+function cosc(t: number): number {
+  if (Math.abs(t) < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 0.5 - (t2 / 24) * (1 - t2 / 30);
+  }
+  const s = Math.sin(0.5 * t) / t;
+  return 2 * s * s;
+}
+
+/** (θ/2)·cot(θ/2) = θ sin θ/(2(1 − cos θ)) (even); 0 at θ = ±π, singular at ±2π. */
+function halfCot(t: number): number {
+  if (Math.abs(t) < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 1 - (t2 / 12) * (1 + t2 / 60);
+  }
+  const h = 0.5 * t;
+  return (h * Math.cos(h)) / Math.sin(h);
+}
+
+/**
+ * (θ − sin θ)/θ² (odd) = Σₖ (−1)ᵏ θ^(2k+1)/(2k+3)!; the series to θ⁹ below `SE2_SERIES_ANGLE`
+ * (truncation < 2e-21 there), where the closed form loses ≈ ε/θ absolutely.
+ */
+function sincDefect(t: number): number {
+  if (Math.abs(t) < SE2_SERIES_ANGLE) {
+    const t2 = t * t;
+    return (t / 6) * (1 - (t2 / 20) * (1 - (t2 / 42) * (1 - (t2 / 72) * (1 - t2 / 110))));
+  }
+  return (t - Math.sin(t)) / (t * t);
+}
+
+/**
+ * ((θ/2)cot(θ/2) − 1)/θ = cot(θ/2)/2 − 1/θ (odd) = −θ/12 − θ³/720 − θ⁵/30240 − θ⁷/1209600 −
+ * θ⁹/47900160 − …; the series below `SE2_SERIES_ANGLE` (truncation < 1e-20 there), where the
+ * closed form loses ≈ ε/θ absolutely.
+ */
+function halfCotDefect(t: number): number {
+  if (Math.abs(t) < SE2_SERIES_ANGLE) {
+    const t2 = t * t;
+    return (-t / 12) * (1 + (t2 / 60) * (1 + (t2 / 42) * (1 + (t2 / 40) * (1 + t2 / 39.6))));
+  }
+  return (halfCot(t) - 1) / t;
+}
+
+/**
+ * out ← J_r(s·τ) for s = ±1 (J_l(τ) = J_r(−τ)), manif eq. (163):
+ *   J_r = [[a, b, cρ₁ − dρ₂], [−b, a, dρ₁ + cρ₂], [0, 0, 1]]
+ * with a = sin θ/θ, b = (1 − cos θ)/θ, c = (θ − sin θ)/θ², d = (1 − cos θ)/θ².
+ */
+function jacobian(out: Float64Array, tau: Float64Array, s: number): Float64Array {
+  const r1 = s * tau[0]!;
+  const r2 = s * tau[1]!;
+  const t = s * tau[2]!;
+  const a = sinc(t);
+  const d = cosc(t);
+  const b = t * d;
+  const c = sincDefect(t);
+  out[0] = a;
+  out[1] = b;
+  out[2] = c * r1 - d * r2;
+  out[3] = -b;
+  out[4] = a;
+  out[5] = d * r1 + c * r2;
+  out[6] = 0;
+  out[7] = 0;
+  out[8] = 1;
+  return out;
+}
+
+/**
+ * out ← J_r(s·τ)⁻¹ for s = ±1 in closed form. J_r = [[A, Cρ], [0, 1]] with A = aI − bJ and
+ * C = cI + dJ (J = [[0, −1], [1, 0]]), so J_r⁻¹ = [[A⁻¹, −A⁻¹Cρ], [0, 1]] where
+ * A⁻¹ = hI + (θ/2)J, h = (θ/2)cot(θ/2), and A⁻¹C = pI + ½J with p = (h − 1)/θ:
+ *   J_r⁻¹ = [[h, −θ/2, −pρ₁ + ρ₂/2], [θ/2, h, −ρ₁/2 − pρ₂], [0, 0, 1]].
+ */
+function jacobianInv(out: Float64Array, tau: Float64Array, s: number): Float64Array {
+  const r1 = s * tau[0]!;
+  const r2 = s * tau[1]!;
+  const t = s * tau[2]!;
+  const h = halfCot(t);
+  const p = halfCotDefect(t);
+  const ht = 0.5 * t;
+  out[0] = h;
+  out[1] = -ht;
+  out[2] = 0.5 * r2 - p * r1;
+  out[3] = ht;
+  out[4] = h;
+  out[5] = -0.5 * r1 - p * r2;
+  out[6] = 0;
+  out[7] = 0;
+  out[8] = 1;
+  return out;
+}
+
+/** out ← [[c, −s, x], [s, c, y], [0, 0, 1]]. */
+function setPose(
+  out: Float64Array,
+  c: number,
+  s: number,
+  x: number,
+  y: number,
+  r01 = -s,
+  r11 = c,
+): Float64Array {
+  out[0] = c;
+  out[1] = r01;
+  out[2] = x;
+  out[3] = s;
+  out[4] = r11;
+  out[5] = y;
+  out[6] = 0;
+  out[7] = 0;
+  out[8] = 1;
+  return out;
+}
+
+function copy9(out: Float64Array, a: Float64Array): Float64Array {
+  for (let i = 0; i < 9; i++) out[i] = a[i]!;
+  return out;
+}
+
+/**
+ * SE(2) as 3×3 homogeneous matrices X = [[R, t], [0, 1]], row-major (`rowMajor9`: storageSize 9,
+ * matrixSize 3, dim 3, actionDim 2). Tangent vectors τ = [ρx, ρy, θ] (= [v, ω], translation
+ * first); τ^ = [[0, −θ, ρx], [θ, 0, ρy], [0, 0, 0]]. Conventions: `packages/core/CONVENTIONS.md`.
+ * Formulas: manif appendix C (Ad eq. 159, Jacobians eqs. 163–164):
+ *
+ * - Exp(τ) = [[R(θ), V(θ)ρ], [0, 1]], V(θ) = [[sin θ/θ, −(1 − cos θ)/θ], [(1 − cos θ)/θ, sin θ/θ]];
+ * - Log(X) = [V(θ)⁻¹t, θ], θ = atan2(r₂₁ − r₁₂, r₁₁ + r₂₂) ∈ (−π, π], with the closed form
+ *   V⁻¹ = [[h, θ/2], [−θ/2, h]], h = (θ/2)cot(θ/2) (no singularity up to |θ| = π);
+ * - Ad_X = [[R, (t_y, −t_x)ᵀ], [0, 1]] (eq. 159); ad_τ = [[0, −θ, ρy], [θ, 0, −ρx], [0, 0, 0]];
+ * - J_r (eq. 163), J_l (eq. 164) = J_r(−τ), and their inverses in closed form
+ *   J_r⁻¹ = [[h, −θ/2, −pρx + ρy/2], [θ/2, h, −ρx/2 − pρy], [0, 0, 1]], p = (h − 1)/θ.
+ *
+ * Below |θ| = `SMALL_ANGLE` the coefficients use Taylor series; (θ − sin θ)/θ² and p use longer
+ * series below `SE2_SERIES_ANGLE`. All operations allocate nothing (the ⊕/⊖ helpers use scratch
+ * owned by the instance).
+ *
+ * @example
+ * ```ts
+ * const X = SE2.exp(new Float64Array(9), Float64Array.of(1, 0, Math.PI / 2)); // quarter arc
+ * SE2.act(new Float64Array(2), X, Float64Array.of(1, 0)); // ≈ [2/π, 2/π + 1]
+ * SE2.log(new Float64Array(3), X); // ≈ [1, 0, π/2]
+ * ```
+ */
+export class SE2Group implements LieGroup {
+  readonly name = 'SE(2)';
+  readonly dim = 3;
+  readonly storageSize = 9;
+  readonly matrixSize = 3;
+  readonly actionDim = 2;
+  /** Storage layout of an element. */
+  readonly layout = 'rowMajor9';
+  private readonly scratch = new Float64Array(9);
+
+  /** out ← I₃. */
+  identity(out: Float64Array): Float64Array {
+    return setPose(out, 1, 0, 0, 0);
+  }
+
+  /** out ← a·b = [[R_a R_b, R_a t_b + t_a], [0, 1]]. `out` may alias `a` or `b`. */
+  compose(out: Float64Array, a: Float64Array, b: Float64Array): Float64Array {
+    const a0 = a[0]!;
+    const a1 = a[1]!;
+    const a2 = a[2]!;
+    const a3 = a[3]!;
+    const a4 = a[4]!;
+    const a5 = a[5]!;
+    const b0 = b[0]!;
+    const b1 = b[1]!;
+    const b2 = b[2]!;
+    const b3 = b[3]!;
+    const b4 = b[4]!;
+    const b5 = b[5]!;
+    return setPose(
+      out,
+      a0 * b0 + a1 * b3,
+      a3 * b0 + a4 * b3,
+      a0 * b2 + a1 * b5 + a2,
+      a3 * b2 + a4 * b5 + a5,
+      a0 * b1 + a1 * b4,
+      a3 * b1 + a4 * b4,
+    );
+  }
+
+  /** out ← a⁻¹ = [[Rᵀ, −Rᵀt], [0, 1]]. `out` may alias `a`. */
+  inverse(out: Float64Array, a: Float64Array): Float64Array {
+    const r00 = a[0]!;
+    const r01 = a[1]!;
+    const r10 = a[3]!;
+    const r11 = a[4]!;
+    const x = a[2]!;
+    const y = a[5]!;
+    return setPose(out, r00, r01, -(r00 * x + r10 * y), -(r01 * x + r11 * y), r10, r11);
+  }
+
+  /** out ← Exp(τ) = [[R(θ), V(θ)ρ], [0, 1]] (manif appendix C), Taylor below `SMALL_ANGLE`. */
+  exp(out: Float64Array, tau: Float64Array): Float64Array {
+    const r1 = tau[0]!;
+    const r2 = tau[1]!;
+    const t = tau[2]!;
+    const a = sinc(t);
+    const b = t * cosc(t);
+    return setPose(out, Math.cos(t), Math.sin(t), a * r1 - b * r2, b * r1 + a * r2);
+  }
+
+  /**
+   * out ← Log(X) = [V(θ)⁻¹t, θ] with θ = atan2((r₂₁ − r₁₂)/2, (r₁₁ + r₂₂)/2) ∈ (−π, π] (−π is
+   * returned as π) and V⁻¹ = [[h, θ/2], [−θ/2, h]], h = (θ/2)cot(θ/2) (manif appendix C).
+   */
+  log(out: Float64Array, X: Float64Array): Float64Array {
+    let t = Math.atan2(0.5 * (X[3]! - X[1]!), 0.5 * (X[0]! + X[4]!));
+    if (t === -Math.PI) t = Math.PI;
+    const h = halfCot(t);
+    const ht = 0.5 * t;
+    const x = X[2]!;
+    const y = X[5]!;
+    out[0] = h * x + ht * y;
+    out[1] = h * y - ht * x;
+    out[2] = t;
+    return out;
+  }
+
+  /** out ← τ^ = [[0, −θ, ρx], [θ, 0, ρy], [0, 0, 0]]. */
+  hat(out: Float64Array, tau: Float64Array): Float64Array {
+    const t = tau[2]!;
+    out[0] = 0;
+    out[1] = -t;
+    out[2] = tau[0]!;
+    out[3] = t;
+    out[4] = 0;
+    out[5] = tau[1]!;
+    out[6] = 0;
+    out[7] = 0;
+    out[8] = 0;
+    return out;
+  }
+
+  /** out ← m∨ = [m₁₃, m₂₃, m₂₁] (1-based; reads only the entries hat writes). */
+  vee(out: Float64Array, m: Float64Array): Float64Array {
+    const x = m[2]!;
+    const y = m[5]!;
+    const t = m[3]!;
+    out[0] = x;
+    out[1] = y;
+    out[2] = t;
+    return out;
+  }
+
+  /** out ← R·p + t. `out` may alias `p`. */
+  act(out: Float64Array, X: Float64Array, p: Float64Array): Float64Array {
+    const p0 = p[0]!;
+    const p1 = p[1]!;
+    out[0] = X[0]! * p0 + X[1]! * p1 + X[2]!;
+    out[1] = X[3]! * p0 + X[4]! * p1 + X[5]!;
+    return out;
+  }
+
+  /** out ← Ad_X = [[R, (t_y, −t_x)ᵀ], [0, 1]] (manif eq. 159), so Ad_X τ = (X τ^ X⁻¹)∨. */
+  adj(out: Float64Array, X: Float64Array): Float64Array {
+    const x = X[2]!;
+    const y = X[5]!;
+    out[0] = X[0]!;
+    out[1] = X[1]!;
+    out[2] = y;
+    out[3] = X[3]!;
+    out[4] = X[4]!;
+    out[5] = -x;
+    out[6] = 0;
+    out[7] = 0;
+    out[8] = 1;
+    return out;
+  }
+
+  /**
+   * out ← ad_τ = [[0, −θ, ρy], [θ, 0, −ρx], [0, 0, 0]]: [τ^, σ^] has rotation part 0 and
+   * translation θ J ρ_σ − θ_σ J ρ (J = [[0, −1], [1, 0]]).
+   */
+  smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
+    const x = tau[0]!;
+    const y = tau[1]!;
+    const t = tau[2]!;
+    out[0] = 0;
+    out[1] = -t;
+    out[2] = y;
+    out[3] = t;
+    out[4] = 0;
+    out[5] = -x;
+    out[6] = 0;
+    out[7] = 0;
+    out[8] = 0;
+    return out;
+  }
+
+  /** out ← X·Exp(τ). */
+  rplus(out: Float64Array, X: Float64Array, tau: Float64Array): Float64Array {
+    return this.compose(out, X, this.exp(this.scratch, tau));
+  }
+
+  /** out ← Log(X⁻¹·Y). */
+  rminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
+    return this.log(out, this.between(this.scratch, X, Y));
+  }
+
+  /** out ← Exp(τ)·X. */
+  lplus(out: Float64Array, tau: Float64Array, X: Float64Array): Float64Array {
+    return this.compose(out, this.exp(this.scratch, tau), X);
+  }
+
+  /** out ← Log(Y·X⁻¹). */
+  lminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
+    const s = this.scratch;
+    return this.log(out, this.compose(s, Y, this.inverse(s, X)));
+  }
+
+  /** out ← X⁻¹·Y = [[R_xᵀR_y, R_xᵀ(t_y − t_x)], [0, 1]]. `out` may alias `X` or `Y`. */
+  between(out: Float64Array, X: Float64Array, Y: Float64Array): Float64Array {
+    const x0 = X[0]!;
+    const x1 = X[1]!;
+    const x3 = X[3]!;
+    const x4 = X[4]!;
+    const y0 = Y[0]!;
+    const y1 = Y[1]!;
+    const y3 = Y[3]!;
+    const y4 = Y[4]!;
+    const dx = Y[2]! - X[2]!;
+    const dy = Y[5]! - X[5]!;
+    return setPose(
+      out,
+      x0 * y0 + x3 * y3,
+      x1 * y0 + x4 * y3,
+      x0 * dx + x3 * dy,
+      x1 * dx + x4 * dy,
+      x0 * y1 + x3 * y4,
+      x1 * y1 + x4 * y4,
+    );
+  }
+
+  /**
+   * out ← J_r(τ) (manif eq. 163) =
+   * [[sin θ/θ, (1 − cos θ)/θ, (θρx − ρy + ρy cos θ − ρx sin θ)/θ²],
+   *  [(cos θ − 1)/θ, sin θ/θ, (ρx + θρy − ρx cos θ − ρy sin θ)/θ²], [0, 0, 1]].
+   */
+  rjac(out: Float64Array, tau: Float64Array): Float64Array {
+    return jacobian(out, tau, 1);
+  }
+
+  /**
+   * out ← J_l(τ) = J_r(−τ) (manif eq. 164) =
+   * [[sin θ/θ, (cos θ − 1)/θ, (θρx + ρy − ρy cos θ − ρx sin θ)/θ²],
+   *  [(1 − cos θ)/θ, sin θ/θ, (−ρx + θρy + ρx cos θ − ρy sin θ)/θ²], [0, 0, 1]].
+   */
+  ljac(out: Float64Array, tau: Float64Array): Float64Array {
+    return jacobian(out, tau, -1);
+  }
+
+  /**
+   * out ← J_r(τ)⁻¹ = [[h, −θ/2, −pρx + ρy/2], [θ/2, h, −ρx/2 − pρy], [0, 0, 1]] with
+   * h = (θ/2)cot(θ/2), p = (h − 1)/θ (block inverse of eq. 163). Singular at |θ| = 2π.
+   */
+  rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    return jacobianInv(out, tau, 1);
+  }
+
+  /**
+   * out ← J_l(τ)⁻¹ = J_r(−τ)⁻¹ = [[h, θ/2, −pρx − ρy/2], [−θ/2, h, ρx/2 − pρy], [0, 0, 1]].
+   */
+  ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    return jacobianInv(out, tau, -1);
+  }
+
+  /** out ← [[R(θ), t], [0, 1]] with θ = π(2u − 1) uniform in [−π, π) and t uniform in [−2, 2)². */
+  random(out: Float64Array, rng: Rng): Float64Array {
+    const t = Math.PI * (2 * rng() - 1);
+    const x = 4 * rng() - 2;
+    const y = 4 * rng() - 2;
+    return setPose(out, Math.cos(t), Math.sin(t), x, y);
+  }
+
+  /** out ← a copy of X (the storage is the matrix). */
+  toMatrix(out: Float64Array, X: Float64Array): Float64Array {
+    return copy9(out, X);
+  }
+
+  /** out ← a copy of M (no re-orthonormalization). */
+  fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
+    return copy9(out, M);
+  }
+}
+
+/**
+ * The SE(2) instance ({@link SE2Group}: 3×3 homogeneous matrices, row-major, τ = [ρx, ρy, θ]).
+ *
+ * @example
+ * ```ts
+ * const X = SE2.exp(new Float64Array(9), Float64Array.of(0.5, -0.2, 0.3));
+ * SE2.log(new Float64Array(3), X); // [0.5, -0.2, 0.3]
+ * ```
+ */
+export const SE2: SE2Group = new SE2Group();

@@ -1,0 +1,395 @@
+/**
+ * SO(3) stored as unit quaternions, layout `wxyz` (scalar first, Hamilton product q ⊗ p, rotation
+ * v ↦ q v q*), with the same tangent conventions as {@link SO3} (rotation vectors, right
+ * Jacobians), plus the conversions {@link quatFromRotation} (Shepperd) and
+ * {@link rotationFromQuat}. Conventions: `packages/core/CONVENTIONS.md`. Formulas: manif
+ * (arXiv:1812.01537), the S³ example of §3 and appendix B.
+ *
+ * @module
+ */
+import { SMALL_ANGLE } from '../constants.js';
+import { DomainError } from '../errors.js';
+import { hat3, SO3, vee3 } from './so3.js';
+import type { LieGroup, Rng } from './types.js';
+
+/**
+ * out ← q/|q| (`wxyz`). `out` may alias `q`.
+ *
+ * @throws DomainError when |q| is 0 or not finite.
+ *
+ * @example
+ * ```ts
+ * normalizeQuat(q, q); // re-project onto the unit sphere after many compositions
+ * ```
+ */
+export function normalizeQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {
+  const w = q[0]!;
+  const x = q[1]!;
+  const y = q[2]!;
+  const z = q[3]!;
+  const n = Math.sqrt(w * w + x * x + y * y + z * z);
+  if (!(n > 0 && n < Number.POSITIVE_INFINITY)) {
+    throw new DomainError('normalizeQuat: |q|', n, 'must be positive and finite');
+  }
+  const k = 1 / n;
+  out[0] = w * k;
+  out[1] = x * k;
+  out[2] = y * k;
+  out[3] = z * k;
+  return out;
+}
+
+/**
+ * out ← the rotation matrix (row-major 3×3) of the unit quaternion q = (w, x, y, z), the matrix of
+ * v ↦ q v q* (manif, S³ / quaternion example), in the homogeneous form
+ *
+ *   [[w² + x² − y² − z², 2(xy − wz), 2(xz + wy)],
+ *    [2(xy + wz), w² − x² + y² − z², 2(yz − wx)],
+ *    [2(xz − wy), 2(yz + wx), w² − x² − y² + z²]]
+ *
+ * (equal to 1 − 2(y² + z²), … on the diagonal for |q| = 1; with this form the round trip
+ * R → {@link quatFromRotation} → R errs by ≤ 8e-16 instead of ≤ 2e-15, measured over 4·10⁵
+ * random rotations). q is not re-normalized (a
+ * non-unit q gives |q|²·R); q and −q give the same matrix.
+ *
+ * @example
+ * ```ts
+ * const c = Math.SQRT1_2;
+ * rotationFromQuat(new Float64Array(9), Float64Array.of(c, 0, 0, c)); // 90° about z
+ * ```
+ */
+export function rotationFromQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {
+  const w = q[0]!;
+  const x = q[1]!;
+  const y = q[2]!;
+  const z = q[3]!;
+  const ww = w * w;
+  const xx = x * x;
+  const yy = y * y;
+  const zz = z * z;
+  const xy = 2 * x * y;
+  const xz = 2 * x * z;
+  const yz = 2 * y * z;
+  const wx = 2 * w * x;
+  const wy = 2 * w * y;
+  const wz = 2 * w * z;
+  out[0] = ww + xx - yy - zz;
+  out[1] = xy - wz;
+  out[2] = xz + wy;
+  out[3] = xy + wz;
+  out[4] = ww - xx + yy - zz;
+  out[5] = yz - wx;
+  out[6] = xz - wy;
+  out[7] = yz + wx;
+  out[8] = ww - xx - yy + zz;
+  return out;
+}
+
+/**
+ * out ← the unit quaternion (`wxyz`, w ≥ 0) of the rotation matrix R, by Shepperd's method
+ * (J. Guidance Control 1, 1978): of 4w², 4x², 4y², 4z² (= 1 + tr R, 1 + 2R₀₀ − tr R, …) take
+ * the largest, so the one square root and the division are always well conditioned (≥ 1/4), then
+ * read the other three components off R ∓ Rᵀ; the sign is chosen so that w ≥ 0. No
+ * normalization (as {@link LieGroup.fromMatrix} asks): for a rotation |q| = 1 to rounding; for a
+ * drifted matrix follow with {@link normalizeQuat}.
+ *
+ * @example
+ * ```ts
+ * const R = SO3.exp(new Float64Array(9), Float64Array.of(0, 0, Math.PI)); // diag(−1, −1, 1)
+ * quatFromRotation(new Float64Array(4), R); // ≈ [0, 0, 0, 1]
+ * ```
+ */
+export function quatFromRotation(out: Float64Array, R: ArrayLike<number>): Float64Array {
+  const r00 = R[0]!;
+  const r01 = R[1]!;
+  const r02 = R[2]!;
+  const r10 = R[3]!;
+  const r11 = R[4]!;
+  const r12 = R[5]!;
+  const r20 = R[6]!;
+  const r21 = R[7]!;
+  const r22 = R[8]!;
+  const tr = r00 + r11 + r22;
+  let w: number;
+  let x: number;
+  let y: number;
+  let z: number;
+  if (tr >= r00 && tr >= r11 && tr >= r22) {
+    const s = 2 * Math.sqrt(1 + tr); // 4w
+    w = 0.25 * s;
+    x = (r21 - r12) / s;
+    y = (r02 - r20) / s;
+    z = (r10 - r01) / s;
+  } else if (r00 >= r11 && r00 >= r22) {
+    const s = 2 * Math.sqrt(1 + r00 - r11 - r22); // 4x
+    w = (r21 - r12) / s;
+    x = 0.25 * s;
+    y = (r01 + r10) / s;
+    z = (r02 + r20) / s;
+  } else if (r11 >= r22) {
+    const s = 2 * Math.sqrt(1 + r11 - r00 - r22); // 4y
+    w = (r02 - r20) / s;
+    x = (r01 + r10) / s;
+    y = 0.25 * s;
+    z = (r12 + r21) / s;
+  } else {
+    const s = 2 * Math.sqrt(1 + r22 - r00 - r11); // 4z
+    w = (r10 - r01) / s;
+    x = (r02 + r20) / s;
+    y = (r12 + r21) / s;
+    z = 0.25 * s;
+  }
+  const k = w < 0 ? -1 : 1;
+  out[0] = k * w;
+  out[1] = k * x;
+  out[2] = k * y;
+  out[3] = k * z;
+  return out;
+}
+
+/**
+ * SO(3) as unit quaternions, `wxyz` (storageSize 4; matrixSize 3 for hat/vee/toMatrix; dim 3;
+ * actionDim 3), Hamilton product, v ↦ q v q*. Same tangent conventions as {@link SO3}, so
+ * `rotationFromQuat(SO3Quat.exp(τ)) = SO3.exp(τ)` and the Jacobians are SO3's.
+ * Conventions: `packages/core/CONVENTIONS.md`. Formulas (manif):
+ *
+ * - Exp(τ) = (cos(θ/2), sin(θ/2)·τ/θ), Taylor of sin(θ/2)/θ below `SMALL_ANGLE`;
+ * - Log(q) = 2·atan2(|v|, w)·v/|v| after choosing w ≥ 0 (the shortest of ±q, so
+ *   |Log q| ≤ π), Taylor (2/w)(1 − r²/3 + r⁴/5), r = |v|/w, below `SMALL_ANGLE`;
+ * - q⁻¹ = q* (unit q); Ad_q = R(q); ad_τ = τ̂.
+ *
+ * Both q and −q are the same rotation: compare elements through {@link toMatrix}.
+ *
+ * @example
+ * ```ts
+ * const q = SO3Quat.exp(new Float64Array(4), Float64Array.of(0, 0, Math.PI / 2));
+ * SO3Quat.act(new Float64Array(3), q, Float64Array.of(1, 0, 0)); // ≈ [0, 1, 0]
+ * ```
+ */
+export class SO3QuatGroup implements LieGroup {
+  readonly name = 'SO(3) (unit quaternions)';
+  readonly dim = 3;
+  readonly storageSize = 4;
+  readonly matrixSize = 3;
+  readonly actionDim = 3;
+  /** Storage layout of an element. */
+  readonly layout = 'wxyz';
+  private readonly scratch = new Float64Array(4);
+
+  /** out ← (1, 0, 0, 0). */
+  identity(out: Float64Array): Float64Array {
+    out[0] = 1;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    return out;
+  }
+
+  /**
+   * out ← a ⊗ b (Hamilton product): w = aw·bw − a·b, v = aw·bv + bw·av + av × bv.
+   * `out` may alias `a` or `b`.
+   */
+  compose(out: Float64Array, a: Float64Array, b: Float64Array): Float64Array {
+    const aw = a[0]!;
+    const ax = a[1]!;
+    const ay = a[2]!;
+    const az = a[3]!;
+    const bw = b[0]!;
+    const bx = b[1]!;
+    const by = b[2]!;
+    const bz = b[3]!;
+    out[0] = aw * bw - ax * bx - ay * by - az * bz;
+    out[1] = aw * bx + ax * bw + ay * bz - az * by;
+    out[2] = aw * by - ax * bz + ay * bw + az * bx;
+    out[3] = aw * bz + ax * by - ay * bx + az * bw;
+    return out;
+  }
+
+  /** out ← q* = (w, −x, −y, −z), the inverse of a unit quaternion. `out` may alias `a`. */
+  inverse(out: Float64Array, a: Float64Array): Float64Array {
+    out[0] = a[0]!;
+    out[1] = -a[1]!;
+    out[2] = -a[2]!;
+    out[3] = -a[3]!;
+    return out;
+  }
+
+  /** out ← Exp(τ) = (cos(θ/2), (sin(θ/2)/θ)·τ) (manif, S³ exponential). */
+  exp(out: Float64Array, tau: Float64Array): Float64Array {
+    const x = tau[0]!;
+    const y = tau[1]!;
+    const z = tau[2]!;
+    const t = Math.sqrt(x * x + y * y + z * z);
+    let k: number;
+    if (t < SMALL_ANGLE) {
+      const t2 = t * t;
+      k = 0.5 * (1 - (t2 / 24) * (1 - t2 / 80));
+    } else {
+      k = Math.sin(0.5 * t) / t;
+    }
+    out[0] = Math.cos(0.5 * t);
+    out[1] = k * x;
+    out[2] = k * y;
+    out[3] = k * z;
+    return out;
+  }
+
+  /**
+   * out ← Log(q) = 2·atan2(|v|, w)·v/|v| with the sign of q chosen so that w ≥ 0 (manif, S³ logarithm),
+   * so |out| = θ ∈ [0, π]; at w = 0 (θ = π) either antipodal vector is returned.
+   */
+  log(out: Float64Array, q: Float64Array): Float64Array {
+    let w = q[0]!;
+    let x = q[1]!;
+    let y = q[2]!;
+    let z = q[3]!;
+    if (w < 0) {
+      w = -w;
+      x = -x;
+      y = -y;
+      z = -z;
+    }
+    const vn = Math.sqrt(x * x + y * y + z * z);
+    const t = 2 * Math.atan2(vn, w);
+    let k: number;
+    if (t < SMALL_ANGLE) {
+      // atan(r)/r = 1 − r²/3 + r⁴/5 − …, r = |v|/w (w ≈ 1 here).
+      const r2 = (vn * vn) / (w * w);
+      k = (2 / w) * (1 - (r2 / 3) * (1 - (3 * r2) / 5));
+    } else {
+      k = t / vn;
+    }
+    out[0] = k * x;
+    out[1] = k * y;
+    out[2] = k * z;
+    return out;
+  }
+
+  /** out ← τ̂ (3×3, {@link hat3}). */
+  hat(out: Float64Array, tau: Float64Array): Float64Array {
+    return hat3(out, tau);
+  }
+
+  /** out ← m∨ ({@link vee3}). */
+  vee(out: Float64Array, m: Float64Array): Float64Array {
+    return vee3(out, m);
+  }
+
+  /**
+   * out ← q p q* = p + w·t + u × t with u = (x, y, z), t = 2·u × p (q p q* expanded).
+   * `out` may alias `p`.
+   */
+  act(out: Float64Array, X: Float64Array, p: Float64Array): Float64Array {
+    const w = X[0]!;
+    const ux = X[1]!;
+    const uy = X[2]!;
+    const uz = X[3]!;
+    const px = p[0]!;
+    const py = p[1]!;
+    const pz = p[2]!;
+    const tx = 2 * (uy * pz - uz * py);
+    const ty = 2 * (uz * px - ux * pz);
+    const tz = 2 * (ux * py - uy * px);
+    out[0] = px + w * tx + (uy * tz - uz * ty);
+    out[1] = py + w * ty + (uz * tx - ux * tz);
+    out[2] = pz + w * tz + (ux * ty - uy * tx);
+    return out;
+  }
+
+  /** out ← Ad_q = R(q), the rotation matrix ({@link rotationFromQuat}). */
+  adj(out: Float64Array, X: Float64Array): Float64Array {
+    return rotationFromQuat(out, X);
+  }
+
+  /** out ← ad_τ = τ̂. */
+  smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
+    return hat3(out, tau);
+  }
+
+  /** out ← X ⊗ Exp(τ). */
+  rplus(out: Float64Array, X: Float64Array, tau: Float64Array): Float64Array {
+    return this.compose(out, X, this.exp(this.scratch, tau));
+  }
+
+  /** out ← Log(X* ⊗ Y). */
+  rminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
+    const s = this.compose(this.scratch, this.inverse(this.scratch, X), Y);
+    return this.log(out, s);
+  }
+
+  /** out ← Exp(τ) ⊗ X. */
+  lplus(out: Float64Array, tau: Float64Array, X: Float64Array): Float64Array {
+    return this.compose(out, this.exp(this.scratch, tau), X);
+  }
+
+  /** out ← Log(Y ⊗ X*). */
+  lminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
+    const s = this.compose(this.scratch, Y, this.inverse(this.scratch, X));
+    return this.log(out, s);
+  }
+
+  /** out ← X* ⊗ Y. */
+  between(out: Float64Array, X: Float64Array, Y: Float64Array): Float64Array {
+    const s = this.inverse(this.scratch, X);
+    return this.compose(out, s, Y);
+  }
+
+  /** out ← J_r(τ), as {@link SO3Group.rjac} (same tangent space). */
+  rjac(out: Float64Array, tau: Float64Array): Float64Array {
+    return SO3.rjac(out, tau);
+  }
+
+  /** out ← J_l(τ) = J_r(−τ), as {@link SO3Group.ljac}. */
+  ljac(out: Float64Array, tau: Float64Array): Float64Array {
+    return SO3.ljac(out, tau);
+  }
+
+  /** out ← J_r⁻¹(τ), as {@link SO3Group.rjacInv}. */
+  rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    return SO3.rjacInv(out, tau);
+  }
+
+  /** out ← J_l⁻¹(τ), as {@link SO3Group.ljacInv}. */
+  ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    return SO3.ljacInv(out, tau);
+  }
+
+  /**
+   * out ← a unit quaternion uniform on S³, hence a rotation uniform on SO(3) (Shoemake):
+   * (√u₁ cos 2πu₃, √(1−u₁) sin 2πu₂, √(1−u₁) cos 2πu₂, √u₁ sin 2πu₃). With the same `rng` state
+   * it is the rotation {@link SO3Group.random} draws.
+   */
+  random(out: Float64Array, rng: Rng): Float64Array {
+    const u1 = rng();
+    const u2 = 2 * Math.PI * rng();
+    const u3 = 2 * Math.PI * rng();
+    const a = Math.sqrt(1 - u1);
+    const b = Math.sqrt(u1);
+    out[0] = b * Math.cos(u3);
+    out[1] = a * Math.sin(u2);
+    out[2] = a * Math.cos(u2);
+    out[3] = b * Math.sin(u3);
+    return out;
+  }
+
+  /** out ← R(q), the 3×3 rotation matrix ({@link rotationFromQuat}). */
+  toMatrix(out: Float64Array, X: Float64Array): Float64Array {
+    return rotationFromQuat(out, X);
+  }
+
+  /** out ← the quaternion (w ≥ 0) of the rotation matrix M ({@link quatFromRotation}, Shepperd). */
+  fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
+    return quatFromRotation(out, M);
+  }
+}
+
+/**
+ * The unit-quaternion SO(3) instance ({@link SO3QuatGroup}, `wxyz`).
+ *
+ * @example
+ * ```ts
+ * const q = SO3Quat.exp(new Float64Array(4), Float64Array.of(0.1, -0.2, 0.3));
+ * SO3Quat.log(new Float64Array(3), q); // [0.1, -0.2, 0.3]
+ * ```
+ */
+export const SO3Quat: SO3QuatGroup = new SO3QuatGroup();
