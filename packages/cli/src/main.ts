@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { renderList } from './commands/list.js';
+import { type OrderOptions, runOrder } from './commands/order.js';
 import {
   resolveFormat,
   resolveSimulate,
@@ -20,12 +21,15 @@ import { errorLine, NumericalFailure, UsageError } from './errors.js';
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stderr is a terminal: warnings and progress go there only then (CLI contract). */
+  readonly stderrIsTTY: boolean;
   writeFile(path: string, text: string): void;
 }
 
 export const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTTY: process.stderr.isTTY === true,
   writeFile: (path, text) => writeFileSync(path, text),
 };
 
@@ -74,24 +78,29 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       io.stdout(renderList(Boolean(opts.json)));
     });
 
-  program
-    .command('simulate')
-    .description('integrate a built-in system with a structure-preserving method')
-    .argument('<system>', 'system name (see `geomech list`)')
-    .option('--method <name>', 'integrator (default: the first listed for the system)')
-    .option('--h <step>', 'time step')
+  const modelOptions = (cmd: Command): Command =>
+    cmd
+      .option('--method <name>', 'integrator (default: the first listed for the system)')
+      .option('--h <step>', 'time step')
+      .option('--t-end <T>', 'horizon; steps = round(T/h)')
+      .option('--param <name=value>', 'model parameter, repeatable', collect, [])
+      .option(
+        '--init <name=value>',
+        'initial datum (comma list for vectors), repeatable',
+        collect,
+        [],
+      )
+      .option('--tol <x>', 'Newton tolerance per step')
+      .option('--max-iter <k>', 'Newton iteration cap per step');
+
+  modelOptions(
+    program
+      .command('simulate')
+      .description('integrate a built-in system with a structure-preserving method')
+      .argument('<system>', 'system name (see `geomech list`)'),
+  )
     .option('--steps <n>', 'number of steps')
-    .option('--t-end <T>', 'horizon; steps = round(T/h)')
-    .option('--param <name=value>', 'model parameter, repeatable', collect, [])
-    .option(
-      '--init <name=value>',
-      'initial datum (comma list for vectors), repeatable',
-      collect,
-      [],
-    )
     .option('--every <k>', 'keep every k-th state (first and last always kept)')
-    .option('--tol <x>', 'Newton tolerance per step')
-    .option('--max-iter <k>', 'Newton iteration cap per step')
     .addOption(
       new Option(
         '--format <format>',
@@ -104,7 +113,9 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       const request = resolveSimulate(name, opts);
       let text: string;
       try {
-        text = await runSimulate(request, format);
+        text = await runSimulate(request, format, (message) => {
+          if (io.stderrIsTTY) io.stderr(`geomech: warning: ${message}\n`);
+        });
       } catch (err) {
         if (opts.out !== undefined && isNumerical(err)) {
           const reason = err instanceof Error ? err.message : String(err);
@@ -115,6 +126,20 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         }
         throw err;
       }
+      if (opts.out !== undefined) io.writeFile(opts.out, text);
+      else io.stdout(text);
+    });
+
+  modelOptions(
+    program
+      .command('order')
+      .description('measure the convergence order of a method against the exact solution')
+      .argument('<system>', 'system name (see `geomech list`)'),
+  )
+    .option('--levels <k>', 'number of step sizes h0, h0/2, … (default 5)')
+    .option('--out <file>', 'write the result to a file instead of stdout')
+    .action(async (name: string, opts: OrderOptions) => {
+      const text = await runOrder(name, opts);
       if (opts.out !== undefined) io.writeFile(opts.out, text);
       else io.stdout(text);
     });

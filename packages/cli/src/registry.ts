@@ -35,7 +35,7 @@ export interface SystemDescriptor {
 }
 
 const contactFields = ['q', 'p', 'z', 'energy', 'sigma'] as const;
-const contactMethods = ['midpoint'] as const;
+const contactMethods = ['midpoint', 'left-rectangle', 'implicit-z-midpoint', 'exact'] as const;
 const loadContact = async (): Promise<SystemRunner> =>
   (await import('./systems/contact.js')).contactRunner;
 

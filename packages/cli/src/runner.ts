@@ -33,8 +33,19 @@ export interface SimulationOutput {
   readonly t: Float64Array;
   readonly series: readonly Series[];
   readonly stats: { readonly newtonIterations: number; readonly maxResidual: number };
+  /** Diagnostics that did not stop the run; shown on stderr when it is a terminal. */
+  readonly warnings?: readonly string[];
 }
 
 export interface SystemRunner {
   simulate(request: SimulateRequest): SimulationOutput;
+  /**
+   * The exact (or reference-accurate) final state of the request's initial-value problem at
+   * t = steps·h, in the layout of {@link orderFields}; used by `geomech order`.
+   */
+  reference?(request: SimulateRequest): Float64Array;
+  /** Series compared by `geomech order` (their last entries, concatenated). */
+  readonly orderFields?: readonly string[];
+  /** Initial-data names `geomech order` requires (a start independent of h). */
+  readonly orderInit?: readonly string[];
 }

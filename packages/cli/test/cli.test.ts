@@ -21,6 +21,7 @@ async function inProcess(...args: string[]) {
   let stderr = '';
   const files = new Map<string, string>();
   const io: Io = {
+    stderrIsTTY: false,
     stdout: (t) => {
       stdout += t;
     },
@@ -89,7 +90,7 @@ describe('list', () => {
       }[];
     };
     const osc = doc.systems.find((s) => s.name === 'damped-oscillator')!;
-    expect(osc.methods[0]).toBe('midpoint');
+    expect(osc.methods).toEqual(['midpoint', 'left-rectangle', 'implicit-z-midpoint', 'exact']);
     expect(osc.params).toEqual({ k: 1, gamma: -0.05 });
     expect(osc.init).toEqual({ q0: 1, q1: 2, z0: 0 });
   });
@@ -196,7 +197,6 @@ describe('simulate', () => {
     ],
     ['steps and t-end', ['simulate', 'free-particle', '--steps', '3', '--t-end', '2'], /not both/],
     ['bad format', ['simulate', 'free-particle', '--format', 'xml'], /xml/],
-    ['1 + h*gamma <= 0', ['simulate', 'free-particle', '--h', '30'], /1 \+ h\*gamma.*\(--h\)/],
     [
       'conflicting init',
       ['simulate', 'free-particle', '--init', 'v0=1', '--init', 'q1=2'],
@@ -212,6 +212,21 @@ describe('simulate', () => {
       expect(r.stdout).toBe('');
     });
   }
+
+  it('1 + hγ = 0 is a numerical failure: exit 1 with the regularity error (spec 004 §9.12)', async () => {
+    const r = await inProcess('simulate', 'free-particle', '--h', '20');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(ERROR_LINE);
+    expect(r.stderr).toMatch(/1 \+ Dz Ld = 0/);
+  });
+
+  it('1 + hγ < 0 runs, records the warning in the output, and prints nothing on a non-TTY stderr', async () => {
+    const r = await inProcess('simulate', 'free-particle', '--h', '30', '--steps', '2');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { warnings: string[] };
+    expect(doc.warnings[0]).toMatch(/< 0/);
+  });
 
   it('Newton failure exits 1 and still writes {ok:false} to --out', async () => {
     const r = await inProcess(
@@ -231,6 +246,95 @@ describe('simulate', () => {
       system: 'damped-pendulum',
     });
   });
+});
+
+describe('contact methods (seed 004)', () => {
+  for (const system of ['free-particle', 'damped-oscillator', 'damped-pendulum']) {
+    for (const method of ['midpoint', 'left-rectangle', 'implicit-z-midpoint', 'exact']) {
+      it(`${system} --method ${method} runs with defaults and records σ`, async () => {
+        const r = await inProcess('simulate', system, '--method', method, '--steps', '10');
+        expect(r.code).toBe(0);
+        const doc = JSON.parse(r.stdout) as {
+          method: string;
+          series: { sigma: number[]; energy: number[] };
+        };
+        expect(doc.method).toBe(method);
+        expect(doc.series.sigma).toHaveLength(11);
+        for (const e of doc.series.energy) expect(Number.isFinite(e)).toBe(true);
+      });
+    }
+  }
+
+  it('exact on the damped oscillator samples the exact solution (spec 004 §8.2 table, 1e-9)', async () => {
+    const r = await inProcess('simulate', 'damped-oscillator', '--method', 'exact');
+    const doc = JSON.parse(r.stdout) as { series: { q: number[]; z: number[]; sigma: number[] } };
+    expect(Math.abs(doc.series.q[2]! - 2.4917102355)).toBeLessThan(1e-9);
+    expect(Math.abs(doc.series.q[50]! - 0.3504530104)).toBeLessThan(1e-9);
+    expect(Math.abs(doc.series.z[50]! - -0.1054119955)).toBeLessThan(1e-9);
+    expect(doc.series.sigma[0]).toBeCloseTo(0.9753099120283326, 15);
+  });
+});
+
+describe('order', () => {
+  it('midpoint on the damped oscillator: the spec 004 §6.4 errors and order 1', async () => {
+    const r = await inProcess(
+      'order',
+      'damped-oscillator',
+      '--param',
+      'gamma=-0.5',
+      '--init',
+      'v0=1',
+    );
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { h: number[]; error: number[]; order: number };
+    expect(doc.h).toEqual([0.1, 0.05, 0.025, 0.0125, 0.00625]);
+    // spec 004 §6.4: 8.878e-3, 4.306e-3, 2.118e-3, 1.050e-3, 5.226e-4
+    const expected = [8.878e-3, 4.306e-3, 2.118e-3, 1.05e-3, 5.226e-4];
+    for (const [i, e] of doc.error.entries()) {
+      expect(Math.abs(e - expected[i]!) / expected[i]!).toBeLessThan(1e-3);
+    }
+    expect(Math.abs(doc.order - 1)).toBeLessThan(0.35);
+  });
+
+  it('implicit-z midpoint is second order and left rectangle first order', async () => {
+    for (const [method, p] of [
+      ['implicit-z-midpoint', 2],
+      ['left-rectangle', 1],
+    ] as const) {
+      const r = await inProcess(
+        'order',
+        'damped-pendulum',
+        '--method',
+        method,
+        '--param',
+        'gamma=-0.5',
+      );
+      const doc = JSON.parse(r.stdout) as { order: number };
+      expect(Math.abs(doc.order - p)).toBeLessThan(0.35);
+    }
+  });
+
+  it('the exact method reports round-off errors and no order', async () => {
+    const r = await inProcess('order', 'damped-oscillator', '--method', 'exact', '--levels', '3');
+    const doc = JSON.parse(r.stdout) as { order: number | null; error: number[]; note: string };
+    expect(doc.order).toBeNull();
+    for (const e of doc.error) expect(e).toBeLessThan(1e-11);
+    expect(doc.note).toMatch(/exact/);
+  });
+
+  const orderErrors: [string, string[], RegExp][] = [
+    ['--steps', ['order', 'free-particle', '--steps', '10'], /unknown option '--steps'/],
+    ['too few levels', ['order', 'free-particle', '--levels', '2'], /at least 3 levels/],
+    ['a two-point start', ['order', 'free-particle', '--init', 'q1=2'], /h-independent start/],
+  ];
+  for (const [label, args, message] of orderErrors) {
+    it(`rejects ${label} with exit 2`, async () => {
+      const r = await inProcess(...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(ERROR_LINE);
+      expect(r.stderr).toMatch(message);
+    });
+  }
 });
 
 describe('argument parsing never throws (fast-check)', () => {

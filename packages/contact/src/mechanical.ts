@@ -2,9 +2,15 @@
  * Mechanical contact Lagrangians `L(q, v, z) = ½|v|² − V(q) + γ z` on Rⁿ (spec 004 §7.2), the
  * class of the paper's examples. Damping uses the paper's sign: γ < 0 dissipates (spec 004 §3).
  *
+ * A {@link MechanicalContactLagrangian} is a full {@link ContactLagrangian} with analytic
+ * derivatives, so every continuous tool (`herglotzVectorField`, `energy`, `legendre`, …) accepts
+ * it, and it keeps its `potential` and `gamma` for the specialised integrators (`MidpointHerglotz`).
+ *
  * @module
  */
-import { DimensionError, DomainError } from '@geomech/core';
+import { CENTRAL_DIFFERENCE_STEP, DimensionError, DomainError } from '@geomech/core';
+import type { ContactHamiltonian } from './lagrangian.js';
+import type { ContactLagrangian } from './types.js';
 
 /** A potential V: Rⁿ → R with its gradient and (optionally) its Hessian, all writing into `out`. */
 export interface Potential {
@@ -17,13 +23,117 @@ export interface Potential {
   hessian?(out: Float64Array, q: Float64Array): void;
 }
 
-/** `L(q, v, z) = ½|v|² − V(q) + γ z`, with γ < 0 for dissipation (the paper's convention). */
-export interface MechanicalContactLagrangian {
+/**
+ * `L(q, v, z) = ½|v|² − V(q) + γ z`, with γ < 0 for dissipation (the paper's convention), as a
+ * {@link ContactLagrangian} with the analytic derivatives
+ *
+ *   L_q = −∇V,  L_v = v,  L_z = γ,  L_qq = −∇²V,  L_vq = 0,  L_vv = I,  L_qz = 0,  L_vz = 0,  L_zz = 0.
+ *
+ * Its Herglotz equations (19) are `q̈ = −∇V(q) + γ q̇`, `ż = L` (spec 004 §4.2 [D]).
+ */
+export interface MechanicalContactLagrangian extends ContactLagrangian {
   readonly potential: Potential;
   readonly gamma: number;
 }
 
-/** Builds a {@link MechanicalContactLagrangian}, validating γ. */
+/**
+ * `L = ½|v|² − V(q) + γz` with analytic derivatives; `L_qq = −∇²V` differences the gradient
+ * (central, {@link CENTRAL_DIFFERENCE_STEP}) when the potential has no Hessian. Allocation-free.
+ */
+class MechanicalLagrangian implements MechanicalContactLagrangian {
+  readonly n: number;
+  private readonly fdA: Float64Array;
+  private readonly fdB: Float64Array;
+  private readonly at: Float64Array;
+
+  constructor(
+    readonly potential: Potential,
+    readonly gamma: number,
+  ) {
+    this.n = potential.dim;
+    this.fdA = new Float64Array(this.n);
+    this.fdB = new Float64Array(this.n);
+    this.at = new Float64Array(this.n);
+  }
+
+  L(q: Float64Array, v: Float64Array, z: number): number {
+    let s = 0;
+    for (let i = 0; i < this.n; i++) s += v[i]! * v[i]!;
+    return 0.5 * s - this.potential.value(q) + this.gamma * z;
+  }
+
+  Lq(out: Float64Array, q: Float64Array): Float64Array {
+    this.potential.gradient(out, q);
+    for (let i = 0; i < this.n; i++) out[i] = -out[i]!;
+    return out;
+  }
+
+  Lv(out: Float64Array, _q: Float64Array, v: Float64Array): Float64Array {
+    for (let i = 0; i < this.n; i++) out[i] = v[i]!;
+    return out;
+  }
+
+  Lz(): number {
+    return this.gamma;
+  }
+
+  Lqq(out: Float64Array, q: Float64Array): Float64Array {
+    const n = this.n;
+    const V = this.potential;
+    if (V.hessian) V.hessian(out, q);
+    else {
+      const { at, fdA, fdB } = this;
+      for (let i = 0; i < n; i++) at[i] = q[i]!;
+      for (let j = 0; j < n; j++) {
+        const xj = at[j]!;
+        const dj = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(xj));
+        at[j] = xj + dj;
+        V.gradient(fdA, at);
+        at[j] = xj - dj;
+        V.gradient(fdB, at);
+        at[j] = xj;
+        for (let i = 0; i < n; i++) out[i * n + j] = (fdA[i]! - fdB[i]!) / (2 * dj);
+      }
+    }
+    for (let i = 0; i < n * n; i++) out[i] = -out[i]!;
+    return out;
+  }
+
+  Lvq(out: Float64Array): Float64Array {
+    return out.fill(0, 0, this.n * this.n);
+  }
+
+  Lvv(out: Float64Array): Float64Array {
+    const n = this.n;
+    out.fill(0, 0, n * n);
+    for (let i = 0; i < n; i++) out[i * n + i] = 1;
+    return out;
+  }
+
+  Lqz(out: Float64Array): Float64Array {
+    return out.fill(0, 0, this.n);
+  }
+
+  Lvz(out: Float64Array): Float64Array {
+    return out.fill(0, 0, this.n);
+  }
+
+  Lzz(): number {
+    return 0;
+  }
+}
+
+/**
+ * Builds the mechanical contact Lagrangian `L(q, v, z) = ½|v|² − V(q) + γ z` (spec 004 §7.2; the
+ * paper's Examples 1 and 2 with V = 0 and V = ½q²), validating γ and the dimension.
+ *
+ * @example
+ * ```ts
+ * const lag = mechanicalContactLagrangian(quadraticPotential(1), -0.05);
+ * lag.L(Float64Array.of(1), Float64Array.of(2), 3); // ½·4 − ½·1 − 0.05·3 = 1.35
+ * lag.Lz(Float64Array.of(1), Float64Array.of(2), 3); // −0.05
+ * ```
+ */
 export function mechanicalContactLagrangian(
   potential: Potential,
   gamma: number,
@@ -33,7 +143,7 @@ export function mechanicalContactLagrangian(
   if (!Number.isInteger(potential.dim) || potential.dim < 1) {
     throw new DimensionError('mechanicalContactLagrangian: potential.dim', '>= 1', potential.dim);
   }
-  return { potential, gamma };
+  return new MechanicalLagrangian(potential, gamma);
 }
 
 /** V ≡ 0 on Rⁿ (the free particle, spec 004 §8.1). */
@@ -41,8 +151,8 @@ export function zeroPotential(dim = 1): Potential {
   return {
     dim,
     value: () => 0,
-    gradient: (out) => out.fill(0),
-    hessian: (out) => out.fill(0),
+    gradient: (out) => out.fill(0, 0, dim),
+    hessian: (out) => out.fill(0, 0, dim * dim),
   };
 }
 
@@ -60,7 +170,7 @@ export function quadraticPotential(k: number, dim = 1): Potential {
       for (let i = 0; i < dim; i++) out[i] = k * q[i]!;
     },
     hessian(out) {
-      out.fill(0);
+      out.fill(0, 0, dim * dim);
       for (let i = 0; i < dim; i++) out[i * dim + i] = k;
     },
   };
@@ -85,6 +195,12 @@ export function pendulumPotential(g: number, l: number): Potential {
 /**
  * The contact Hamiltonian of a mechanical contact Lagrangian, `H(q, p, z) = ½|p|² + V(q) − γ z`
  * (the Legendre transform `H = p·v − L` with `p = v`; spec 004 §4.2).
+ *
+ * @example
+ * ```ts
+ * const lag = mechanicalContactLagrangian(quadraticPotential(1), -0.05);
+ * contactHamiltonian(lag, Float64Array.of(1), Float64Array.of(2), 3); // 2 + 0.5 + 0.15 = 2.65
+ * ```
  */
 export function contactHamiltonian(
   lagrangian: MechanicalContactLagrangian,
@@ -96,4 +212,35 @@ export function contactHamiltonian(
   let kinetic = 0;
   for (let i = 0; i < n; i++) kinetic += p[i]! * p[i]!;
   return 0.5 * kinetic + lagrangian.potential.value(q) - lagrangian.gamma * z;
+}
+
+/**
+ * The mechanical contact Hamiltonian `H(q, p, z) = ½|p|² + V(q) − γ z` as a
+ * {@link ContactHamiltonian} with analytic derivatives `∂H/∂q = ∇V`, `∂H/∂p = p`, `∂H/∂z = −γ`,
+ * for `contactHamiltonianVectorField` (spec 004 §4.1 [D]: then `dH/dt = γH`, eq. (11)).
+ *
+ * @example
+ * ```ts
+ * const H = mechanicalContactHamiltonian(mechanicalContactLagrangian(quadraticPotential(1), -0.05));
+ * H.dHdz(Float64Array.of(1), Float64Array.of(2), 3); // 0.05
+ * ```
+ */
+export function mechanicalContactHamiltonian(
+  lagrangian: MechanicalContactLagrangian,
+): ContactHamiltonian {
+  const n = lagrangian.potential.dim;
+  const { potential, gamma } = lagrangian;
+  return {
+    n,
+    H: (q, p, z) => contactHamiltonian(lagrangian, q, p, z),
+    dHdq(out, q) {
+      potential.gradient(out, q);
+      return out;
+    },
+    dHdp(out, _q, p) {
+      for (let i = 0; i < n; i++) out[i] = p[i]!;
+      return out;
+    },
+    dHdz: () => -gamma,
+  };
 }

@@ -24,6 +24,7 @@ import {
   NewtonSolver,
 } from '@geomech/core';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
+import { checkSigma, negativeSigmaWarning } from './regularity.js';
 
 /** Options of {@link MidpointHerglotz}. */
 export interface MidpointOptions {
@@ -55,6 +56,8 @@ export interface ContactSolution {
   /** Conformal factor σ_k = 1 + D_z L_d of the step leaving state k. */
   readonly sigma: Float64Array;
   readonly stats: { readonly newtonIterations: number; readonly maxResidual: number };
+  /** Diagnostics that did not stop the run (e.g. σ < 0); empty when all is well. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -94,14 +97,9 @@ export class MidpointHerglotz {
     if (!(h > 0) || !Number.isFinite(h))
       throw new DomainError('MidpointHerglotz: h', h, 'must be a finite number > 0');
     this.n = lagrangian.potential.dim;
-    this.sigma = 1 + h * lagrangian.gamma;
-    if (!(this.sigma > 0)) {
-      throw new DomainError(
-        'MidpointHerglotz: 1 + h*gamma',
-        this.sigma,
-        'must be > 0 (the conformal factor may not vanish or flip sign; reduce h)',
-      );
-    }
+    // σ_d = 1 + hγ must not vanish (RegularityError); σ_d < 0 is allowed and reported in the
+    // solution's warnings (spec 004 §9.12).
+    this.sigma = checkSigma(h * lagrangian.gamma, 0);
     const n = this.n;
     this.newton = new NewtonSolver(n, {
       tol: options.tol ?? NEWTON_DEFAULT_TOL,
@@ -210,13 +208,14 @@ export class MidpointHerglotz {
     let kept = 0;
     let newtonIterations = 0;
     let maxResidual = 0;
-    const keep = (k: number): void => {
+    // `keep` receives z as an argument (a closure capturing a reassigned z would box it per step).
+    const keep = (k: number, zk: number): void => {
       sol.k[kept] = k;
       sol.t[kept] = k * h;
       sol.q.set(q, kept * n);
       sol.p.set(p, kept * n);
-      sol.z[kept] = z;
-      sol.energy[kept] = contactHamiltonian(this.lagrangian, q, p, z);
+      sol.z[kept] = zk;
+      sol.energy[kept] = contactHamiltonian(this.lagrangian, q, p, zk);
       sol.sigma[kept] = this.sigma;
       kept++;
     };
@@ -226,28 +225,29 @@ export class MidpointHerglotz {
       // p_0 = −D1 L_d(q0, q1, z0)/(1 + D_z L_d), eq. (40)
       this.D1Ld(p, q, q1);
       for (let i = 0; i < n; i++) p[i] = -p[i]! / this.sigma;
-      keep(0);
+      keep(0, z);
       if (steps >= 1) {
         const ld = this.discreteLagrangian(q, q1, z);
         this.D2Ld(p, q, q1);
         q.set(q1);
         z += ld;
         k = 1;
-        if (k % every === 0 || k === steps) keep(k);
+        if (k % every === 0 || k === steps) keep(k, z);
       }
     } else {
       const v0 = copyVector('v0', init.v0, n);
       p.set(v0);
-      keep(0);
+      keep(0, z);
     }
     for (; k < steps; ) {
       z = this.step(q, p, z, k);
       k++;
       newtonIterations += this.lastIterations;
       if (this.lastResidual > maxResidual) maxResidual = this.lastResidual;
-      if (k % every === 0 || k === steps) keep(k);
+      if (k % every === 0 || k === steps) keep(k, z);
     }
-    return { ...sol, dim: n, count: kept, stats: { newtonIterations, maxResidual } };
+    const warnings = this.sigma < 0 ? [negativeSigmaWarning(0, this.sigma)] : [];
+    return { ...sol, dim: n, count: kept, stats: { newtonIterations, maxResidual }, warnings };
   }
 
   private midGradient(q0: Float64Array, q1: Float64Array): void {

@@ -7,6 +7,7 @@ import {
   quadraticPotential,
   zeroPotential,
 } from '../src/index.js';
+import { RegularityError } from '../src/regularity.js';
 
 const oscillator = (gamma: number) => mechanicalContactLagrangian(quadraticPotential(1), gamma);
 
@@ -126,9 +127,24 @@ describe('MidpointHerglotz on the nonlinear damped pendulum', () => {
 });
 
 describe('MidpointHerglotz input checks', () => {
-  it('rejects h <= 0 and 1 + hγ <= 0 with a DomainError', () => {
+  it('rejects h <= 0 (DomainError) and 1 + hγ = 0 (RegularityError, spec 004 §9.12)', () => {
     expect(() => new MidpointHerglotz(oscillator(-0.05), 0)).toThrow(DomainError);
-    expect(() => new MidpointHerglotz(oscillator(-0.05), 20)).toThrow(/1 \+ h\*gamma/);
+    expect(() => new MidpointHerglotz(oscillator(-0.05), 20)).toThrow(RegularityError);
+  });
+
+  it('runs with 1 + hγ < 0 and reports it in the warnings', () => {
+    const sol = new MidpointHerglotz(oscillator(-0.05), 30).integrate(
+      { q0: [1], v0: [0], z0: 0 },
+      3,
+    );
+    expect(sol.sigma[0]).toBe(-0.5);
+    expect(sol.warnings).toHaveLength(1);
+    expect(sol.warnings[0]).toMatch(/^step 0: .*= -0\.5 < 0/);
+    const fine = new MidpointHerglotz(oscillator(-0.05), 0.5).integrate(
+      { q0: [1], v0: [0], z0: 0 },
+      3,
+    );
+    expect(fine.warnings).toEqual([]);
   });
 
   it('keeps every K-th state plus the last', () => {

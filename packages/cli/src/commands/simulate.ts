@@ -130,11 +130,16 @@ function positive(x: number, where: string): number {
 }
 
 /** Runs a resolved request and returns the serialized document. */
-export async function runSimulate(request: SimulateRequest, format: Format): Promise<string> {
+export async function runSimulate(
+  request: SimulateRequest,
+  format: Format,
+  warn: (message: string) => void = () => {},
+): Promise<string> {
   const runner = await request.system.load();
   const started = performance.now();
   const out = runner.simulate(request);
   const wallMs = Math.round((performance.now() - started) * 1000) / 1000;
+  for (const message of out.warnings ?? []) warn(message);
   assertFinite(out);
   if (format === 'csv') return toCsv(out);
   const vectorOrScalar = (v: readonly number[]) => (v.length === 1 ? v[0]! : v);
@@ -147,6 +152,7 @@ export async function runSimulate(request: SimulateRequest, format: Format): Pro
       steps: request.steps,
       params: Object.fromEntries([...request.params].map(([k, v]) => [k, vectorOrScalar(v)])),
       init: Object.fromEntries([...request.init].map(([k, v]) => [k, vectorOrScalar(v)])),
+      ...(out.warnings && out.warnings.length > 0 ? { warnings: out.warnings } : {}),
     },
     out,
     { newtonIterations: out.stats.newtonIterations, maxResidual: out.stats.maxResidual, wallMs },

@@ -1,17 +1,30 @@
 /**
- * Runner of the contact systems (`free-particle`, `damped-oscillator`, `damped-pendulum`),
- * as defined in the CLI contract.
+ * Runner of the contact systems (`free-particle`, `damped-oscillator`, `damped-pendulum`) of the
+ * CLI contract, with the methods of seed 004: the paper's `midpoint` rule (79), the
+ * `left-rectangle` rule, the second-order `implicit-z-midpoint` extension and the `exact` discrete
+ * Lagrangian (closed forms for the free particle (corrected (78)) and the damped oscillator,
+ * shooting for the pendulum).
  *
  * @module
  */
 import {
+  ContactIntegrator,
+  type DiscreteContactLagrangian,
+  type DiscreteContactSolution,
+  dampedOscillatorExactLd,
+  freeParticleExactLd,
+  implicitZMidpointLd,
+  leftRectangleLd,
+  type MechanicalContactLagrangian,
   MidpointHerglotz,
   mechanicalContactLagrangian,
+  numericExactLd,
   type Potential,
   pendulumPotential,
   quadraticPotential,
   zeroPotential,
 } from '@geomech/contact';
+import { integrateDopri5 } from '@geomech/core';
 import { UsageError } from '../errors.js';
 import type { SimulateRequest, SimulationOutput, SystemRunner } from '../runner.js';
 
@@ -38,24 +51,59 @@ function potentialOf(request: SimulateRequest): Potential {
   }
 }
 
+function lagrangianOf(request: SimulateRequest): MechanicalContactLagrangian {
+  const gamma = scalar(request.params, 'gamma', '--param');
+  return mechanicalContactLagrangian(potentialOf(request), gamma);
+}
+
+/** The discrete Lagrangian of a method (the `midpoint` method runs on its own fast path). */
+function discreteLagrangian(
+  request: SimulateRequest,
+  L: MechanicalContactLagrangian,
+): DiscreteContactLagrangian {
+  const { h } = request;
+  switch (request.method) {
+    case 'left-rectangle':
+      return leftRectangleLd(L, h);
+    case 'implicit-z-midpoint':
+      return implicitZMidpointLd(L, h);
+    case 'exact':
+      if (request.system.name === 'free-particle') return freeParticleExactLd(L.gamma, h);
+      if (request.system.name === 'damped-oscillator') {
+        return dampedOscillatorExactLd(scalar(request.params, 'k', '--param'), L.gamma, h);
+      }
+      return numericExactLd(L, h);
+    default:
+      throw new UsageError(`unknown method '${request.method}'`, '--method');
+  }
+}
+
+function initialData(request: SimulateRequest) {
+  const q0 = [scalar(request.init, 'q0', '--init')];
+  const z0 = scalar(request.init, 'z0', '--init');
+  return request.init.has('v0')
+    ? { q0, v0: [scalar(request.init, 'v0', '--init')], z0 }
+    : { q0, q1: [scalar(request.init, 'q1', '--init')], z0 };
+}
+
 export const contactRunner: SystemRunner = {
+  orderFields: ['q', 'p', 'z'],
+  orderInit: ['v0'],
+
   simulate(request: SimulateRequest): SimulationOutput {
-    const gamma = scalar(request.params, 'gamma', '--param');
-    const lagrangian = mechanicalContactLagrangian(potentialOf(request), gamma);
-    if (!(1 + request.h * gamma > 0)) {
-      throw new UsageError(`1 + h*gamma = ${1 + request.h * gamma} must be > 0; reduce h`, '--h');
-    }
+    const L = lagrangianOf(request);
     const options = {
       ...(request.tol === undefined ? {} : { tol: request.tol }),
       ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
     };
-    const integrator = new MidpointHerglotz(lagrangian, request.h, options);
-    const q0 = [scalar(request.init, 'q0', '--init')];
-    const z0 = scalar(request.init, 'z0', '--init');
-    const init = request.init.has('v0')
-      ? { q0, v0: [scalar(request.init, 'v0', '--init')], z0 }
-      : { q0, q1: [scalar(request.init, 'q1', '--init')], z0 };
-    const sol = integrator.integrate(init, request.steps, request.every);
+    const init = initialData(request);
+    const sol: DiscreteContactSolution | ReturnType<MidpointHerglotz['integrate']> =
+      request.method === 'midpoint'
+        ? new MidpointHerglotz(L, request.h, options).integrate(init, request.steps, request.every)
+        : new ContactIntegrator(discreteLagrangian(request, L), {
+            ...options,
+            lagrangian: L,
+          }).integrate(init, request.steps, { every: request.every });
     const trim = (a: Float64Array) => a.subarray(0, sol.count);
     return {
       count: sol.count,
@@ -68,6 +116,37 @@ export const contactRunner: SystemRunner = {
         { name: 'sigma', width: 1, data: trim(sol.sigma) },
       ],
       stats: sol.stats,
+      warnings: sol.warnings,
     };
+  },
+
+  /**
+   * The Herglotz flow (spec 004 §4.2): q̈ = −∇V(q) + γq̇, ż = ½q̇² − V(q) + γz, p = q̇, from
+   * (q0, v0, z0), integrated by DOPRI5 at rtol 1e-13 to t = steps·h; returns [q, p, z].
+   */
+  reference(request: SimulateRequest): Float64Array {
+    const L = lagrangianOf(request);
+    const V = L.potential;
+    const gamma = L.gamma;
+    const init = initialData(request);
+    if (!('v0' in init))
+      throw new UsageError('the reference solution starts from (q0, v0, z0)', '--init');
+    const q = new Float64Array(1);
+    const g = new Float64Array(1);
+    const sol = integrateDopri5(
+      (out, _t, y) => {
+        q[0] = y[0]!;
+        V.gradient(g, q);
+        out[0] = y[1]!;
+        out[1] = -g[0]! + gamma * y[1]!;
+        out[2] = 0.5 * y[1]! * y[1]! - V.value(q) + gamma * y[2]!;
+      },
+      [init.q0[0]!, init.v0[0]!, init.z0],
+      0,
+      request.steps * request.h,
+      { rtol: 1e-13, atol: 1e-15, maxSteps: 10_000_000 },
+    );
+    const last = sol.state(sol.count - 1);
+    return Float64Array.of(last[0]!, last[1]!, last[2]!);
   },
 };

@@ -180,13 +180,21 @@ export class NewtonSolver {
         break;
       }
       J(jac, x);
-      if (!allFinite(jac, n * n))
-        throw new NonFiniteError('newton: J(x)', firstNonFinite(jac, n * n));
-      lu.factor(jac);
-      const cond = lu.conditionEstimate();
-      if (!(cond < SINGULAR_JACOBIAN_CONDITION)) throw new SingularJacobianError(k, cond, step);
-      for (let i = 0; i < n; i++) dx[i] = -f[i]!;
-      lu.solve(dx, dx);
+      if (n === 1) {
+        // Scalar fast path: no LU for a 1×1 system (κ = 1 unless J = 0).
+        const j0 = jac[0]!;
+        if (!Number.isFinite(j0)) throw new NonFiniteError('newton: J(x)', 0);
+        if (j0 === 0) throw new SingularJacobianError(k, Number.POSITIVE_INFINITY, step);
+        dx[0] = -f[0]! / j0;
+      } else {
+        if (!allFinite(jac, n * n))
+          throw new NonFiniteError('newton: J(x)', firstNonFinite(jac, n * n));
+        lu.factor(jac);
+        const cond = lu.conditionEstimate();
+        if (!(cond < SINGULAR_JACOBIAN_CONDITION)) throw new SingularJacobianError(k, cond, step);
+        for (let i = 0; i < n; i++) dx[i] = -f[i]!;
+        lu.solve(dx, dx);
+      }
       k++;
       const dxNorm = normInf(dx, n);
       if (!Number.isFinite(dxNorm)) {
