@@ -19,9 +19,12 @@ import {
   CENTRAL_DIFFERENCE_STEP,
   DimensionError,
   DomainError,
+  NEWTON_DEFAULT_STEP_TOL,
   NEWTON_DEFAULT_TOL,
   NewtonDivergedError,
   NewtonSolver,
+  NonFiniteError,
+  SingularJacobianError,
 } from '@geomech/core';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import { checkSigma, negativeSigmaWarning } from './regularity.js';
@@ -76,6 +79,10 @@ export class MidpointHerglotz {
   /** σ_d = 1 + hγ. */
   readonly sigma: number;
   private readonly newton: NewtonSolver;
+  private readonly tol: number;
+  private readonly maxIterations: number;
+  private readonly zBox = new Float64Array(1);
+  private readonly hess: Float64Array;
   private readonly residualFn: (out: Float64Array, x: Float64Array) => void;
   private readonly jacobianFn: (out: Float64Array, x: Float64Array) => void;
   private readonly qk: Float64Array;
@@ -101,10 +108,10 @@ export class MidpointHerglotz {
     // solution's warnings (spec 004 §9.12).
     this.sigma = checkSigma(h * lagrangian.gamma, 0);
     const n = this.n;
-    this.newton = new NewtonSolver(n, {
-      tol: options.tol ?? NEWTON_DEFAULT_TOL,
-      maxIterations: options.maxIterations ?? 50,
-    });
+    this.tol = options.tol ?? NEWTON_DEFAULT_TOL;
+    this.maxIterations = options.maxIterations ?? 50;
+    this.newton = new NewtonSolver(n, { tol: this.tol, maxIterations: this.maxIterations });
+    this.hess = new Float64Array(n * n);
     this.qk = new Float64Array(n);
     this.pk = new Float64Array(n);
     this.guess = new Float64Array(n);
@@ -161,6 +168,22 @@ export class MidpointHerglotz {
    * (q, p) are overwritten with (q_{k+1}, p_{k+1}); returns z_{k+1}. `stepIndex` only labels errors.
    */
   step(q: Float64Array, p: Float64Array, z: number, stepIndex = 0): number {
+    const box = this.zBox;
+    box[0] = z;
+    this.advance(q, p, box, stepIndex);
+    return box[0]!;
+  }
+
+  /**
+   * {@link step} with z kept in `zBox[0]` (in place): the per-step hot path of {@link integrate}.
+   * Passing z in a typed array instead of returning a number keeps the loop free of allocation
+   * (a double returned from a non-inlined call is boxed).
+   */
+  advance(q: Float64Array, p: Float64Array, zBox: Float64Array, stepIndex = 0): void {
+    if (this.n === 1) {
+      this.advanceScalar(q, p, zBox, stepIndex);
+      return;
+    }
     const { n, h, sigma, qk, pk, guess, grad, mid } = this;
     // initial guess: the free flight q + hσp (exact when ∇V ≡ 0)
     for (let i = 0; i < n; i++) {
@@ -181,9 +204,58 @@ export class MidpointHerglotz {
       dq2 += d * d;
       p[i] = d / h - 0.5 * h * grad[i]!;
     }
-    const zNext = sigma * z + dq2 / (2 * h) - h * this.lagrangian.potential.value(mid);
+    zBox[0] = sigma * zBox[0]! + dq2 / (2 * h) - h * this.lagrangian.potential.value(mid);
     for (let i = 0; i < n; i++) q[i] = x[i]!;
-    return zNext;
+  }
+
+  /**
+   * The same step for n = 1 with a scalar Newton iteration: the stopping rule of core's
+   * NewtonSolver (|G| ≤ tol, or a full step |Δx| ≤ NEWTON_DEFAULT_STEP_TOL·max(1, |x|)) without its
+   * general-n machinery, which costs more than the step itself in one dimension.
+   */
+  private advanceScalar(
+    q: Float64Array,
+    p: Float64Array,
+    zBox: Float64Array,
+    stepIndex: number,
+  ): void {
+    const { h, sigma, grad, mid, hess } = this;
+    const V = this.lagrangian.potential;
+    const q0 = q[0]!;
+    const sp = sigma * p[0]!;
+    let x = q0 + h * sp;
+    mid[0] = 0.5 * (q0 + x);
+    V.gradient(grad, mid);
+    let g = (x - q0) / h + 0.5 * h * grad[0]! - sp;
+    let r = Math.abs(g);
+    if (!Number.isFinite(r)) throw new NonFiniteError('MidpointHerglotz: residual', stepIndex);
+    let k = 0;
+    for (;;) {
+      if (r <= this.tol) break;
+      if (k >= this.maxIterations) throw new NewtonDivergedError(k, r, stepIndex);
+      this.hessianAt(hess, mid);
+      const dg = 1 / h + 0.25 * h * hess[0]!;
+      if (!(dg !== 0) || !Number.isFinite(dg)) {
+        throw new SingularJacobianError(k, Number.POSITIVE_INFINITY, stepIndex);
+      }
+      const dx = -g / dg;
+      k++;
+      const small = Math.abs(dx) <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, Math.abs(x));
+      x += dx;
+      mid[0] = 0.5 * (q0 + x);
+      V.gradient(grad, mid);
+      g = (x - q0) / h + 0.5 * h * grad[0]! - sp;
+      r = Math.abs(g);
+      if (!Number.isFinite(r))
+        throw new NewtonDivergedError(k, r, stepIndex, 'produced a non-finite residual');
+      if (small) break;
+    }
+    this.lastIterations = k;
+    this.lastResidual = r;
+    const d = x - q0;
+    p[0] = d / h - 0.5 * h * grad[0]!;
+    zBox[0] = sigma * zBox[0]! + (d * d) / (2 * h) - h * V.value(mid);
+    q[0] = x;
   }
 
   /**
@@ -239,8 +311,10 @@ export class MidpointHerglotz {
       p.set(v0);
       keep(0, z);
     }
+    const zBox = Float64Array.of(z);
     for (; k < steps; ) {
-      z = this.step(q, p, z, k);
+      this.advance(q, p, zBox, k);
+      z = zBox[0]!;
       k++;
       newtonIterations += this.lastIterations;
       if (this.lastResidual > maxResidual) maxResidual = this.lastResidual;
