@@ -60,3 +60,28 @@ describe('getting-started example', () => {
     expect(Math.abs(result.lnH50 - -0.02169423)).toBeLessThan(1e-8);
   });
 });
+
+describe('contact page examples', () => {
+  const run = async (index: number, tag: string) => {
+    const block = extractRunnableBlocks(readFileSync(join(pagesDir, 'contact.md'), 'utf8'))[index]!;
+    mkdirSync(scratch, { recursive: true });
+    const file = join(scratch, `contact_${tag}.ts`);
+    writeFileSync(file, block.code);
+    return ((await import(file)) as { result: Record<string, number> }).result;
+  };
+
+  it('the exact flow samples q(25) = 0.3504530104 and ln H falls by γh = −0.025 per step (1e-12)', async () => {
+    const r = await run(0, 'exact');
+    expect(Math.abs(r.paperQ50! - -0.3478075467)).toBeLessThan(1e-10);
+    expect(Math.abs(r.exactQ50! - 0.3504530104)).toBeLessThan(1e-10);
+    expect(Math.abs(r.exactSlope! - -0.025)).toBeLessThan(1e-12);
+    expect(Math.abs(r.paperSlope! - -0.025)).toBeGreaterThan(1e-4);
+  });
+
+  it('measures orders 1, 1 and 2 (±0.35)', async () => {
+    const r = await run(1, 'orders');
+    expect(Math.abs(r.midpoint! - 1)).toBeLessThan(0.35);
+    expect(Math.abs(r['left-rectangle']! - 1)).toBeLessThan(0.35);
+    expect(Math.abs(r['implicit-z-midpoint']! - 2)).toBeLessThan(0.35);
+  });
+});
