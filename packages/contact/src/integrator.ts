@@ -33,6 +33,7 @@ import {
   NewtonSolver,
   NonFiniteError,
 } from '@geomech/core';
+import { copyVector } from './internal.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import type { ContactInitialData, ContactSolution } from './midpoint.js';
 import { checkSigma, negativeSigmaWarning, SIGMA_REGULARITY_TOL } from './regularity.js';
@@ -622,15 +623,4 @@ function assertFinite(q: Float64Array, p: Float64Array, z: number, k: number): v
   for (let i = 0; i < p.length; i++)
     if (!Number.isFinite(p[i]!)) throw new NonFiniteError(`step ${k}: p`, i);
   if (!Number.isFinite(z)) throw new NonFiniteError(`step ${k}: z`);
-}
-
-function copyVector(what: string, v: ArrayLike<number>, n: number): Float64Array {
-  if (v.length !== n) throw new DimensionError(`integrate: ${what}`, n, v.length);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = v[i]!;
-    if (!Number.isFinite(x)) throw new DomainError(`integrate: ${what}[${i}]`, x, 'must be finite');
-    out[i] = x;
-  }
-  return out;
 }

@@ -17,7 +17,6 @@
  */
 import {
   CENTRAL_DIFFERENCE_STEP,
-  DimensionError,
   DomainError,
   NEWTON_DEFAULT_STEP_TOL,
   NEWTON_DEFAULT_TOL,
@@ -26,6 +25,7 @@ import {
   NonFiniteError,
   SingularJacobianError,
 } from '@geomech/core';
+import { copyVector } from './internal.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import { checkSigma, negativeSigmaWarning } from './regularity.js';
 
@@ -348,17 +348,6 @@ export class MidpointHerglotz {
       for (let i = 0; i < n; i++) out[i * n + j] = (this.fdA[i]! - this.fdB[i]!) / (2 * dj);
     }
   }
-}
-
-function copyVector(what: string, v: ArrayLike<number>, n: number): Float64Array {
-  if (v.length !== n) throw new DimensionError(`integrate: ${what}`, n, v.length);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = v[i]!;
-    if (!Number.isFinite(x)) throw new DomainError(`integrate: ${what}[${i}]`, x, 'must be finite');
-    out[i] = x;
-  }
-  return out;
 }
 
 function allocate(n: number, count: number) {

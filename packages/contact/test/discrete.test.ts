@@ -20,6 +20,7 @@ import {
 } from '../src/discrete.js';
 import { type Potential, quadraticPotential } from '../src/mechanical.js';
 import type { ContactLagrangian, DiscreteContactLagrangian } from '../src/types.js';
+import { zDependentLagrangianAnalytic } from './integratorFixtures.js';
 
 // ---------------------------------------------------------------------------------------------
 // Test Lagrangians, written by hand with analytic partials (independent of lagrangian.ts).
@@ -90,33 +91,6 @@ function mechanicalL(V: Potential, gamma: number): ContactLagrangian {
     Lqz: (out) => out.fill(0),
     Lvz: (out) => out.fill(0),
     Lzz: () => 0,
-  };
-}
-
-/** Spec 004 §5.5: L = v²/2 − (1 − cos q) + γz − αz²/2 + εzv (1-D, nonlinear in z). */
-function pendulumZL(gamma: number, alpha: number, eps: number): ContactLagrangian {
-  return {
-    n: 1,
-    L: (q, v, z) =>
-      0.5 * v[0]! ** 2 - (1 - Math.cos(q[0]!)) + gamma * z - 0.5 * alpha * z * z + eps * z * v[0]!,
-    Lq(out, q) {
-      out[0] = -Math.sin(q[0]!);
-      return out;
-    },
-    Lv(out, _q, v, z) {
-      out[0] = v[0]! + eps * z;
-      return out;
-    },
-    Lz: (_q, v, z) => gamma - alpha * z + eps * v[0]!,
-    Lqq(out, q) {
-      out[0] = -Math.cos(q[0]!);
-      return out;
-    },
-    Lvq: (out) => out.fill(0),
-    Lvv: (out) => out.fill(1),
-    Lqz: (out) => out.fill(0),
-    Lvz: (out) => out.fill(eps),
-    Lzz: () => -alpha,
   };
 }
 
@@ -366,7 +340,7 @@ describe('test Lagrangians (oracle check)', () => {
   const cases: [string, ContactLagrangian][] = [
     ['mechanical 1-D', mechanicalL(centralPotential(1), -0.3)],
     ['mechanical 2-D', mechanicalL(centralPotential(2), -0.3)],
-    ['§5.5 nonlinear z-dependent', pendulumZL(-0.2, 0.3, 0.15)],
+    ['§5.5 nonlinear z-dependent', zDependentLagrangianAnalytic(-0.2, 0.3, 0.15)],
     ['coupled 2-D', coupledL()],
   ];
   for (const [label, L] of cases) {
@@ -471,7 +445,7 @@ describe('every derivative of every rule against central differences (spec 004 �
   const lagrangians: [string, ContactLagrangian][] = [
     ['mechanical 1-D', mechanicalL(centralPotential(1), -0.3)],
     ['mechanical 2-D', mechanicalL(centralPotential(2), -0.3)],
-    ['§5.5 nonlinear z-dependent', pendulumZL(-0.2, 0.3, 0.15)],
+    ['§5.5 nonlinear z-dependent', zDependentLagrangianAnalytic(-0.2, 0.3, 0.15)],
     ['coupled 2-D', coupledL()],
   ];
   const rules: [string, (L: ContactLagrangian, h: number) => DiscreteContactLagrangian][] = [
@@ -604,7 +578,7 @@ describe('midpointLd (the paper’s rule, spec 004 §7.2)', () => {
 
   it('[D] midpoint on the §5.5 Lagrangian: σ = 1 + hL_z(q_m, v, z0) varies with q1', () => {
     const h = 0.3;
-    const L = pendulumZL(-0.2, 0.3, 0.15);
+    const L = zDependentLagrangianAnalytic(-0.2, 0.3, 0.15);
     const Ld = midpointLd(L, h);
     const q0 = f64(0.7);
     const q1 = f64(0.82);
@@ -642,7 +616,7 @@ describe('implicitZMidpointLd (extension [S], spec 004 §7.4 row 3)', () => {
   });
 
   it('[S] for the §5.5 Lagrangian Λ solves Λ = hL(q_m, v, z0 + Λ/2) and σ = (1 + hL_z/2)/(1 − hL_z/2)', () => {
-    const L = pendulumZL(-0.2, 0.3, 0.15);
+    const L = zDependentLagrangianAnalytic(-0.2, 0.3, 0.15);
     fc.assert(
       fc.property(pointArb(1), ({ h, q0, w, z0 }) => {
         const Ld = implicitZMidpointLd(L, h);
@@ -685,7 +659,9 @@ describe('implicitZMidpointLd (extension [S], spec 004 §7.4 row 3)', () => {
     const L = mechanicalL(centralPotential(1), 0.5);
     // h = 2/γ = 4 makes c = 1 − hγ/2 = 0 exactly
     expect(() => implicitZMidpointLd(L, 4).Ld(f64(0), f64(1), 0)).toThrow(SingularJacobianError);
-    const capped = implicitZMidpointLd(pendulumZL(-0.2, 0.3, 0.15), 0.3, { maxIterations: 1 });
+    const capped = implicitZMidpointLd(zDependentLagrangianAnalytic(-0.2, 0.3, 0.15), 0.3, {
+      maxIterations: 1,
+    });
     expect(() => capped.Ld(f64(0.7), f64(0.9), 0.2)).toThrow(NewtonDivergedError);
     expect(() => implicitZMidpointLd(L, 0.1, { tol: 0 })).toThrow(DomainError);
   });

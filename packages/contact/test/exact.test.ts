@@ -23,6 +23,7 @@ import {
   shootExact,
 } from '../src/exact.js';
 import type { ContactLagrangian, DiscreteContactLagrangian } from '../src/types.js';
+import { zDependentLagrangianAnalytic } from './integratorFixtures.js';
 
 // ---------------------------------------------------------------------------------------------
 // Hand-built contact Lagrangians (independent of the package's own builders)
@@ -59,36 +60,6 @@ function oscillator(k: number, gamma: number, n = 1): ContactLagrangian {
     Lqz: (out) => out.fill(0),
     Lvz: (out) => out.fill(0),
     Lzz: () => 0,
-  };
-}
-
-/**
- * The nonlinear, z-dependent L = v²/2 − (1 − cos q) + γz − αz²/2 + εzv of spec 004 §5.5
- * (γ = −0.2, α = 0.3, ε = 0.15): L_z and L_v depend on the state, so σ_d is not constant.
- */
-function nonlinearZ(gamma = -0.2, alpha = 0.3, eps = 0.15): ContactLagrangian {
-  return {
-    n: 1,
-    L: (q, v, z) =>
-      0.5 * v[0]! ** 2 - (1 - Math.cos(q[0]!)) + gamma * z - 0.5 * alpha * z * z + eps * z * v[0]!,
-    Lq(out, q) {
-      out[0] = -Math.sin(q[0]!);
-      return out;
-    },
-    Lv(out, _q, v, z) {
-      out[0] = v[0]! + eps * z;
-      return out;
-    },
-    Lz: (_q, v, z) => gamma - alpha * z + eps * v[0]!,
-    Lqq(out, q) {
-      out[0] = -Math.cos(q[0]!);
-      return out;
-    },
-    Lvq: (out) => out.fill(0),
-    Lvv: (out) => out.fill(1),
-    Lqz: (out) => out.fill(0),
-    Lvz: (out) => out.fill(eps),
-    Lzz: () => -alpha,
   };
 }
 
@@ -481,7 +452,7 @@ describe('dampedOscillatorExactLd: closed form of spec 004 §8.2 [D]', () => {
 
 describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)–(65))', () => {
   it('[D] (64) on the nonlinear z-dependent L of §5.5: D1, D2, D_z vs finite differences (1e-7)', () => {
-    const Ld = numericExactLd(nonlinearZ(), 0.3);
+    const Ld = numericExactLd(zDependentLagrangianAnalytic(), 0.3);
     for (const [a, b, z0] of [
       [0.7, 0.4, 0.2],
       [-0.5, 0.1, 1.1],
@@ -503,7 +474,7 @@ describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)�
 
   it('[D] D1q1 and Dzq1 (implicit-function sensitivities) match finite differences of D1, D_z in q1', () => {
     for (const [L, q0, q1, z0] of [
-      [nonlinearZ(), vec(0.7), vec(0.4), 0.2],
+      [zDependentLagrangianAnalytic(), vec(0.7), vec(0.4), 0.2],
       [coupled2d(), vec(0.3, -0.2), vec(0.5, 0.1), 0.4],
     ] as const) {
       const Ld = numericExactLd(L, 0.3);

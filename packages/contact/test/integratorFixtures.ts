@@ -191,3 +191,38 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
   return d;
 }
+
+/**
+ * The nonlinear, z-dependent L = v²/2 − (1 − cos q) + γz − αz²/2 + εzv of spec 004 §5.5
+ * with analytic derivatives (the fixture above takes them from dual numbers): L_z and L_v depend on the
+ * state, so σ_d is not constant.
+ */
+export function zDependentLagrangianAnalytic(
+  gamma: number = Z_DEPENDENT.gamma,
+  alpha: number = Z_DEPENDENT.alpha,
+  eps: number = Z_DEPENDENT.eps,
+): ContactLagrangian {
+  return {
+    n: 1,
+    L: (q, v, z) =>
+      0.5 * v[0]! ** 2 - (1 - Math.cos(q[0]!)) + gamma * z - 0.5 * alpha * z * z + eps * z * v[0]!,
+    Lq(out, q) {
+      out[0] = -Math.sin(q[0]!);
+      return out;
+    },
+    Lv(out, _q, v, z) {
+      out[0] = v[0]! + eps * z;
+      return out;
+    },
+    Lz: (_q, v, z) => gamma - alpha * z + eps * v[0]!,
+    Lqq(out, q) {
+      out[0] = -Math.cos(q[0]!);
+      return out;
+    },
+    Lvq: (out) => out.fill(0),
+    Lvv: (out) => out.fill(1),
+    Lqz: (out) => out.fill(0),
+    Lvz: (out) => out.fill(eps),
+    Lzz: () => -alpha,
+  };
+}
