@@ -5,4 +5,7 @@
  *
  * @packageDocumentation
  */
+export * from './examples.js';
 export * from './linear.js';
+export * from './subspace.js';
+export * from './types.js';

@@ -17,7 +17,7 @@
  * @module
  */
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
-import { SYMMETRY_RTOL } from '../constants.js';
+import { SVD_FLUSH_RTOL, SYMMETRY_RTOL } from '../constants.js';
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
 
 /** Thin singular value decomposition `A = U · diag(s) · Vᵀ` of an m×n matrix, k = min(m, n). */
@@ -130,11 +130,37 @@ function countAbove(s: Float64Array, tol: number): number {
   return r;
 }
 
+/**
+ * A copy of A scaled by a power of two to max |a_ij| ≈ 1 (exact: singular vectors unchanged,
+ * singular values scaled back by `scale`), with entries below SVD_FLUSH_RTOL·max|a_ij| set to
+ * zero. The JAMA SVD inside ml-matrix returns non-orthonormal singular vectors when subnormal
+ * entries (≈ 1e-323) meet O(1) ones; entries that small are far below rounding (ε² relative).
+ */
+function sanitizeForSvd(a: ArrayLike<number>): {
+  readonly a: Float64Array;
+  readonly scale: number;
+} {
+  const out = Float64Array.from(a);
+  let maxAbs = 0;
+  for (let i = 0; i < out.length; i++) maxAbs = Math.max(maxAbs, Math.abs(out[i]!));
+  if (maxAbs === 0 || !Number.isFinite(maxAbs)) return { a: out, scale: 1 };
+  const e = Math.round(Math.log2(maxAbs));
+  const e1 = Math.trunc(e / 2);
+  const f1 = 2 ** -e1;
+  const f2 = 2 ** -(e - e1); // two factors: 2^±1074 alone would overflow
+  for (let i = 0; i < out.length; i++) {
+    const x = out[i]! * f1 * f2;
+    out[i] = Math.abs(x) < SVD_FLUSH_RTOL ? 0 : x;
+  }
+  return { a: out, scale: 2 ** e1 * 2 ** (e - e1) };
+}
+
 /** Thin SVD of an already validated, non-empty matrix. */
 function svdUnchecked(what: string, a: ArrayLike<number>, m: number, n: number): SvdResult {
   const k = Math.min(m, n);
-  const dec = new SingularValueDecomposition(toMl(a, m, n), { autoTranspose: true });
-  const s = Float64Array.from(dec.diagonal.slice(0, k));
+  const { a: scaled, scale } = sanitizeForSvd(a);
+  const dec = new SingularValueDecomposition(toMl(scaled, m, n), { autoTranspose: true });
+  const s = Float64Array.from(dec.diagonal.slice(0, k), (x) => x * scale);
   const U = fromMl(dec.leftSingularVectors, m, k);
   const V = fromMl(dec.rightSingularVectors, n, k);
   checkFiniteResult(what, s);
@@ -182,12 +208,13 @@ export function singularValues(a: ArrayLike<number>, m: number, n: number): Floa
   checkMatrix('singularValues', a, m, n);
   const k = Math.min(m, n);
   if (k === 0) return new Float64Array(0);
-  const dec = new SingularValueDecomposition(toMl(a, m, n), {
+  const { a: scaled, scale } = sanitizeForSvd(a);
+  const dec = new SingularValueDecomposition(toMl(scaled, m, n), {
     autoTranspose: true,
     computeLeftSingularVectors: false,
     computeRightSingularVectors: false,
   });
-  const s = Float64Array.from(dec.diagonal.slice(0, k));
+  const s = Float64Array.from(dec.diagonal.slice(0, k), (x) => x * scale);
   checkFiniteResult('singularValues', s);
   return s;
 }
