@@ -6,6 +6,10 @@
  * @packageDocumentation
  */
 export * from './examples.js';
+export * from './implicit.js';
+export * from './induced.js';
+export * from './lagrangian.js';
 export * from './linear.js';
 export * from './subspace.js';
+export * from './tulczyjew.js';
 export * from './types.js';
