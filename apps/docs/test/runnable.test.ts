@@ -85,3 +85,27 @@ describe('contact page examples', () => {
     expect(Math.abs(r['implicit-z-midpoint']! - 2)).toBeLessThan(0.35);
   });
 });
+
+describe('dirac page examples', () => {
+  const run = async (index: number, tag: string) => {
+    const block = extractRunnableBlocks(readFileSync(join(pagesDir, 'dirac.md'), 'utf8'))[index]!;
+    mkdirSync(scratch, { recursive: true });
+    const file = join(scratch, `dirac_${tag}.ts`);
+    writeFileSync(file, block.code);
+    return ((await import(file)) as { result: Record<string, number> }).result;
+  };
+
+  it('index reduction follows the rolling disk closed form (1e-8), drift ≤ 1e-9, energy 1e-10', async () => {
+    const r = await run(0, 'disk');
+    expect(r.error!).toBeLessThan(1e-8);
+    expect(r.drift!).toBeLessThan(1e-9);
+    expect(r.energySpread!).toBeLessThan(1e-10);
+  });
+
+  it('the constraint algorithm finds one position constraint and ω_LC = 2.0118695404 (1e-10)', async () => {
+    const r = await run(1, 'lc4');
+    expect(r.positionConstraints).toBe(1);
+    expect(Math.abs(r.omega! - 2.0118695404)).toBeLessThan(1e-10);
+    expect(Math.abs(r.omega! - r.omegaLC!)).toBeLessThan(1e-10);
+  });
+});

@@ -134,6 +134,16 @@ function generalizedEnergyOf(
   return s - lag.L(q, v);
 }
 
+/**
+ * The flow of ẍ = −ω²x at time t from (x₀, ẋ₀): x = x₀ cos ωt + (ẋ₀/ω) sin ωt,
+ * ẋ = −x₀ω sin ωt + ẋ₀ cos ωt (the closed forms of {@link simpleLC} and {@link harmonicOscillator}).
+ */
+function harmonicFlow(x0: number, v0: number, omega: number, t: number): [x: number, v: number] {
+  const co = Math.cos(omega * t);
+  const si = Math.sin(omega * t);
+  return [x0 * co + (v0 / omega) * si, -x0 * omega * si + v0 * co];
+}
+
 /** Δ_Q = TQ: no constraint one-forms (m = 0), G = I (seed 002 §6, case Δ_Q = TQ). */
 function fullTangentDistribution(n: number): Distribution {
   return {
@@ -555,10 +565,7 @@ export function simpleLC(params: SimpleLCParams = {}): SimpleLC {
     exactSolution: (t, init) => {
       requireFinite(`${name}: t`, t);
       const s = withDefaults(name, defaultInit, init);
-      const co = Math.cos(omega * t);
-      const si = Math.sin(omega * t);
-      const qC = s.qC * co + (s.fL / omega) * si;
-      const fL = -s.qC * omega * si + s.fL * co;
+      const [qC, fL] = harmonicFlow(s.qC, s.fL, omega, t);
       const st = stateOf(s.qL + (qC - s.qC), qC, fL);
       // ḟ_L = −ω² q_C, so ṗ_L = L ḟ_L = −q_C/C
       return { t, ...st, qdot: Float64Array.of(fL, fL), pdot: Float64Array.of(-qC / C, 0) };
@@ -887,10 +894,7 @@ export function harmonicOscillator(params: HarmonicOscillatorParams = {}): Harmo
     exactSolution: (t, init) => {
       requireFinite(`${name}: t`, t);
       const s = withDefaults(name, defaultInit, init);
-      const co = Math.cos(omega * t);
-      const si = Math.sin(omega * t);
-      const q = s.q * co + (s.v / omega) * si;
-      const v = -s.q * omega * si + s.v * co;
+      const [q, v] = harmonicFlow(s.q, s.v, omega, t);
       return {
         t,
         ...stateOf(q, v),

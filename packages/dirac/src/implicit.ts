@@ -32,18 +32,16 @@ import {
   GeomechError,
   minNormSolve,
   NEWTON_DEFAULT_STEP_TOL,
-  NonFiniteError,
   nullSpace,
   type OdeRhs,
-  rank,
   SINGULAR_JACOBIAN_CONDITION,
-  singularValues,
 } from '@geomech/core';
 import {
   INDUCED_MEMBERSHIP_TOL,
   type InducedDiracStructure,
   inducedDiracStructure,
 } from './induced.js';
+import { checkFinite, checkLength, maxAbs, rankAtScale, spectralNorm } from './internal.js';
 import {
   DIRAC_RANK_RTOL,
   distributionBasisAt,
@@ -96,20 +94,6 @@ export class NonRegularSystemError extends GeomechError {
 
 // ---------------------------------------------------------------------------------------------
 // helpers
-
-function checkLength(what: string, a: ArrayLike<number>, len: number): void {
-  if (a.length !== len) throw new DimensionError(what, len, a.length);
-}
-
-function checkFinite(what: string, a: ArrayLike<number>, len = a.length): void {
-  for (let i = 0; i < len; i++) if (!Number.isFinite(a[i]!)) throw new NonFiniteError(what, i);
-}
-
-function maxAbs(a: ArrayLike<number>, len = a.length, off = 0): number {
-  let s = 0;
-  for (let i = 0; i < len; i++) s = Math.max(s, Math.abs(a[off + i]!));
-  return s;
-}
 
 /** out (r×c) ← a (r×k) · b (k×c). */
 function mul(
@@ -170,27 +154,40 @@ function matVecInto(
   return out;
 }
 
-/** Numerical rank with the absolute tolerance rtol·scale (0 when the scale is 0). */
-function rankAtScale(
-  a: ArrayLike<number>,
-  r: number,
-  c: number,
-  scale: number,
-  rtol = DIRAC_RANK_RTOL,
-): number {
-  if (r === 0 || c === 0 || !(scale > 0)) return 0;
-  return rank(a, r, c, rtol * scale);
-}
-
-/** ‖a‖₂ of an r×c matrix (0 when empty). */
-function spectralNorm(a: ArrayLike<number>, r: number, c: number): number {
-  if (r === 0 || c === 0) return 0;
-  return singularValues(a, r, c)[0] ?? 0;
-}
-
 /** Rows of an n×d column basis, transposed: the d×n matrix whose rows are the columns. */
 function rowsFromColumns(basis: Float64Array, n: number, d: number): Float64Array {
   return transposeOf(basis, n, d);
+}
+
+/** The Legendre defect p − ∂L/∂v(q, v) of (6.3) / (6.4). */
+function legendreDefect(
+  L: Lagrangian,
+  q: Float64Array,
+  v: Float64Array,
+  p: ArrayLike<number>,
+): Float64Array {
+  const out = L.dLdv(new Float64Array(L.n), q, v);
+  for (let i = 0; i < L.n; i++) out[i] = p[i]! - out[i]!;
+  return out;
+}
+
+/** The kinematic defect q̇ − v of (6.3) / (6.4). */
+function kinematicDefect(qdot: ArrayLike<number>, v: ArrayLike<number>, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = qdot[i]! - v[i]!;
+  return out;
+}
+
+/** The unbalanced force ṗ − ∂L/∂q(q, v), which (6.3) puts in Δ°(q) and (6.4) equates to Aᵀμ. */
+function forceDefect(
+  L: Lagrangian,
+  q: Float64Array,
+  v: Float64Array,
+  pdot: ArrayLike<number>,
+): Float64Array {
+  const out = L.dLdq(new Float64Array(L.n), q, v);
+  for (let i = 0; i < L.n; i++) out[i] = pdot[i]! - out[i]!;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,14 +357,11 @@ export class ImplicitLagrangianSystem {
     checkLength('residual: p', p, n);
     checkLength('residual: qdot', qdot, n);
     checkLength('residual: pdot', pdot, n);
-    const legendre = L.dLdv(new Float64Array(n), q, v);
-    for (let i = 0; i < n; i++) legendre[i] = p[i]! - legendre[i]!;
-    const kinematic = new Float64Array(n);
-    for (let i = 0; i < n; i++) kinematic[i] = qdot[i]! - v[i]!;
+    const legendre = legendreDefect(L, q, v, p);
+    const kinematic = kinematicDefect(qdot, v, n);
     const A = this.A(q);
     const constraint = matVecInto(new Float64Array(m), A, m, n, v);
-    const force = L.dLdq(new Float64Array(n), q, v);
-    for (let i = 0; i < n; i++) force[i] = pdot[i]! - force[i]!;
+    const force = forceDefect(L, q, v, pdot);
     const { G, r } = this.basis(q);
     const dynamics = matTVecInto(new Float64Array(r), G, n, r, force);
     return { legendre, kinematic, constraint, dynamics };
@@ -397,14 +391,12 @@ export class ImplicitLagrangianSystem {
     checkLength('residualWithMultipliers: mu', mu, m);
     checkLength('residualWithMultipliers: qdot', qdot, n);
     checkLength('residualWithMultipliers: pdot', pdot, n);
-    const kinematic = new Float64Array(n);
-    for (let i = 0; i < n; i++) kinematic[i] = qdot[i]! - v[i]!;
+    const kinematic = kinematicDefect(qdot, v, n);
     const A = this.A(q);
     const Atmu = matTVecInto(new Float64Array(n), A, m, n, mu);
-    const dynamics = L.dLdq(new Float64Array(n), q, v);
-    for (let i = 0; i < n; i++) dynamics[i] = pdot[i]! - dynamics[i]! - Atmu[i]!;
-    const legendre = L.dLdv(new Float64Array(n), q, v);
-    for (let i = 0; i < n; i++) legendre[i] = p[i]! - legendre[i]!;
+    const dynamics = forceDefect(L, q, v, pdot);
+    for (let i = 0; i < n; i++) dynamics[i] = dynamics[i]! - Atmu[i]!;
+    const legendre = legendreDefect(L, q, v, p);
     const constraint = matVecInto(new Float64Array(m), A, m, n, v);
     return { kinematic, dynamics, legendre, constraint };
   }
@@ -430,8 +422,7 @@ export class ImplicitLagrangianSystem {
     checkLength('multipliers: v', v, n);
     checkLength('multipliers: pdot', pdot, n);
     if (m === 0) return new Float64Array(0);
-    const e = L.dLdq(new Float64Array(n), q, v);
-    for (let i = 0; i < n; i++) e[i] = pdot[i]! - e[i]!;
+    const e = forceDefect(L, q, v, pdot);
     const At = transposeOf(this.A(q), m, n);
     return new DenseQR(n, m).factor(At, n, m).solveLeastSquares(e, new Float64Array(m));
   }

@@ -20,7 +20,8 @@
  *
  * @module
  */
-import { columnSpace, DimensionError, DomainError, NonFiniteError, nullSpace } from '@geomech/core';
+import { columnSpace, DomainError, NonFiniteError, nullSpace } from '@geomech/core';
+import { checkLength } from './internal.js';
 import { LinearDiracStructure } from './linear.js';
 import {
   kappaQInto,
@@ -59,10 +60,6 @@ function checkDistribution(Delta: Distribution): void {
   if (!Number.isInteger(m) || m < 0 || m > n) {
     throw new DomainError('distribution: m', m, `integer in [0, n = ${n}]`);
   }
-}
-
-function checkLength(what: string, x: ArrayLike<number>, len: number): void {
-  if (x.length !== len) throw new DimensionError(what, len, x.length);
 }
 
 /** Length and finiteness of a tested vector: a NaN never turns into a silent "not contained". */

@@ -19,14 +19,12 @@ import {
   DualOps,
   gaussNewton,
   leastSquares,
-  NonFiniteError,
   NumberOps,
   nullSpace,
-  rank,
   type ScalarOps,
   SYMMETRY_RTOL,
-  singularValues,
 } from '@geomech/core';
+import { checkFinite, checkLength, maxAbs, rankAtScale, spectralNorm } from './internal.js';
 import type { Distribution, Lagrangian } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -60,20 +58,6 @@ function checkDim(what: string, n: unknown): number {
   return n;
 }
 
-function checkLength(what: string, a: ArrayLike<number>, len: number): void {
-  if (a.length !== len) throw new DimensionError(what, len, a.length);
-}
-
-function checkFinite(what: string, a: ArrayLike<number>, len = a.length): void {
-  for (let i = 0; i < len; i++) if (!Number.isFinite(a[i]!)) throw new NonFiniteError(what, i);
-}
-
-function maxAbs(a: ArrayLike<number>, len = a.length): number {
-  let s = 0;
-  for (let i = 0; i < len; i++) s = Math.max(s, Math.abs(a[i]!));
-  return s;
-}
-
 /** Throws a DomainError unless the n×n matrix is symmetric to SYMMETRY_RTOL·max|aᵢⱼ|. */
 function checkSymmetric(what: string, a: ArrayLike<number>, n: number): void {
   const tol = SYMMETRY_RTOL * maxAbs(a, n * n);
@@ -83,27 +67,6 @@ function checkSymmetric(what: string, a: ArrayLike<number>, n: number): void {
       if (d > tol) throw new DomainError(`${what}[${i}, ${j}]`, d, 'matrix must be symmetric');
     }
   }
-}
-
-/**
- * Numerical rank of an r×c matrix with the absolute tolerance `rtol·scale` (rank 0 when the
- * scale is 0: a zero matrix has no rank at any scale).
- */
-function rankAtScale(
-  a: ArrayLike<number>,
-  r: number,
-  c: number,
-  scale: number,
-  rtol = DIRAC_RANK_RTOL,
-): number {
-  if (r === 0 || c === 0 || !(scale > 0)) return 0;
-  return rank(a, r, c, rtol * scale);
-}
-
-/** Largest singular value ‖a‖₂ of an r×c matrix (0 for an empty one). */
-function spectralNorm(a: ArrayLike<number>, r: number, c: number): number {
-  if (r === 0 || c === 0) return 0;
-  return singularValues(a, r, c)[0] ?? 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,47 +20,10 @@ import {
 } from '../src/implicit.js';
 import { mechanicalLagrangian, quadraticLagrangian } from '../src/lagrangian.js';
 import type { Distribution } from '../src/types.js';
+import { constantDistribution, diag } from './fixtures.js';
 
 // ---------------------------------------------------------------------------------------------
 // systems, built locally (spec 002 §4)
-
-const diag = (d: readonly number[]): number[] => {
-  const n = d.length;
-  const a = new Array<number>(n * n).fill(0);
-  for (let i = 0; i < n; i++) a[i * n + i] = d[i]!;
-  return a;
-};
-
-/** Constant one-forms: Δ = ker A, Ȧ = 0. */
-const constantDistribution = (
-  rows: readonly (readonly number[])[],
-  G?: readonly number[],
-): Distribution => {
-  const m = rows.length;
-  const n = rows[0]!.length;
-  const A = Float64Array.from(rows.flat());
-  const d: Distribution = {
-    n,
-    m,
-    A: (out) => {
-      out.set(A);
-      return out;
-    },
-    Adot: (out) => {
-      out.fill(0, 0, m * n);
-      return out;
-    },
-  };
-  if (G === undefined) return d;
-  const Gm = Float64Array.from(G);
-  return {
-    ...d,
-    G: (out) => {
-      out.set(Gm);
-      return out;
-    },
-  };
-};
 
 // vertical rolling disk (spec 002 §4.1), q = (x, y, θ, φ); values of spec 002 §7 item 12
 const disk = { m: 2, I: 0.3, J: 0.15, R: 0.5 };

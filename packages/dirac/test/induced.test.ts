@@ -8,6 +8,7 @@ import {
 } from '@geomech/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { lcCircuit4 } from '../src/examples.js';
 import {
   INDUCED_MEMBERSHIP_TOL,
   inducedCodistribution,
@@ -24,7 +25,8 @@ import {
   type TstarTstarQPt,
   type TTstarQPt,
 } from '../src/tulczyjew.js';
-import type { Distribution, Lagrangian } from '../src/types.js';
+import type { Distribution } from '../src/types.js';
+import { diagonalMassLagrangian } from './fixtures.js';
 
 // ---------------------------------------------------------------------------------------------
 // random regular distributions Δ(q) = ker A(q), A(q) = A0 + C ∘ sin(q_j + φ)
@@ -546,22 +548,7 @@ describe('the four descriptions (5.3), (5.4), (5.5), (5.8) agree (spec 002 §6 i
 describe('implicit Lagrangian systems of §7: (X, 𝔇L) ∈ D_{Δ_Q}(q, p) (6.2)', () => {
   it('vertical rolling disk: accepted at p = 𝔽L(q, v), rejected when p ≠ 𝔽L (tol 1e-10)', () => {
     const [m, I, J, R] = [2, 0.3, 0.15, 0.5];
-    const mass = [m, m, I, J];
-    const disk: Lagrangian = {
-      n: 4,
-      L: (_q, v) => 0.5 * mass.reduce((s, mi, i) => s + mi * v[i]! ** 2, 0),
-      dLdq: (out) => out.fill(0),
-      dLdv: (out, _q, v) => {
-        for (let i = 0; i < 4; i++) out[i] = mass[i]! * v[i]!;
-        return out;
-      },
-      d2Ldv2: (out) => {
-        out.fill(0);
-        for (let i = 0; i < 4; i++) out[i * 5] = mass[i]!;
-        return out;
-      },
-      d2Ldvdq: (out) => out.fill(0),
-    };
+    const disk = diagonalMassLagrangian([m, m, I, J]);
     const Delta: Distribution = {
       n: 4,
       m: 2,
@@ -615,28 +602,7 @@ describe('implicit Lagrangian systems of §7: (X, 𝔇L) ∈ D_{Δ_Q}(q, p) (6.2
 
   it('L-C circuit (7.3), (7.4): accepted iff the secondary constraint q_C1/C1 = q_C3/C3 holds', () => {
     const [Lind, C1, C2, C3] = [0.7, 0.3, 0.5, 0.9];
-    const C = [0, C1, C2, C3];
-    const lc: Lagrangian = {
-      n: 4,
-      L: (q, f) =>
-        0.5 * Lind * f[0]! ** 2 - C.reduce((s, c, i) => s + (i ? (0.5 * q[i]! ** 2) / c : 0), 0),
-      dLdq: (out, q) => {
-        out[0] = 0;
-        for (let i = 1; i < 4; i++) out[i] = -q[i]! / C[i]!;
-        return out;
-      },
-      dLdv: (out, _q, f) => {
-        out.fill(0);
-        out[0] = Lind * f[0]!;
-        return out;
-      },
-      d2Ldv2: (out) => {
-        out.fill(0);
-        out[0] = Lind;
-        return out;
-      },
-      d2Ldvdq: (out) => out.fill(0),
-    };
+    const lc = lcCircuit4({ L: Lind, C1, C2, C3 }).lagrangian; // 𝓛 (7.1)
     const kcl: Distribution = {
       n: 4,
       m: 2,

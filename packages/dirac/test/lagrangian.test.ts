@@ -17,43 +17,7 @@ import {
   velocityHessianRank,
 } from '../src/lagrangian.js';
 import type { Distribution, Lagrangian } from '../src/types.js';
-
-const diag = (d: readonly number[]): number[] => {
-  const n = d.length;
-  const a = new Array<number>(n * n).fill(0);
-  for (let i = 0; i < n; i++) a[i * n + i] = d[i]!;
-  return a;
-};
-
-const constantDistribution = (
-  rows: readonly (readonly number[])[],
-  G?: readonly number[],
-): Distribution => {
-  const m = rows.length;
-  const n = rows[0]!.length;
-  const A = Float64Array.from(rows.flat());
-  const base: Distribution = {
-    n,
-    m,
-    A: (out) => {
-      out.set(A);
-      return out;
-    },
-    Adot: (out) => {
-      out.fill(0, 0, m * n);
-      return out;
-    },
-  };
-  if (G === undefined) return base;
-  const Gm = Float64Array.from(G);
-  return {
-    ...base,
-    G: (out) => {
-      out.set(Gm);
-      return out;
-    },
-  };
-};
+import { constantDistribution, diag } from './fixtures.js';
 
 const vec = (n: number, lo = -2, hi = 2) =>
   fc

@@ -1,6 +1,7 @@
 import { matMul, transpose } from '@geomech/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { lcCircuit4 } from '../src/examples.js';
 import {
   canonicalFlat,
   canonicalOmega,
@@ -53,6 +54,7 @@ import {
   ttstarQView,
 } from '../src/tulczyjew.js';
 import type { Lagrangian } from '../src/types.js';
+import { diagonalMassLagrangian } from './fixtures.js';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -619,22 +621,7 @@ describe('dL and the Dirac differential 𝔇L = γ_Q∘dL (6.1) (spec 002 §6 it
 
   it('rolling disk (§7): dL and 𝔇L as printed, with −∂L/∂q = 0', () => {
     const [m, I, J] = [2, 0.3, 0.15];
-    const mass = [m, m, I, J];
-    const disk: Lagrangian = {
-      n: 4,
-      L: (_q, v) => 0.5 * mass.reduce((s, mi, i) => s + mi * v[i]! ** 2, 0),
-      dLdq: (out) => out.fill(0),
-      dLdv: (out, _q, v) => {
-        for (let i = 0; i < 4; i++) out[i] = mass[i]! * v[i]!;
-        return out;
-      },
-      d2Ldv2: (out) => {
-        out.fill(0);
-        for (let i = 0; i < 4; i++) out[i * 5] = mass[i]!;
-        return out;
-      },
-      d2Ldvdq: (out) => out.fill(0),
-    };
+    const disk = diagonalMassLagrangian([m, m, I, J]);
     const q = Float64Array.of(0.1, -0.2, 0.3, 0.4);
     const v = Float64Array.of(1, -2, 3, -4);
     expect(Array.from(flatTsT(differential(disk, q, v)))).toEqual([
@@ -667,28 +654,7 @@ describe('dL and the Dirac differential 𝔇L = γ_Q∘dL (6.1) (spec 002 §6 it
 
   it('L-C circuit (7.1), (7.4): d𝓛 and 𝔇𝓛 as printed', () => {
     const [Lind, C1, C2, C3] = [0.7, 0.3, 0.5, 0.9];
-    const C = [0, C1, C2, C3];
-    const lc: Lagrangian = {
-      n: 4,
-      L: (q, f) =>
-        0.5 * Lind * f[0]! ** 2 - C.reduce((s, c, i) => s + (i ? (0.5 * q[i]! ** 2) / c : 0), 0),
-      dLdq: (out, q) => {
-        out[0] = 0;
-        for (let i = 1; i < 4; i++) out[i] = -q[i]! / C[i]!;
-        return out;
-      },
-      dLdv: (out, _q, f) => {
-        out.fill(0);
-        out[0] = Lind * f[0]!;
-        return out;
-      },
-      d2Ldv2: (out) => {
-        out.fill(0);
-        out[0] = Lind;
-        return out;
-      },
-      d2Ldvdq: (out) => out.fill(0),
-    };
+    const lc = lcCircuit4({ L: Lind, C1, C2, C3 }).lagrangian; // 𝓛 (7.1)
     const q = Float64Array.of(0.2, 0.6, -0.4, 1.8);
     const f = Float64Array.of(1.5, 0.5, 1.5, 1);
     const dL = differential(lc, q, f);
