@@ -12,18 +12,15 @@
  * @module
  */
 import {
-  CENTRAL_DIFFERENCE_STEP,
   DenseLU,
+  DerivativeCache,
   DimensionError,
   DomainError,
-  Dual,
-  DualOps,
   integrateDopri5,
   NEWTON_DEFAULT_TOL,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
-  NumberOps,
   type OdeRhs,
   type ScalarOps,
 } from '@geomech/core';
@@ -74,58 +71,22 @@ class DualContactLagrangian implements ContactLagrangian {
   readonly n: number;
   /** Number of variables 2n + 1. */
   private readonly m: number;
-  private readonly seeds: Float64Array[];
-  private readonly qd: Dual[];
-  private readonly vd: Dual[];
-  private readonly qn: number[];
-  private readonly vn: number[];
+  private readonly derivatives: DerivativeCache;
+  /** The point x = [q, v, z] packed for the cache. */
   private readonly x: Float64Array;
-  private readonly gKey: Float64Array;
-  private readonly g: Float64Array;
-  private gValid = false;
-  private readonly hKey: Float64Array;
-  private readonly hess: Float64Array;
-  private hValid = false;
-  private readonly gp: Float64Array;
-  private readonly gm: Float64Array;
 
   constructor(private readonly spec: ContactLagrangianSpec) {
     const n = spec.n;
-    const m = 2 * n + 1;
     this.n = n;
-    this.m = m;
-    this.seeds = [];
-    for (let j = 0; j < m; j++) {
-      const t = new Float64Array(m);
-      t[j] = 1;
-      this.seeds.push(t);
-    }
-    this.qd = [];
-    this.vd = [];
-    this.qn = [];
-    this.vn = [];
-    for (let i = 0; i < n; i++) {
-      this.qd.push(Dual.constant(0));
-      this.vd.push(Dual.constant(0));
-      this.qn.push(0);
-      this.vn.push(0);
-    }
-    this.x = new Float64Array(m);
-    this.gKey = new Float64Array(m);
-    this.g = new Float64Array(m);
-    this.hKey = new Float64Array(m);
-    this.hess = new Float64Array(m * m);
-    this.gp = new Float64Array(m);
-    this.gm = new Float64Array(m);
+    this.m = 2 * n + 1;
+    this.x = new Float64Array(this.m);
+    this.derivatives = new DerivativeCache(this.m, (ops, x) =>
+      spec.L(ops, x.slice(0, n), x.slice(n, 2 * n), x[2 * n]!),
+    );
   }
 
   L(q: Float64Array, v: Float64Array, z: number): number {
-    const { n, qn, vn } = this;
-    for (let i = 0; i < n; i++) {
-      qn[i] = q[i]!;
-      vn[i] = v[i]!;
-    }
-    return this.spec.L(NumberOps, qn, vn, z);
+    return this.derivatives.value(this.pack(q, v, z));
   }
 
   Lq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
@@ -194,72 +155,24 @@ class DualContactLagrangian implements ContactLagrangian {
     return out;
   }
 
-  /** Writes (q, v, z) into `key`; returns true when it equals the previous content. */
-  private static load(key: Float64Array, n: number, q: Float64Array, v: Float64Array, z: number) {
-    let same = true;
+  private pack(q: Float64Array, v: Float64Array, z: number): Float64Array {
+    const { n, x } = this;
     for (let i = 0; i < n; i++) {
-      const a = q[i]!;
-      const b = v[i]!;
-      if (key[i] !== a || key[n + i] !== b) same = false;
-      key[i] = a;
-      key[n + i] = b;
+      x[i] = q[i]!;
+      x[n + i] = v[i]!;
     }
-    if (key[2 * n] !== z) same = false;
-    key[2 * n] = z;
-    return same;
+    x[2 * n] = z;
+    return x;
   }
 
   /** The dual gradient ∇L at (q, v, z), cached for the last point. */
   private gradientAt(q: Float64Array, v: Float64Array, z: number): Float64Array {
-    const same = DualContactLagrangian.load(this.gKey, this.n, q, v, z);
-    if (!(same && this.gValid)) {
-      this.gValid = false;
-      this.dualGradient(this.g, this.gKey);
-      this.gValid = true;
-    }
-    return this.g;
+    return this.derivatives.gradient(this.pack(q, v, z));
   }
 
   /** The symmetrised central-difference Hessian of the dual gradient, cached for the last point. */
   private hessianAt(q: Float64Array, v: Float64Array, z: number): Float64Array {
-    const same = DualContactLagrangian.load(this.hKey, this.n, q, v, z);
-    if (same && this.hValid) return this.hess;
-    this.hValid = false;
-    const { m, x, hKey, gp, gm, hess } = this;
-    x.set(hKey);
-    for (let j = 0; j < m; j++) {
-      const xj = hKey[j]!;
-      const d = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(xj));
-      const hi = xj + d;
-      const lo = xj - d;
-      x[j] = hi;
-      this.dualGradient(gp, x);
-      x[j] = lo;
-      this.dualGradient(gm, x);
-      x[j] = xj;
-      const inv = 1 / (hi - lo);
-      for (let i = 0; i < m; i++) hess[i * m + j] = (gp[i]! - gm[i]!) * inv;
-    }
-    for (let i = 0; i < m; i++) {
-      for (let j = i + 1; j < m; j++) {
-        const s = 0.5 * (hess[i * m + j]! + hess[j * m + i]!);
-        hess[i * m + j] = s;
-        hess[j * m + i] = s;
-      }
-    }
-    this.hValid = true;
-    return hess;
-  }
-
-  /** out ← ∇L at x = [q, v, z] by one forward-mode pass with 2n + 1 tangent directions. */
-  private dualGradient(out: Float64Array, x: Float64Array): void {
-    const { n, m, qd, vd, seeds } = this;
-    for (let i = 0; i < n; i++) {
-      qd[i] = new Dual(x[i]!, seeds[i]!);
-      vd[i] = new Dual(x[n + i]!, seeds[n + i]!);
-    }
-    const y = this.spec.L(DualOps, qd, vd, new Dual(x[2 * n]!, seeds[2 * n]!));
-    for (let j = 0; j < m; j++) out[j] = y.d(j);
+    return this.derivatives.hessian(this.pack(q, v, z));
   }
 }
 

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export * from './ad/derivativeCache.js';
 export * from './ad/dual.js';
 export * from './ad/finiteDifference.js';
 export * from './constants.js';

@@ -12,14 +12,11 @@
  * @module
  */
 import {
-  CENTRAL_DIFFERENCE_STEP,
+  DerivativeCache,
   DimensionError,
   DomainError,
-  Dual,
-  DualOps,
   gaussNewton,
   leastSquares,
-  NumberOps,
   nullSpace,
   type ScalarOps,
   SYMMETRY_RTOL,
@@ -447,67 +444,32 @@ export type LagrangianSecondDerivatives = Partial<Pick<Lagrangian, 'd2Ldv2' | 'd
 
 class DualLagrangian implements Lagrangian {
   readonly n: number;
-  private readonly seeds: Float64Array[];
-  private readonly qd: Dual[] = [];
-  private readonly vd: Dual[] = [];
-  private readonly qn: number[] = [];
-  private readonly vn: number[] = [];
+  private readonly derivatives: DerivativeCache;
+  /** The point x = [q, v] packed for the cache. */
   private readonly x: Float64Array;
-  private readonly gKey: Float64Array;
-  private readonly g: Float64Array;
-  private gValid = false;
-  private readonly hKey: Float64Array;
-  /** ∂(∂L/∂v)/∂(q, v): n × 2n row-major, columns q first. */
-  private readonly hv: Float64Array;
-  private hValid = false;
-  private readonly gp: Float64Array;
-  private readonly gm: Float64Array;
 
   constructor(
     n: number,
-    private readonly fn: GenericLagrangian,
+    fn: GenericLagrangian,
     private readonly second: LagrangianSecondDerivatives,
   ) {
     this.n = n;
-    const m = 2 * n;
-    this.seeds = [];
-    for (let j = 0; j < m; j++) {
-      const t = new Float64Array(m);
-      t[j] = 1;
-      this.seeds.push(t);
-    }
-    for (let i = 0; i < n; i++) {
-      this.qd.push(Dual.constant(0));
-      this.vd.push(Dual.constant(0));
-      this.qn.push(0);
-      this.vn.push(0);
-    }
-    this.x = new Float64Array(m);
-    this.gKey = new Float64Array(m);
-    this.g = new Float64Array(m);
-    this.hKey = new Float64Array(m);
-    this.hv = new Float64Array(n * m);
-    this.gp = new Float64Array(m);
-    this.gm = new Float64Array(m);
+    this.x = new Float64Array(2 * n);
+    this.derivatives = new DerivativeCache(2 * n, (ops, x) => fn(ops, x.slice(0, n), x.slice(n)));
   }
 
   L(q: Float64Array, v: Float64Array): number {
-    const { n, qn, vn } = this;
-    for (let i = 0; i < n; i++) {
-      qn[i] = q[i]!;
-      vn[i] = v[i]!;
-    }
-    return this.fn(NumberOps, qn, vn);
+    return this.derivatives.value(this.pack(q, v));
   }
 
   dLdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
-    const g = this.gradientAt(q, v);
+    const g = this.derivatives.gradient(this.pack(q, v));
     for (let i = 0; i < this.n; i++) out[i] = g[i]!;
     return out;
   }
 
   dLdv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
-    const g = this.gradientAt(q, v);
+    const g = this.derivatives.gradient(this.pack(q, v));
     const n = this.n;
     for (let i = 0; i < n; i++) out[i] = g[n + i]!;
     return out;
@@ -515,97 +477,40 @@ class DualLagrangian implements Lagrangian {
 
   d2Ldv2(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     if (this.second.d2Ldv2) return this.second.d2Ldv2(out, q, v);
-    const n = this.n;
-    const H = this.momentumJacobianAt(q, v);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) out[i * n + j] = H[i * 2 * n + n + j]!;
-    }
-    // symmetrise: ∂²L/∂v² is symmetric, the differences only approximately
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const s = 0.5 * (out[i * n + j]! + out[j * n + i]!);
-        out[i * n + j] = s;
-        out[j * n + i] = s;
-      }
-    }
-    return out;
+    return this.block(out, q, v, this.n);
   }
 
   d2Ldvdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     if (this.second.d2Ldvdq) return this.second.d2Ldvdq(out, q, v);
+    return this.block(out, q, v, 0);
+  }
+
+  /** out ← rows v, columns col0…col0+n−1 of the (symmetrised, differenced) Hessian in (q, v). */
+  private block(out: Float64Array, q: Float64Array, v: Float64Array, col0: number): Float64Array {
     const n = this.n;
-    const H = this.momentumJacobianAt(q, v);
+    const H = this.derivatives.hessian(this.pack(q, v));
     for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) out[i * n + j] = H[i * 2 * n + j]!;
+      for (let j = 0; j < n; j++) out[i * n + j] = H[(n + i) * 2 * n + col0 + j]!;
     }
+    checkFinite('lagrangianFromFunction: second derivatives', out);
     return out;
   }
 
-  private static load(key: Float64Array, n: number, q: Float64Array, v: Float64Array): boolean {
-    let same = true;
+  private pack(q: Float64Array, v: Float64Array): Float64Array {
+    const { n, x } = this;
     for (let i = 0; i < n; i++) {
-      const a = q[i]!;
-      const b = v[i]!;
-      if (key[i] !== a || key[n + i] !== b) same = false;
-      key[i] = a;
-      key[n + i] = b;
+      x[i] = q[i]!;
+      x[n + i] = v[i]!;
     }
-    return same;
-  }
-
-  private gradientAt(q: Float64Array, v: Float64Array): Float64Array {
-    const same = DualLagrangian.load(this.gKey, this.n, q, v);
-    if (!(same && this.gValid)) {
-      this.gValid = false;
-      this.dualGradient(this.g, this.gKey);
-      this.gValid = true;
-    }
-    return this.g;
-  }
-
-  /** Central differences (step {@link CENTRAL_DIFFERENCE_STEP}) of the dual ∂L/∂v in (q, v). */
-  private momentumJacobianAt(q: Float64Array, v: Float64Array): Float64Array {
-    const same = DualLagrangian.load(this.hKey, this.n, q, v);
-    if (same && this.hValid) return this.hv;
-    this.hValid = false;
-    const { n, x, hKey, gp, gm, hv } = this;
-    const m = 2 * n;
-    x.set(hKey);
-    for (let j = 0; j < m; j++) {
-      const xj = hKey[j]!;
-      const d = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(xj));
-      const hi = xj + d;
-      const lo = xj - d;
-      x[j] = hi;
-      this.dualGradient(gp, x);
-      x[j] = lo;
-      this.dualGradient(gm, x);
-      x[j] = xj;
-      const inv = 1 / (hi - lo);
-      for (let i = 0; i < n; i++) hv[i * m + j] = (gp[n + i]! - gm[n + i]!) * inv;
-    }
-    checkFinite('lagrangianFromFunction: second derivatives', hv);
-    this.hValid = true;
-    return hv;
-  }
-
-  /** out ← (∂L/∂q, ∂L/∂v) at x = [q, v] by one forward pass with 2n tangent directions. */
-  private dualGradient(out: Float64Array, x: Float64Array): void {
-    const { n, qd, vd, seeds } = this;
-    for (let i = 0; i < n; i++) {
-      qd[i] = new Dual(x[i]!, seeds[i]!);
-      vd[i] = new Dual(x[n + i]!, seeds[n + i]!);
-    }
-    const y = this.fn(DualOps, qd, vd);
-    for (let j = 0; j < 2 * n; j++) out[j] = y.d(j);
+    return x;
   }
 }
 
 /**
  * A {@link Lagrangian} from a generic L(q, v): ∂L/∂q and ∂L/∂v by one dual-number pass over the
  * 2n variables (exact to rounding, cached for the last point); M = ∂²L/∂v² and N = ∂²L/∂v∂q by
- * central differences of that dual ∂L/∂v (step ∛ε·max(1, |xⱼ|), about 1e-10 relative accuracy;
- * M symmetrised), computed together and cached for the last point, unless given in `second`.
+ * central differences of the dual gradient (core's DerivativeCache: step ∛ε·max(1, |xⱼ|), about
+ * 1e-10 relative accuracy, symmetrised), computed together and cached for the last point, unless given in `second`.
  *
  * @throws DimensionError unless n is a positive integer.
  * @example
