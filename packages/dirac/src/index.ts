@@ -5,7 +5,11 @@
  *
  * @packageDocumentation
  */
+export * from './comparators.js';
+export * from './constrained.js';
+export * from './diracIntegrators.js';
 export * from './examples.js';
+export * from './holonomicModels.js';
 export * from './implicit.js';
 export * from './induced.js';
 export * from './lagrangian.js';
