@@ -43,11 +43,15 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 
 /** Library errors whose names mean a numerical failure (exit 1); other library errors are bad input (exit 2). */
 const NUMERICAL = new Set([
+  'RegularityError',
+  'NonRegularSystemError',
+  'MaxStepsExceededError',
   'NewtonDivergedError',
   'SingularJacobianError',
   'SingularMatrixError',
   'NonFiniteError',
   'StepSizeUnderflowError',
+  'MaxStepsExceededError',
 ]);
 
 function buildProgram(io: Io, debug: { on: boolean }): Command {

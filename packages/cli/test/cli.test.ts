@@ -218,6 +218,7 @@ describe('simulate', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(ERROR_LINE);
     expect(r.stderr).toMatch(/1 \+ Dz Ld = 0/);
+    expect(r.stderr).not.toMatch(/internal error/);
   });
 
   it('1 + hγ < 0 runs, records the warning in the output, and prints nothing on a non-TTY stderr', async () => {
