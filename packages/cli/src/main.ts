@@ -51,7 +51,6 @@ const NUMERICAL = new Set([
   'SingularMatrixError',
   'NonFiniteError',
   'StepSizeUnderflowError',
-  'MaxStepsExceededError',
 ]);
 
 function buildProgram(io: Io, debug: { on: boolean }): Command {

@@ -45,6 +45,20 @@ const q0q1z0 = (q0: number, q1: number): Quantity[] => [
   { name: 'z0', default: 0, description: 'initial action' },
 ];
 
+const holonomicFields = ['q', 'p', 'lambda', 'energy', 'constraint'] as const;
+const holonomicMethods = [
+  'dirac-1',
+  'dirac-2',
+  'dirac-2c',
+  'euler',
+  'trapezium',
+  'ab3',
+  'rk4',
+  'rattle',
+] as const;
+const loadHolonomic = async (): Promise<SystemRunner> =>
+  (await import('./systems/holonomic.js')).holonomicRunner;
+
 /** Every built-in system and problem, in the order of the contract. */
 export const systems: readonly SystemDescriptor[] = [
   {
@@ -105,6 +119,61 @@ export const systems: readonly SystemDescriptor[] = [
     fields: contactFields,
     defaults: { h: 0.1, steps: 200 },
     load: loadContact,
+  },
+  {
+    name: 'pendulum',
+    kind: 'system',
+    package: '@geomech/dirac',
+    description:
+      'Cartesian pendulum, q = (x, y), constraint x² + y² = l², gravity −g along y (spec 001 §4).',
+    methods: holonomicMethods,
+    params: [
+      { name: 'm', default: 1, description: 'mass' },
+      { name: 'g', default: 9.81, description: 'gravity (along −y)' },
+      { name: 'l', default: 1, description: 'rod length' },
+    ],
+    init: [
+      {
+        name: 'theta0',
+        default: Math.PI / 4,
+        description: 'initial angle from the downward vertical (rad)',
+      },
+      { name: 'omega0', default: 0, description: 'initial angular velocity' },
+    ],
+    fields: holonomicFields,
+    defaults: { h: 0.01, steps: 1000 },
+    load: loadHolonomic,
+  },
+  {
+    name: 'ziegler',
+    kind: 'system',
+    package: '@geomech/dirac',
+    description:
+      'Ziegler column: n rigid links with angular springs and a dead load P at each joint (spec 001 §7.2).',
+    methods: holonomicMethods,
+    params: [
+      { name: 'n', default: 2, description: 'number of links' },
+      { name: 'm', default: 1, description: 'mass at each moving joint' },
+      { name: 'k', default: 1, description: 'angular spring stiffness' },
+      { name: 'P', default: 0.2, description: 'downward load at each moving joint' },
+      { name: 'l', default: 1, description: 'link length' },
+    ],
+    init: [
+      {
+        name: 'theta',
+        default: [0.1, 0],
+        description:
+          'link angles from the upward vertical, one per link (default: 0.1 for the first, 0 for the rest)',
+      },
+      {
+        name: 'omega',
+        default: 0,
+        description: 'angular velocities: one number for every link, or one per link',
+      },
+    ],
+    fields: [...holonomicFields, 'angles'],
+    defaults: { h: 0.01, steps: 1000 },
+    load: loadHolonomic,
   },
 ];
 

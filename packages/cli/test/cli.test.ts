@@ -4,39 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Io, main } from '../src/index.js';
 import { parseNumber } from '../src/values.js';
-
-const bin = join(__dirname, '..', 'bin', 'geomech.js');
-
-/** Runs the built binary as a user would. */
-function geomech(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** Runs main() in-process with captured output. */
-async function inProcess(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const files = new Map<string, string>();
-  const io: Io = {
-    stderrIsTTY: false,
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    writeFile: (p, t) => {
-      files.set(p, t);
-    },
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr, files };
-}
-
-const ERROR_LINE = /^geomech: error: .+ \(.+\)\n$/;
+import { bin, ERROR_LINE, geomech, inProcess } from './helpers.js';
 
 describe('geomech binary (built output)', () => {
   it('--version prints the package version and exits 0', () => {

@@ -1,0 +1,40 @@
+/**
+ * Shared test helpers of the CLI suites: the built binary run as a user would, and `main()` run
+ * in-process with captured output.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { type Io, main } from '../src/index.js';
+
+/** The built binary (run `pnpm build` first). */
+export const bin = join(__dirname, '..', 'bin', 'geomech.js');
+
+/** The contract's one error line. */
+export const ERROR_LINE = /^geomech: error: .+ \(.+\)\n$/;
+
+/** Runs the built binary as a user would. */
+export function geomech(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs main() in-process with captured output. */
+export async function inProcess(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const files = new Map<string, string>();
+  const io: Io = {
+    stderrIsTTY: false,
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    writeFile: (p, t) => {
+      files.set(p, t);
+    },
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr, files };
+}
