@@ -1,0 +1,777 @@
+/**
+ * The (±)-discrete Lagrange–Dirac integrators of spec 000 (seed 000, Peng–Yoshimura,
+ * arXiv:2411.09530): discrete Lagrangians L_d (spec 000 §4 (10), §8.4, §11), the bordered
+ * (n+m)×(n+m) Newton step of spec 000 §8.1/§8.2, and the trajectory driver
+ * {@link integrateLagrangeDirac}.
+ *
+ * Conventions (spec 000 §2, §12.2): constraint forces enter as
+ * (p_{k+1} − p_k)/h − (D₁L_d + D₂L_d)/h = Wᵀλ (force-per-time λ, the recommended [R-M] scaling,
+ * −1/h times the paper's (20) multiplier); the discrete constraint residual is
+ * W(base)(q_{k+1} − q_k)/h (spec 000 §12.3, with the 1/h).
+ *
+ * One step, both signs (spec 000 §8.1, §8.2 position form written with P_k := D₂L_d(q_{k−1}, q_k),
+ * the incoming momentum p⁺_k): unknowns (q_{k+1}, λ_k),
+ * ```
+ * F1 = P_k + D₁L_d(q_k, q_{k+1}) + h W(q_k)ᵀ λ_k = 0
+ * F2 = W(c)(q_{k+1} − q_k)/h = 0,     c = q_k (+),  c = q_{k+1} (−)
+ * ```
+ * then P_{k+1} = D₂L_d(q_k, q_{k+1}). For (+) the LdAP momentum (53) is p_k = P_k; for (−) it is
+ * (54) p_k = −D₁L_d(q_k, q_{k+1}) = P_k + h W(q_k)ᵀλ_k, and λ_k is the (−) multiplier λ^k of (54)
+ * acting at q_k. At k = 0 the user's p₀ plays P₀: the (+) step accepts any p₀, the (−) step
+ * projects p₀ onto the admissible set M⁻ (λ₀ = 0 iff p₀ is admissible).
+ *
+ * @module
+ */
+import { DimensionError, DomainError, NewtonDivergedError, NewtonSolver } from '@geomech/core';
+import type { Distribution, Lagrangian } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// discrete Lagrangians
+
+/** Quadrature rule of {@link discretize}: left = L_d⁺, right = L_d⁻ (spec 000 §8.4). */
+export type DiscreteRule = 'left' | 'right' | 'midpoint' | 'trapezoid';
+
+/** Sign of a (±)-discrete Lagrange–Dirac scheme (spec 000 §2, §8). */
+export type LagrangeDiracSign = 'plus' | 'minus';
+
+/**
+ * A discrete Lagrangian L_d: Q×Q → R, L_d(q₀, q₁) ≈ ∫ L dt over one step h (spec 000 §4 (10)),
+ * with the derivatives the step of spec 000 §8 needs. Vector/matrix methods write into `out`
+ * (first argument) and return it; matrices are row-major n×n.
+ */
+export interface DiscreteLagrangian {
+  readonly n: number;
+  /** Time step h (h ≠ 0; negative h runs the scheme backwards, spec 000 §10.7). */
+  readonly h: number;
+  Ld(q0: Float64Array, q1: Float64Array): number;
+  /** out ← D₁L_d = ∂L_d/∂q₀. */
+  D1(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
+  /** out ← D₂L_d = ∂L_d/∂q₁. */
+  D2(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
+  /** out ← A = D₂D₁L_d, A_ij = ∂(D₁L_d)_i/∂q₁ʲ (spec 000 §8, block A). */
+  D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
+}
+
+/** Nodes (a_j, b_j) and weights w_j of ξ_j = a_j q₀ + b_j q₁ in L_d = h Σ w_j L(ξ_j, Δq). */
+function ruleNodes(rule: DiscreteRule): { a: number[]; b: number[]; w: number[] } {
+  switch (rule) {
+    case 'left':
+      return { a: [1], b: [0], w: [1] };
+    case 'right':
+      return { a: [0], b: [1], w: [1] };
+    case 'midpoint':
+      return { a: [0.5], b: [0.5], w: [1] };
+    case 'trapezoid':
+      return { a: [1, 0], b: [0, 1], w: [0.5, 0.5] };
+    default:
+      throw new DomainError(
+        'discretize: rule',
+        String(rule),
+        "must be 'left'|'right'|'midpoint'|'trapezoid'",
+      );
+  }
+}
+
+/**
+ * The discrete Lagrangian L_d(q₀, q₁) = h Σ_j w_j L(a_j q₀ + b_j q₁, (q₁ − q₀)/h) of a quadrature
+ * rule (spec 000 §11 `discretize`): left L_d⁺ = hL(q₀, Δq), right L_d⁻ = hL(q₁, Δq), midpoint
+ * hL((q₀+q₁)/2, Δq), trapezoid (h/2)[L(q₀, Δq) + L(q₁, Δq)].
+ *
+ * D₁L_d = Σ w_j [h a_j L_q − L_v], D₂L_d = Σ w_j [h b_j L_q + L_v] (at (ξ_j, Δq)), and
+ * D₂D₁L_d = Σ w_j [h a_j b_j L_qq + a_j Nᵀ − b_j N − M/h] with M = L_vv, N = L_vq; L_qq (needed only
+ * by the midpoint rule, a_j b_j ≠ 0) is a central finite difference of L_q. Allocation-free per call.
+ *
+ * @example
+ * ```ts
+ * const Ld = discretize(verticalRollingDisk().lagrangian, 0.01, 'left');
+ * Ld.D2(out, q0, q1); // p₁ = M (q₁ − q₀)/h
+ * ```
+ */
+export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): DiscreteLagrangian {
+  if (!(Number.isFinite(h) && h !== 0))
+    throw new DomainError('discretize: h', h, 'must be finite and ≠ 0');
+  const n = L.n;
+  const { a, b, w } = ruleNodes(rule);
+  const xi = new Float64Array(n);
+  const v = new Float64Array(n);
+  const lq = new Float64Array(n);
+  const lv = new Float64Array(n);
+  const M = new Float64Array(n * n);
+  const N = new Float64Array(n * n);
+  const gp = new Float64Array(n);
+  const gm = new Float64Array(n);
+  const setPoint = (j: number, q0: Float64Array, q1: Float64Array): void => {
+    for (let i = 0; i < n; i++) {
+      xi[i] = a[j]! * q0[i]! + b[j]! * q1[i]!;
+      v[i] = (q1[i]! - q0[i]!) / h;
+    }
+  };
+  const Dk = (
+    out: Float64Array,
+    q0: Float64Array,
+    q1: Float64Array,
+    first: boolean,
+  ): Float64Array => {
+    out.fill(0, 0, n);
+    for (let j = 0; j < w.length; j++) {
+      setPoint(j, q0, q1);
+      L.dLdq(lq, xi, v);
+      L.dLdv(lv, xi, v);
+      const c = first ? a[j]! : b[j]!;
+      const s = first ? -1 : 1;
+      for (let i = 0; i < n; i++) out[i] = out[i]! + w[j]! * (h * c * lq[i]! + s * lv[i]!);
+    }
+    return out;
+  };
+  return {
+    n,
+    h,
+    Ld: (q0, q1) => {
+      let s = 0;
+      for (let j = 0; j < w.length; j++) {
+        setPoint(j, q0, q1);
+        s += w[j]! * L.L(xi, v);
+      }
+      return h * s;
+    },
+    D1: (out, q0, q1) => Dk(out, q0, q1, true),
+    D2: (out, q0, q1) => Dk(out, q0, q1, false),
+    D2D1: (out, q0, q1) => {
+      out.fill(0, 0, n * n);
+      for (let j = 0; j < w.length; j++) {
+        setPoint(j, q0, q1);
+        L.d2Ldv2(M, xi, v);
+        L.d2Ldvdq(N, xi, v);
+        const aj = a[j]!;
+        const bj = b[j]!;
+        const wj = w[j]!;
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < n; k++) {
+            const t = aj * N[k * n + i]! - bj * N[i * n + k]! - M[i * n + k]! / h;
+            out[i * n + k] = out[i * n + k]! + wj * t;
+          }
+        }
+        if (aj * bj !== 0) {
+          // L_qq column k by central differences of L_q at (ξ, v).
+          for (let k = 0; k < n; k++) {
+            const x0 = xi[k]!;
+            const e = 1e-5 * Math.max(1, Math.abs(x0));
+            xi[k] = x0 + e;
+            L.dLdq(gp, xi, v);
+            xi[k] = x0 - e;
+            L.dLdq(gm, xi, v);
+            xi[k] = x0;
+            const f = (wj * h * aj * bj) / (2 * e);
+            for (let i = 0; i < n; i++) out[i * n + k] = out[i * n + k]! + f * (gp[i]! - gm[i]!);
+          }
+        }
+      }
+      return out;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the bordered Newton step
+
+/** Options of {@link LagrangeDiracStepper}. */
+export interface LagrangeDiracStepOptions {
+  /** Newton tolerance on ‖F‖∞ (momentum units). Default 1e-12. */
+  readonly tol?: number;
+  /** Newton iteration cap. Default 50. */
+  readonly maxIterations?: number;
+}
+
+/** Result of one {@link LagrangeDiracStepper.step} (buffers owned and reused by the stepper). */
+export interface LagrangeDiracStepResult {
+  /** q_{k+1}. */
+  readonly q1: Float64Array;
+  /** λ_k (m), the multiplier of ω(q_k) (see module doc). */
+  readonly lambda: Float64Array;
+  /** LdAP momentum at k: P_k (+) or −D₁L_d(q_k, q_{k+1}) (−), spec 000 (53)/(54). */
+  readonly p: Float64Array;
+  /** P_{k+1} = D₂L_d(q_k, q_{k+1}), the incoming momentum of the next step. */
+  readonly P1: Float64Array;
+  /** v_k = (q_{k+1} − q_k)/h. */
+  readonly v: Float64Array;
+  /** Newton iterations of this step. */
+  iterations: number;
+  /** Final ‖F‖∞. */
+  residualNorm: number;
+}
+
+/**
+ * One step of the (±)-discrete Lagrange–Dirac scheme (spec 000 §8.1, §8.2): a single Newton solve
+ * of the bordered system
+ * ```
+ * [ D₂D₁L_d(q_k, q_{k+1})   h W(q_k)ᵀ ] [δq_{k+1}]
+ * [ ∂F2/∂q_{k+1}             0        ] [δλ      ]
+ * ```
+ * with ∂F2/∂q_{k+1} = W(q_k)/h (+) or (W(q_{k+1}) + ∂W/∂q(q_{k+1})[q_{k+1} − q_k])/h (−; the
+ * derivative of W by central differences). Owns all scratch; `step` allocates nothing.
+ */
+export class LagrangeDiracStepper {
+  readonly n: number;
+  readonly m: number;
+  readonly sign: LagrangeDiracSign;
+  readonly Ld: DiscreteLagrangian;
+  readonly Delta: Distribution;
+  private readonly solver: NewtonSolver;
+  private readonly qk: Float64Array;
+  private readonly Pk: Float64Array;
+  private readonly q1t: Float64Array;
+  private readonly d1: Float64Array;
+  private readonly Wk: Float64Array;
+  private readonly W1: Float64Array;
+  private readonly Wp: Float64Array;
+  private readonly Wm: Float64Array;
+  private readonly dq: Float64Array;
+  private readonly A: Float64Array;
+  private readonly x0: Float64Array;
+  private readonly posP: Float64Array;
+  private readonly posGuess: Float64Array;
+  private readonly res: LagrangeDiracStepResult;
+  private readonly F: (out: Float64Array, x: Float64Array) => void;
+  private readonly J: (out: Float64Array, x: Float64Array) => void;
+
+  constructor(
+    Ld: DiscreteLagrangian,
+    Delta: Distribution,
+    sign: LagrangeDiracSign,
+    options: LagrangeDiracStepOptions = {},
+  ) {
+    if (Delta.n !== Ld.n) throw new DimensionError('LagrangeDiracStepper: Delta.n', Ld.n, Delta.n);
+    if (sign !== 'plus' && sign !== 'minus')
+      throw new DomainError(
+        'LagrangeDiracStepper: sign',
+        String(sign),
+        "must be 'plus' or 'minus'",
+      );
+    const n = Ld.n;
+    const m = Delta.m;
+    const h = Ld.h;
+    this.n = n;
+    this.m = m;
+    this.sign = sign;
+    this.Ld = Ld;
+    this.Delta = Delta;
+    this.solver = new NewtonSolver(n + m, {
+      tol: options.tol ?? 1e-12,
+      maxIterations: options.maxIterations ?? 50,
+    });
+    this.qk = new Float64Array(n);
+    this.Pk = new Float64Array(n);
+    this.q1t = new Float64Array(n);
+    this.d1 = new Float64Array(n);
+    this.Wk = new Float64Array(Math.max(1, m * n));
+    this.W1 = new Float64Array(Math.max(1, m * n));
+    this.Wp = new Float64Array(Math.max(1, m * n));
+    this.Wm = new Float64Array(Math.max(1, m * n));
+    this.dq = new Float64Array(n);
+    this.A = new Float64Array(n * n);
+    this.x0 = new Float64Array(n + m);
+    this.posP = new Float64Array(n);
+    this.posGuess = new Float64Array(n);
+    this.res = {
+      q1: new Float64Array(n),
+      lambda: new Float64Array(m),
+      p: new Float64Array(n),
+      P1: new Float64Array(n),
+      v: new Float64Array(n),
+      iterations: 0,
+      residualNorm: 0,
+    };
+    const { qk, Pk, q1t, d1, Wk, W1, Wp, Wm, dq, A } = this;
+    const minus = sign === 'minus';
+    this.F = (out, x) => {
+      for (let i = 0; i < n; i++) q1t[i] = x[i]!;
+      Ld.D1(d1, qk, q1t);
+      // F1 = P_k + D₁L_d(q_k, q_{k+1}) + h W(q_k)ᵀλ
+      for (let i = 0; i < n; i++) {
+        let s = Pk[i]! + d1[i]!;
+        for (let a = 0; a < m; a++) s += h * Wk[a * n + i]! * x[n + a]!;
+        out[i] = s;
+      }
+      // F2 = W(c)(q_{k+1} − q_k)/h
+      const Wc = minus ? Delta.A(W1, q1t) : Wk;
+      for (let a = 0; a < m; a++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += Wc[a * n + i]! * (q1t[i]! - qk[i]!);
+        out[n + a] = s / h;
+      }
+    };
+    this.J = (out, x) => {
+      const s = n + m;
+      for (let i = 0; i < n; i++) q1t[i] = x[i]!;
+      Ld.D2D1(A, qk, q1t);
+      out.fill(0, 0, s * s);
+      for (let i = 0; i < n; i++) {
+        for (let k = 0; k < n; k++) out[i * s + k] = A[i * n + k]!;
+        for (let a = 0; a < m; a++) out[i * s + n + a] = h * Wk[a * n + i]!;
+      }
+      if (!minus) {
+        for (let a = 0; a < m; a++)
+          for (let k = 0; k < n; k++) out[(n + a) * s + k] = Wk[a * n + k]! / h;
+        return;
+      }
+      Delta.A(W1, q1t);
+      for (let i = 0; i < n; i++) dq[i] = q1t[i]! - qk[i]!;
+      for (let a = 0; a < m; a++)
+        for (let k = 0; k < n; k++) out[(n + a) * s + k] = W1[a * n + k]! / h;
+      for (let k = 0; k < n; k++) {
+        const x0 = q1t[k]!;
+        const e = 1e-6 * Math.max(1, Math.abs(x0));
+        q1t[k] = x0 + e;
+        Delta.A(Wp, q1t);
+        q1t[k] = x0 - e;
+        Delta.A(Wm, q1t);
+        q1t[k] = x0;
+        for (let a = 0; a < m; a++) {
+          let d = 0;
+          for (let i = 0; i < n; i++) d += (Wp[a * n + i]! - Wm[a * n + i]!) * dq[i]!;
+          out[(n + a) * s + k] = out[(n + a) * s + k]! + d / (2 * e * h);
+        }
+      }
+    };
+  }
+
+  /**
+   * Position form (spec 000 §8.2, (20)): one step from (q_{k−1}, q_k), i.e. {@link step} with
+   * P_k = D₂L_d(q_{k−1}, q_k) and the extrapolated guess 2q_k − q_{k−1}.
+   */
+  stepPosition(qPrev: Float64Array, qk: Float64Array, stepIndex = 0): LagrangeDiracStepResult {
+    const { n, posP, posGuess } = this;
+    this.Ld.D2(posP, qPrev, qk);
+    for (let i = 0; i < n; i++) posGuess[i] = 2 * qk[i]! - qPrev[i]!;
+    return this.step(qk, posP, posGuess, stepIndex);
+  }
+
+  /**
+   * Solves one step from (q_k, P_k) (P_k = D₂L_d(q_{k−1}, q_k), or p₀ at k = 0) with initial guess
+   * `guess` for q_{k+1} (default q_k). Throws {@link NewtonDivergedError} naming `stepIndex` if
+   * Newton fails. Returns the stepper's own result object.
+   */
+  step(
+    qk: Float64Array,
+    Pk: Float64Array,
+    guess?: Float64Array,
+    stepIndex = 0,
+  ): LagrangeDiracStepResult {
+    const { n, m, Ld, res, x0 } = this;
+    const h = Ld.h;
+    this.qk.set(qk);
+    this.Pk.set(Pk);
+    this.Delta.A(this.Wk, this.qk);
+    for (let i = 0; i < n; i++) x0[i] = guess ? guess[i]! : qk[i]!;
+    for (let a = 0; a < m; a++) x0[n + a] = res.lambda[a]!;
+    const r = this.solver.solve(this.F, this.J, x0, stepIndex);
+    if (!r.converged) {
+      throw new NewtonDivergedError(r.iterations, r.residualNorm, stepIndex, 'Lagrange–Dirac step');
+    }
+    const x = r.x;
+    for (let i = 0; i < n; i++) res.q1[i] = x[i]!;
+    for (let a = 0; a < m; a++) res.lambda[a] = x[n + a]!;
+    for (let i = 0; i < n; i++) res.v[i] = (res.q1[i]! - this.qk[i]!) / h;
+    Ld.D2(res.P1, this.qk, res.q1);
+    if (this.sign === 'plus') res.p.set(this.Pk);
+    else {
+      Ld.D1(res.p, this.qk, res.q1);
+      for (let i = 0; i < n; i++) res.p[i] = -res.p[i]!;
+    }
+    res.iterations = r.iterations;
+    res.residualNorm = r.residualNorm;
+    return res;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// energies, residuals, initialization
+
+/**
+ * The discrete generalized energy E^±_d (spec 000 Def 7.1, Remark 7.2):
+ * E = ⟨p, (q₁ − q₀)/h⟩ − L_d(q₀, q₁)/h, with p = p_{k+1} (+, base (q_k, p_{k+1})) or p = p_k (−,
+ * base (q_{k+1}, p_k)). For L = ½vᵀMv − V and the left/right rules this is the Legendre image
+ * ½pᵀM⁻¹p + V(q_k) (+) or + V(q_{k+1}) (−) of spec 000 §8.5.
+ */
+export function discreteEnergy(
+  Ld: DiscreteLagrangian,
+  q0: Float64Array,
+  q1: Float64Array,
+  p: Float64Array,
+): number {
+  const h = Ld.h;
+  let s = 0;
+  for (let i = 0; i < Ld.n; i++) s += p[i]! * (q1[i]! - q0[i]!);
+  return (s - Ld.Ld(q0, q1)) / h;
+}
+
+/**
+ * Consistent initial data of the (±) scheme from (q₀, p₀) (spec 000 §8.2 "Initialization",
+ * §12.11): solves the first step and returns q₁, the LdAP momentum p₀ (for (−) the projection
+ * −D₁L_d(q₀, q₁) of p₀ onto the admissible set M⁻, for (+) p₀ itself) and the multiplier λ₀ of the
+ * projection (0 iff p₀ was already consistent). Cold path (allocates).
+ */
+export function consistentInitialData(
+  Ld: DiscreteLagrangian,
+  Delta: Distribution,
+  sign: LagrangeDiracSign,
+  q0: ArrayLike<number>,
+  p0: ArrayLike<number>,
+  options: LagrangeDiracStepOptions = {},
+): { q1: Float64Array; p0: Float64Array; lambda: Float64Array } {
+  const st = new LagrangeDiracStepper(Ld, Delta, sign, options);
+  const r = st.step(Float64Array.from(q0), Float64Array.from(p0));
+  return {
+    q1: Float64Array.from(r.q1),
+    p0: Float64Array.from(r.p),
+    lambda: Float64Array.from(r.lambda),
+  };
+}
+
+/**
+ * The M-orthogonal projection v − M⁻¹Wᵀ(WM⁻¹Wᵀ)⁻¹Wv of v onto Δ(q) (M = ∂²L/∂v², W = A(q)),
+ * the consistent initial velocity of spec 000 §8.2 "Initialization". Cold path (allocates).
+ */
+export function projectVelocityToDistribution(
+  L: Lagrangian,
+  Delta: Distribution,
+  q: Float64Array,
+  v: Float64Array,
+): Float64Array {
+  const n = L.n;
+  const m = Delta.m;
+  const out = Float64Array.from(v);
+  if (m === 0) return out;
+  const M = L.d2Ldv2(new Float64Array(n * n), q, v);
+  const W = Delta.A(new Float64Array(m * n), q);
+  // Solve the KKT system [[M, Wᵀ],[W, 0]] [u; μ] = [M v; 0]: u is the projection.
+  const s = n + m;
+  const K = new Float64Array(s * s);
+  const rhs = new Float64Array(s);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < n; k++) {
+      K[i * s + k] = M[i * n + k]!;
+      rhs[i] = rhs[i]! + M[i * n + k]! * v[k]!;
+    }
+    for (let a = 0; a < m; a++) {
+      K[i * s + n + a] = W[a * n + i]!;
+      K[(n + a) * s + i] = W[a * n + i]!;
+    }
+  }
+  const x = gaussSolve(K, rhs, s);
+  for (let i = 0; i < n; i++) out[i] = x[i]!;
+  return out;
+}
+
+/** Dense Gaussian elimination with partial pivoting (cold path). */
+function gaussSolve(K: Float64Array, b: Float64Array, s: number): Float64Array {
+  const a = Float64Array.from(K);
+  const x = Float64Array.from(b);
+  for (let c = 0; c < s; c++) {
+    let p = c;
+    for (let r = c + 1; r < s; r++) if (Math.abs(a[r * s + c]!) > Math.abs(a[p * s + c]!)) p = r;
+    if (a[p * s + c] === 0) throw new DomainError('gaussSolve', 'matrix', 'is singular');
+    if (p !== c) {
+      for (let k = 0; k < s; k++) {
+        const t = a[c * s + k]!;
+        a[c * s + k] = a[p * s + k]!;
+        a[p * s + k] = t;
+      }
+      const t = x[c]!;
+      x[c] = x[p]!;
+      x[p] = t;
+    }
+    for (let r = c + 1; r < s; r++) {
+      const f = a[r * s + c]! / a[c * s + c]!;
+      for (let k = c; k < s; k++) a[r * s + k] = a[r * s + k]! - f * a[c * s + k]!;
+      x[r] = x[r]! - f * x[c]!;
+    }
+  }
+  for (let c = s - 1; c >= 0; c--) {
+    let t = x[c]!;
+    for (let k = c + 1; k < s; k++) t -= a[c * s + k]! * x[k]!;
+    x[c] = t / a[c * s + c]!;
+  }
+  return x;
+}
+
+/**
+ * Distance of α from the row space Δ°(q) = rowspace W(q) (least squares, cold path): the
+ * annihilator residual of spec 000 §11 `annihilatorResidual`, ‖α − Wᵀμ*‖∞.
+ */
+export function annihilatorResidual(
+  Delta: Distribution,
+  q: Float64Array,
+  alpha: Float64Array,
+): number {
+  const n = Delta.n;
+  const m = Delta.m;
+  if (m === 0) return alpha.reduce((s, x) => Math.max(s, Math.abs(x)), 0);
+  const W = Delta.A(new Float64Array(m * n), q);
+  const G = new Float64Array(m * m);
+  const r = new Float64Array(m);
+  for (let a = 0; a < m; a++) {
+    for (let c = 0; c < m; c++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += W[a * n + i]! * W[c * n + i]!;
+      G[a * m + c] = s;
+    }
+    let s = 0;
+    for (let i = 0; i < n; i++) s += W[a * n + i]! * alpha[i]!;
+    r[a] = s;
+  }
+  const mu = gaussSolve(G, r, m);
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    let s = alpha[i]!;
+    for (let a = 0; a < m; a++) s -= W[a * n + i]! * mu[a]!;
+    e = Math.max(e, Math.abs(s));
+  }
+  return e;
+}
+
+/**
+ * Residual of the (+)-discrete Lagrange–d'Alembert equations (20)/(19) at (q_{k−1}, q_k, q_{k+1}):
+ * max of the annihilator residual of D₁L_d(q_k, q_{k+1}) + D₂L_d(q_{k−1}, q_k) in Δ°(q_k) and of
+ * ‖W(c)(q_{k+1} − q_k)‖∞/|h| with c = q_k (+) or q_{k+1} (−) (spec 000 Thm 6.8). Cold path.
+ */
+export function discreteLagrangeDAlembertResidual(
+  Ld: DiscreteLagrangian,
+  Delta: Distribution,
+  sign: LagrangeDiracSign,
+  qm: Float64Array,
+  q: Float64Array,
+  qp: Float64Array,
+): number {
+  const n = Ld.n;
+  const a = Ld.D1(new Float64Array(n), q, qp);
+  const b = Ld.D2(new Float64Array(n), qm, q);
+  for (let i = 0; i < n; i++) a[i] = a[i]! + b[i]!;
+  const r1 = annihilatorResidual(Delta, q, a);
+  const W = Delta.A(new Float64Array(Math.max(1, Delta.m * n)), sign === 'plus' ? q : qp);
+  let r2 = 0;
+  for (let c = 0; c < Delta.m; c++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += W[c * n + i]! * (qp[i]! - q[i]!);
+    r2 = Math.max(r2, Math.abs(s / Ld.h));
+  }
+  return Math.max(r1, r2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// trajectories
+
+/** Initial data of {@link integrateLagrangeDirac}: exactly one of v0, p0, q1 (with q0). */
+export interface LagrangeDiracInit {
+  readonly q0: ArrayLike<number>;
+  /** Initial velocity; p₀ = ∂L/∂v(q₀, v₀). */
+  readonly v0?: ArrayLike<number>;
+  /** Initial momentum (for (−) it is projected onto the admissible set by the first step). */
+  readonly p0?: ArrayLike<number>;
+  /** Second position (position form): p₀ = −D₁L_d(q₀, q₁), spec 000 §8.2 "Initialization". */
+  readonly q1?: ArrayLike<number>;
+}
+
+/** Options of {@link integrateLagrangeDirac}. */
+export interface LagrangeDiracOptions extends LagrangeDiracStepOptions {
+  /** Store every `every`-th state (k = 0, every, …, ≤ steps). Default 1. */
+  readonly every?: number;
+  /** Quadrature of L_d (default left for 'plus', right for 'minus', spec 000 §8.4). */
+  readonly rule?: DiscreteRule;
+  /** A user discrete Lagrangian (overrides `rule`; its h must equal the step h). */
+  readonly Ld?: DiscreteLagrangian;
+}
+
+/** Flat trajectory of {@link integrateLagrangeDirac} (row-major samples × size). */
+export interface LagrangeDiracSolution {
+  readonly sign: LagrangeDiracSign;
+  readonly n: number;
+  readonly m: number;
+  readonly h: number;
+  /** Number of stored samples. */
+  readonly samples: number;
+  /** Step indices of the samples. */
+  readonly k: Int32Array;
+  readonly t: Float64Array;
+  /** q_k (samples × n). */
+  readonly q: Float64Array;
+  /** LdAP momenta p_k of (53)/(54) (samples × n). */
+  readonly p: Float64Array;
+  /** λ_k, multiplier of ω(q_k) (samples × m). */
+  readonly lambda: Float64Array;
+  /** E^±_d of step k → k+1 (spec 000 Def 7.1). */
+  readonly energy: Float64Array;
+  /** ‖W(c)(q_{k+1} − q_k)/h‖∞ of step k (c = q_k (+), q_{k+1} (−)). */
+  readonly constraint: Float64Array;
+  /** Newton statistics over all solves (steps + 1: one look-ahead solve gives p_N, λ_N, E_N). */
+  readonly newton: {
+    solves: number;
+    iterations: number;
+    maxIterations: number;
+    maxResidual: number;
+  };
+}
+
+/**
+ * Integrates the (±)-discrete Lagrange–Dirac system (spec 000 Def 6.7, Thm 6.8 (53)/(54)) for
+ * `steps` steps of size h: one bordered Newton solve per step ({@link LagrangeDiracStepper}).
+ * Sample k stores q_k, the LdAP momentum p_k, the multiplier λ_k at q_k, E^±_d and the discrete
+ * constraint residual of step k → k+1 (a final look-ahead solve supplies them at k = steps).
+ *
+ * @example
+ * ```ts
+ * const disk = verticalRollingDisk();
+ * const sol = integrateLagrangeDirac(disk.lagrangian, disk.distribution, 'plus',
+ *   { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] }, 0.01, 100);
+ * sol.energy; // monotone decreasing (spec 000 §9.1)
+ * ```
+ */
+export function integrateLagrangeDirac(
+  L: Lagrangian,
+  Delta: Distribution,
+  method: LagrangeDiracSign,
+  init: LagrangeDiracInit,
+  h: number,
+  steps: number,
+  options: LagrangeDiracOptions = {},
+): LagrangeDiracSolution {
+  const n = L.n;
+  const m = Delta.m;
+  if (Delta.n !== n) throw new DimensionError('integrateLagrangeDirac: Delta.n', n, Delta.n);
+  if (!Number.isInteger(steps) || steps < 0)
+    throw new DomainError('integrateLagrangeDirac: steps', steps, 'must be an integer ≥ 0');
+  const every = options.every ?? 1;
+  if (!Number.isInteger(every) || every < 1)
+    throw new DomainError('integrateLagrangeDirac: every', every, 'must be an integer ≥ 1');
+  const Ld = options.Ld ?? discretize(L, h, options.rule ?? (method === 'plus' ? 'left' : 'right'));
+  if (Ld.h !== h)
+    throw new DomainError('integrateLagrangeDirac: Ld.h', Ld.h, `must equal h = ${h}`);
+  if (init.q0.length !== n)
+    throw new DimensionError('integrateLagrangeDirac: q0', n, init.q0.length);
+  const given = [init.v0, init.p0, init.q1].filter((x) => x !== undefined).length;
+  if (given !== 1)
+    throw new DomainError('integrateLagrangeDirac: init', given, 'needs exactly one of v0, p0, q1');
+  const q = Float64Array.from(init.q0);
+  const P = new Float64Array(n);
+  const guess = new Float64Array(n);
+  if (init.p0) {
+    if (init.p0.length !== n)
+      throw new DimensionError('integrateLagrangeDirac: p0', n, init.p0.length);
+    P.set(init.p0);
+    guess.set(q);
+  } else if (init.v0) {
+    if (init.v0.length !== n)
+      throw new DimensionError('integrateLagrangeDirac: v0', n, init.v0.length);
+    const v0 = Float64Array.from(init.v0);
+    L.dLdv(P, q, v0);
+    for (let i = 0; i < n; i++) guess[i] = q[i]! + h * v0[i]!;
+  } else if (init.q1) {
+    if (init.q1.length !== n)
+      throw new DimensionError('integrateLagrangeDirac: q1', n, init.q1.length);
+    guess.set(init.q1);
+    Ld.D1(P, q, guess);
+    for (let i = 0; i < n; i++) P[i] = -P[i]!;
+  }
+  const stepper = new LagrangeDiracStepper(Ld, Delta, method, options);
+  const samples = Math.floor(steps / every) + 1;
+  const sol = {
+    sign: method,
+    n,
+    m,
+    h,
+    samples,
+    k: new Int32Array(samples),
+    t: new Float64Array(samples),
+    q: new Float64Array(samples * n),
+    p: new Float64Array(samples * n),
+    lambda: new Float64Array(samples * m),
+    energy: new Float64Array(samples),
+    constraint: new Float64Array(samples),
+    newton: { solves: 0, iterations: 0, maxIterations: 0, maxResidual: 0 },
+  };
+  const W = new Float64Array(Math.max(1, m * n));
+  const qPrev = new Float64Array(n);
+  let s = 0;
+  for (let k = 0; k <= steps; k++) {
+    const r = stepper.step(q, P, guess, k);
+    sol.newton.solves++;
+    sol.newton.iterations += r.iterations;
+    sol.newton.maxIterations = Math.max(sol.newton.maxIterations, r.iterations);
+    sol.newton.maxResidual = Math.max(sol.newton.maxResidual, r.residualNorm);
+    if (k % every === 0) {
+      sol.k[s] = k;
+      sol.t[s] = k * h;
+      sol.q.set(q, s * n);
+      sol.p.set(r.p, s * n);
+      sol.lambda.set(r.lambda, s * m);
+      // E⁺_d(q_k, v_k, p_{k+1}) or E⁻_d(q_{k+1}, v_k, p_k)
+      sol.energy[s] = discreteEnergy(Ld, q, r.q1, method === 'plus' ? r.P1 : r.p);
+      Delta.A(W, method === 'plus' ? q : r.q1);
+      let c = 0;
+      for (let a = 0; a < m; a++) {
+        let d = 0;
+        for (let i = 0; i < n; i++) d += W[a * n + i]! * r.v[i]!;
+        c = Math.max(c, Math.abs(d));
+      }
+      sol.constraint[s] = c;
+      s++;
+    }
+    if (k === steps) break;
+    qPrev.set(q);
+    q.set(r.q1);
+    P.set(r.P1);
+    for (let i = 0; i < n; i++) guess[i] = 2 * q[i]! - qPrev[i]!;
+  }
+  return sol;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the classical Heisenberg system (spec 000 §9.2)
+
+/**
+ * The classical Heisenberg system of spec 000 §9.2 / CLI.md `heisenberg`: Q = R³, L = ½|v|², the
+ * one-form ω = dz − y dx + x dy (constraint ż = yẋ − xẏ, W(q) = [−y, x, 1]); `variant: 'x dy - y dx'`
+ * flips the x, y entries (Bloch's convention).
+ */
+export function heisenbergSystem(variant: 'y dx - x dy' | 'x dy - y dx' = 'y dx - x dy'): {
+  lagrangian: Lagrangian;
+  distribution: Distribution;
+} {
+  const sgn = variant === 'y dx - x dy' ? 1 : -1;
+  const lagrangian: Lagrangian = {
+    n: 3,
+    L: (_q, v) => 0.5 * (v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!),
+    dLdq: (out) => out.fill(0, 0, 3),
+    dLdv: (out, _q, v) => {
+      out[0] = v[0]!;
+      out[1] = v[1]!;
+      out[2] = v[2]!;
+      return out;
+    },
+    d2Ldv2: (out) => {
+      out.fill(0, 0, 9);
+      out[0] = 1;
+      out[4] = 1;
+      out[8] = 1;
+      return out;
+    },
+    d2Ldvdq: (out) => out.fill(0, 0, 9),
+  };
+  const distribution: Distribution = {
+    n: 3,
+    m: 1,
+    A: (out, q) => {
+      out[0] = -sgn * q[1]!;
+      out[1] = sgn * q[0]!;
+      out[2] = 1;
+      return out;
+    },
+    Adot: (out, _q, v) => {
+      out[0] = -sgn * v[1]!;
+      out[1] = sgn * v[0]!;
+      out[2] = 0;
+      return out;
+    },
+  };
+  return { lagrangian, distribution };
+}
