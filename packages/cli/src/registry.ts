@@ -59,6 +59,11 @@ const holonomicMethods = [
 const loadHolonomic = async (): Promise<SystemRunner> =>
   (await import('./systems/holonomic.js')).holonomicRunner;
 
+const lagrangeDiracFields = ['q', 'p', 'lambda', 'energy', 'constraint'] as const;
+const lagrangeDiracMethods = ['dirac-plus', 'dirac-minus'] as const;
+const loadLagrangeDirac = async (): Promise<SystemRunner> =>
+  (await import('./systems/lagrangeDirac.js')).lagrangeDiracRunner;
+
 /** Every built-in system and problem, in the order of the contract. */
 export const systems: readonly SystemDescriptor[] = [
   {
@@ -121,6 +126,53 @@ export const systems: readonly SystemDescriptor[] = [
     load: loadContact,
   },
   {
+    name: 'rolling-disk',
+    kind: 'system',
+    package: '@geomech/dirac',
+    description:
+      'Vertical rolling disk, q = (x, y, θ, φ), rolling without slipping, potential a(1 − cos φ) + ½bθ² + ½c(x² + y²) (spec 000 §9.1).',
+    methods: lagrangeDiracMethods,
+    params: [
+      { name: 'm', default: 1, description: 'mass' },
+      { name: 'R', default: 1, description: 'radius' },
+      { name: 'I', default: 1, description: 'moment of inertia about the axle' },
+      { name: 'J', default: 1, description: 'moment of inertia about the vertical' },
+      { name: 'a', default: 0, description: 'potential coefficient of 1 − cos φ' },
+      { name: 'b', default: 0, description: 'potential coefficient of ½θ²' },
+      { name: 'c', default: 0, description: 'potential coefficient of ½(x² + y²)' },
+    ],
+    init: [
+      { name: 'x', default: 0, description: 'contact point x' },
+      { name: 'y', default: 0, description: 'contact point y' },
+      { name: 'theta', default: 0, description: 'rolling angle (rad)' },
+      { name: 'phi', default: 0, description: 'heading angle (rad)' },
+      { name: 'thetaDot', default: 1, description: 'rolling rate (ẋ, ẏ follow from rolling)' },
+      { name: 'phiDot', default: 1, description: 'turning rate' },
+    ],
+    fields: lagrangeDiracFields,
+    defaults: { h: 0.01, steps: 1000 },
+    load: loadLagrangeDirac,
+  },
+  {
+    name: 'heisenberg',
+    kind: 'system',
+    package: '@geomech/dirac',
+    description: 'Heisenberg system: Q = R³, L = ½|v|², constraint ż = yẋ − xẏ (spec 000 §9.2).',
+    methods: lagrangeDiracMethods,
+    params: [],
+    init: [
+      { name: 'q0', default: [1, 0.5, -0.2], description: 'initial position (x, y, z)' },
+      {
+        name: 'v0',
+        default: [0.3, -0.2],
+        description: 'initial (ẋ, ẏ); ż follows from the constraint',
+      },
+    ],
+    fields: lagrangeDiracFields,
+    defaults: { h: 0.01, steps: 1000 },
+    load: loadLagrangeDirac,
+  },
+  {
     name: 'pendulum',
     kind: 'system',
     package: '@geomech/dirac',
@@ -174,6 +226,25 @@ export const systems: readonly SystemDescriptor[] = [
     fields: [...holonomicFields, 'angles'],
     defaults: { h: 0.01, steps: 1000 },
     load: loadHolonomic,
+  },
+  {
+    name: 'lc-circuit',
+    kind: 'system',
+    package: '@geomech/dirac',
+    description:
+      'Single L-C loop, q = (q_L, q_C), L = ½L f_L² − q_C²/(2C), KCL −f_L + f_C = 0 (degenerate; spec 002 §4.2).',
+    methods: lagrangeDiracMethods,
+    params: [
+      { name: 'L', default: 2, description: 'inductance' },
+      { name: 'C', default: 0.125, description: 'capacitance' },
+    ],
+    init: [
+      { name: 'qC', default: 1, description: 'capacitor charge (q_L starts at 0)' },
+      { name: 'fL', default: 0, description: 'loop current' },
+    ],
+    fields: lagrangeDiracFields,
+    defaults: { h: 0.01, steps: 1000 },
+    load: loadLagrangeDirac,
   },
 ];
 

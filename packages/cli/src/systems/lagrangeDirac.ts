@@ -1,0 +1,162 @@
+/**
+ * Runner of the (±)-discrete Lagrange–Dirac systems of the CLI contract (`rolling-disk`,
+ * `heisenberg`, `lc-circuit`; spec 000 §8, §9) with the methods `dirac-plus` (left-rectangle L_d)
+ * and `dirac-minus` (right-rectangle L_d), through {@link integrateLagrangeDirac}.
+ *
+ * Series: `q`, the LdAP momentum `p` (spec 000 (53)/(54)), the multipliers `lambda` (m per state),
+ * the discrete generalized energy E^±_d and `constraint`, the velocity-level discrete residual
+ * ‖W(c)(q_{k+1} − q_k)/h‖∞ of step k → k+1 (one number per state; c = q_k (+), q_{k+1} (−)).
+ *
+ * `lc-circuit-4` is not run here: its bordered step matrix [[D₂D₁L_d, hWᵀ], [W/h, 0]] is singular
+ * for every h (ker D₂D₁L_d ∩ ker W ∋ (0, 1, 0, −1), the direction of the secondary constraint).
+ *
+ * @module
+ */
+import {
+  type Distribution,
+  heisenbergSystem,
+  integrateLagrangeDirac,
+  type LagrangeDiracSign,
+  type Lagrangian,
+  simpleLC,
+  verticalRollingDisk,
+} from '@geomech/dirac';
+import { UsageError } from '../errors.js';
+import type { SimulateRequest, SimulationOutput, SystemRunner } from '../runner.js';
+
+/** CLI method names → sign of the scheme (the library picks the left/right rule from it). */
+const METHODS: Readonly<Record<string, LagrangeDiracSign>> = {
+  'dirac-plus': 'plus',
+  'dirac-minus': 'minus',
+};
+
+function vector(
+  map: ReadonlyMap<string, readonly number[]>,
+  name: string,
+  flag: string,
+  length: number,
+): readonly number[] {
+  const v = map.get(name);
+  if (v === undefined) throw new UsageError(`missing ${name}`, flag);
+  if (v.length !== length)
+    throw new UsageError(
+      `${name} takes ${length} number${length === 1 ? '' : 's'}, got ${v.length}`,
+      `${flag} ${name}`,
+    );
+  for (const x of v)
+    if (!Number.isFinite(x)) throw new UsageError(`${name} must be finite`, `${flag} ${name}`);
+  return v;
+}
+
+const scalar = (map: ReadonlyMap<string, readonly number[]>, name: string, flag: string): number =>
+  vector(map, name, flag, 1)[0]!;
+
+function positive(request: SimulateRequest, name: string): number {
+  const x = scalar(request.params, name, '--param');
+  if (!(x > 0)) throw new UsageError(`${name} must be > 0, got ${x}`, `--param ${name}`);
+  return x;
+}
+
+/** A system of the request with its initial data (q0, v0), v0 ∈ Δ(q0). */
+interface Problem {
+  readonly L: Lagrangian;
+  readonly Delta: Distribution;
+  readonly q0: readonly number[];
+  readonly v0: readonly number[];
+}
+
+function rollingDiskProblem(request: SimulateRequest): Problem {
+  const m = positive(request, 'm');
+  const R = positive(request, 'R');
+  const I = positive(request, 'I');
+  const J = positive(request, 'J');
+  const a = scalar(request.params, 'a', '--param');
+  const b = scalar(request.params, 'b', '--param');
+  const c = scalar(request.params, 'c', '--param');
+  const disk = verticalRollingDisk({ m, R, I, J, a, b, c });
+  const i = (name: string) => scalar(request.init, name, '--init');
+  const phi = i('phi');
+  const thetaDot = i('thetaDot');
+  // rolling without slipping: ẋ = R cos φ θ̇, ẏ = R sin φ θ̇
+  return {
+    L: disk.lagrangian,
+    Delta: disk.distribution,
+    q0: [i('x'), i('y'), i('theta'), phi],
+    v0: [R * Math.cos(phi) * thetaDot, R * Math.sin(phi) * thetaDot, thetaDot, i('phiDot')],
+  };
+}
+
+function heisenbergProblem(request: SimulateRequest): Problem {
+  const { lagrangian, distribution } = heisenbergSystem();
+  const q0 = vector(request.init, 'q0', '--init', 3);
+  const [xd, yd] = vector(request.init, 'v0', '--init', 2) as [number, number];
+  // ż = yẋ − xẏ (one-form dz − y dx + x dy)
+  return {
+    L: lagrangian,
+    Delta: distribution,
+    q0,
+    v0: [xd, yd, q0[1]! * xd - q0[0]! * yd],
+  };
+}
+
+function lcCircuitProblem(request: SimulateRequest): Problem {
+  const lc = simpleLC({ L: positive(request, 'L'), C: positive(request, 'C') });
+  const qC = scalar(request.init, 'qC', '--init');
+  const fL = scalar(request.init, 'fL', '--init');
+  // q = (q_L, q_C) with q_L(0) = 0; KCL f_C = f_L
+  return { L: lc.lagrangian, Delta: lc.distribution, q0: [0, qC], v0: [fL, fL] };
+}
+
+function problemOf(request: SimulateRequest): Problem {
+  switch (request.system.name) {
+    case 'rolling-disk':
+      return rollingDiskProblem(request);
+    case 'heisenberg':
+      return heisenbergProblem(request);
+    case 'lc-circuit':
+      return lcCircuitProblem(request);
+    default:
+      throw new UsageError(`not a Lagrange–Dirac system: ${request.system.name}`);
+  }
+}
+
+export const lagrangeDiracRunner: SystemRunner = {
+  simulate(request: SimulateRequest): SimulationOutput {
+    const sign = METHODS[request.method];
+    if (sign === undefined) throw new UsageError(`unknown method '${request.method}'`, '--method');
+    const { L, Delta, q0, v0 } = problemOf(request);
+    const { h, steps, every } = request;
+    // the library keeps k = 0, every, 2·every, …; the contract also keeps the last state
+    const keepLast = steps % every !== 0;
+    const sol = integrateLagrangeDirac(L, Delta, sign, { q0, v0 }, h, steps, {
+      every: keepLast ? 1 : every,
+      ...(request.tol === undefined ? {} : { tol: request.tol }),
+      ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+    });
+    const { n, m } = sol;
+    const fields = [
+      { name: 'q', width: n, data: sol.q },
+      { name: 'p', width: n, data: sol.p },
+      { name: 'lambda', width: m, data: sol.lambda },
+      { name: 'energy', width: 1, data: sol.energy },
+      { name: 'constraint', width: 1, data: sol.constraint },
+    ];
+    const stats = { newtonIterations: sol.newton.iterations, maxResidual: sol.newton.maxResidual };
+    if (!keepLast) return { count: sol.samples, t: sol.t, series: fields, stats };
+    const kept: number[] = [];
+    for (let k = 0; k < steps; k += every) kept.push(k);
+    kept.push(steps);
+    const pick = (data: Float64Array, width: number): Float64Array => {
+      const out = new Float64Array(kept.length * width);
+      for (const [i, k] of kept.entries())
+        out.set(data.subarray(k * width, (k + 1) * width), i * width);
+      return out;
+    };
+    return {
+      count: kept.length,
+      t: pick(sol.t, 1),
+      series: fields.map((f) => ({ ...f, data: pick(f.data, f.width) })),
+      stats,
+    };
+  },
+};
