@@ -246,6 +246,32 @@ export const systems: readonly SystemDescriptor[] = [
     defaults: { h: 0.01, steps: 1000 },
     load: loadLagrangeDirac,
   },
+  {
+    name: 'lc-circuit-4',
+    kind: 'system',
+    package: '@geomech/dirac',
+    description:
+      'The 4-port L-C circuit of spec 002 §4.2, q = (q_L, q_C1, q_C2, q_C3) (degenerate; the hidden constraint q_C1/C1 = q_C3/C3 is found by the constraint algorithm).',
+    methods: lagrangeDiracMethods,
+    params: [
+      { name: 'L', default: 0.7, description: 'inductance' },
+      { name: 'C1', default: 0.3, description: 'capacitance 1' },
+      { name: 'C2', default: 0.5, description: 'capacitance 2' },
+      { name: 'C3', default: 0.9, description: 'capacitance 3' },
+    ],
+    init: [
+      {
+        name: 'qC1',
+        default: 0.3,
+        description: 'charge of C1 (q_C3 follows from the secondary constraint)',
+      },
+      { name: 'qC2', default: 0, description: 'charge of C2' },
+      { name: 'fL', default: 0, description: 'inductor current' },
+    ],
+    fields: lagrangeDiracFields,
+    defaults: { h: 0.01, steps: 1000 },
+    load: loadLagrangeDirac,
+  },
 ];
 
 /** Looks a system or problem up by name. */

@@ -1,9 +1,10 @@
 /**
- * `rolling-disk`, `heisenberg` and `lc-circuit` (CLI.md built-in systems) with the (±)-discrete
- * Lagrange–Dirac methods `dirac-plus` / `dirac-minus`: defaults, contract fields and widths, the
- * velocity-level discrete constraint, the energy behaviour of spec 000 §9, `list --json` and usage
- * errors. `lc-circuit-4` is not registered (its bordered step is singular, see the runner).
+ * `rolling-disk`, `heisenberg`, `lc-circuit` and `lc-circuit-4` (CLI.md built-in systems) with the
+ * (±)-discrete Lagrange–Dirac methods `dirac-plus` / `dirac-minus`: defaults, contract fields and
+ * widths, the velocity-level discrete constraint, the energy behaviour of spec 000 §9,
+ * `list --json` and usage errors.
  */
+import { lcCircuit4 } from '@geomech/dirac';
 import { describe, expect, it } from 'vitest';
 import { ERROR_LINE, inProcess } from './helpers.js';
 
@@ -40,6 +41,7 @@ const WIDTHS = {
   'rolling-disk': { t: 1, q: 4, p: 4, lambda: 2, energy: 1, constraint: 1 },
   heisenberg: { t: 1, q: 3, p: 3, lambda: 1, energy: 1, constraint: 1 },
   'lc-circuit': { t: 1, q: 2, p: 2, lambda: 1, energy: 1, constraint: 1 },
+  'lc-circuit-4': { t: 1, q: 4, p: 4, lambda: 3, energy: 1, constraint: 1 },
 } as const;
 const SYSTEMS = Object.keys(WIDTHS) as (keyof typeof WIDTHS)[];
 
@@ -202,6 +204,35 @@ describe('list', () => {
   });
 });
 
+describe('lc-circuit-4 (hidden constraint from the constraint algorithm)', () => {
+  it('keeps q_C1/C1 = q_C3/C3 to 1e-12, converges at order 1 to the closed form, energy within 2e-3', async () => {
+    const errors: number[] = [];
+    for (const h of [0.01, 0.005, 0.0025]) {
+      const doc = await simulate(
+        'lc-circuit-4',
+        '--h',
+        String(h),
+        '--t-end',
+        '10',
+        '--every',
+        String(Math.round(10 / h)),
+      );
+      const q = doc.series.q as number[][];
+      for (const row of q) expect(Math.abs(row[1]! / 0.3 - row[3]! / 0.9)).toBeLessThan(1e-12);
+      const energy = doc.series.energy as number[];
+      expect(Math.abs(energy[energy.length - 1]! - 0.6)).toBeLessThan(2e-3);
+      // the closed form of spec 002 §4.2 (library example, CLI default initial data)
+      const exact = lcCircuit4({ L: 0.7, C1: 0.3, C2: 0.5, C3: 0.9 }).exactSolution(10);
+      errors.push(
+        Math.max(...[0, 1, 2, 3].map((i) => Math.abs(q[q.length - 1]![i]! - exact.q[i]!))),
+      );
+    }
+    expect(errors[0]!).toBeLessThan(5e-3);
+    const p = Math.log2(errors[0]! / errors[1]!) / 2 + Math.log2(errors[1]! / errors[2]!) / 2;
+    expect(Math.abs(p - 1)).toBeLessThan(0.35);
+  });
+});
+
 describe('usage errors', () => {
   it.each([
     ['heisenberg', ['--init', 'q0=1,2']],
@@ -211,7 +242,7 @@ describe('usage errors', () => {
     ['rolling-disk', ['--param', 'm=0']],
     ['lc-circuit', ['--param', 'C=-1']],
     ['heisenberg', ['--method', 'dirac-1']],
-    ['lc-circuit-4', []],
+    ['lc-circuit-4', ['--param', 'C2=0']],
   ] as const)('%s %j exits 2 with one error line', async (system, extra) => {
     const r = await inProcess('simulate', system, ...extra);
     expect(r.code).toBe(2);

@@ -7,17 +7,23 @@
  * the discrete generalized energy E^±_d and `constraint`, the velocity-level discrete residual
  * ‖W(c)(q_{k+1} − q_k)/h‖∞ of step k → k+1 (one number per state; c = q_k (+), q_{k+1} (−)).
  *
- * `lc-circuit-4` is not run here: its bordered step matrix [[D₂D₁L_d, hWᵀ], [W/h, 0]] is singular
- * for every h (ker D₂D₁L_d ∩ ker W ∋ (0, 1, 0, −1), the direction of the secondary constraint).
+ * `lc-circuit-4` is degenerate with a hidden (secondary) constraint q_C1/C1 = q_C3/C3 (spec 002
+ * §4.2): with the KCL one-forms alone the bordered step matrix [[D₂D₁L_d, hWᵀ], [W/h, 0]] is
+ * singular for every h (ker D₂D₁L_d ∩ ker W ∋ the constraint's direction). The runner therefore
+ * appends the position constraints found by the constraint algorithm (`constraintAlgorithm`) to
+ * the one-forms, as their differentials, which makes every step regular.
  *
  * @module
  */
 import {
+  constraintAlgorithm,
   type Distribution,
   heisenbergSystem,
+  ImplicitLagrangianSystem,
   integrateLagrangeDirac,
   type LagrangeDiracSign,
   type Lagrangian,
+  lcCircuit4,
   simpleLC,
   verticalRollingDisk,
 } from '@geomech/dirac';
@@ -107,6 +113,45 @@ function lcCircuitProblem(request: SimulateRequest): Problem {
   return { L: lc.lagrangian, Delta: lc.distribution, q0: [0, qC], v0: [fL, fL] };
 }
 
+/**
+ * The 4-port circuit with its secondary constraints appended: Δ = ker [KCL; S] where the rows S
+ * are the position constraints S q = 0 that the constraint algorithm discovers (S q̇ = 0 along
+ * solutions). The initial data are made consistent by the example (q_C3 from q_C1).
+ */
+function lcCircuit4Problem(request: SimulateRequest): Problem {
+  const circuit = lcCircuit4({
+    L: positive(request, 'L'),
+    C1: positive(request, 'C1'),
+    C2: positive(request, 'C2'),
+    C3: positive(request, 'C3'),
+  });
+  const base = circuit.distribution;
+  const alg = constraintAlgorithm(new ImplicitLagrangianSystem(circuit.lagrangian, base));
+  const { n } = base;
+  const extra = alg.positionConstraintCount;
+  const rows = alg.positionConstraints.subarray(0, extra * n);
+  const Delta: Distribution = {
+    n,
+    m: base.m + extra,
+    A(out, q) {
+      base.A(out, q);
+      out.set(rows, base.m * n);
+      return out;
+    },
+    Adot(out, q, v) {
+      base.Adot(out, q, v);
+      out.fill(0, base.m * n);
+      return out;
+    },
+  };
+  const state = circuit.consistentInitialData(
+    scalar(request.init, 'qC1', '--init'),
+    scalar(request.init, 'qC2', '--init'),
+    scalar(request.init, 'fL', '--init'),
+  );
+  return { L: circuit.lagrangian, Delta, q0: Array.from(state.q), v0: Array.from(state.v) };
+}
+
 function problemOf(request: SimulateRequest): Problem {
   switch (request.system.name) {
     case 'rolling-disk':
@@ -115,6 +160,8 @@ function problemOf(request: SimulateRequest): Problem {
       return heisenbergProblem(request);
     case 'lc-circuit':
       return lcCircuitProblem(request);
+    case 'lc-circuit-4':
+      return lcCircuit4Problem(request);
     default:
       throw new UsageError(`not a Lagrange–Dirac system: ${request.system.name}`);
   }
