@@ -16,6 +16,7 @@ export * from './induced.js';
 export * from './lagrangeDirac.js';
 export * from './lagrangian.js';
 export * from './linear.js';
+export * from './secondary.js';
 export * from './subspace.js';
 export * from './tulczyjew.js';
 export * from './types.js';

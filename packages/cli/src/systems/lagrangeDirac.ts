@@ -10,13 +10,12 @@
  * `lc-circuit-4` is degenerate with a hidden (secondary) constraint q_C1/C1 = q_C3/C3 (spec 002
  * §4.2): with the KCL one-forms alone the bordered step matrix [[D₂D₁L_d, hWᵀ], [W/h, 0]] is
  * singular for every h (ker D₂D₁L_d ∩ ker W ∋ the constraint's direction). The runner therefore
- * appends the position constraints found by the constraint algorithm (`constraintAlgorithm`) to
- * the one-forms, as their differentials, which makes every step regular.
+ * uses the library's `withSecondaryConstraints`, which appends the position constraints found by
+ * the constraint algorithm to the one-forms and makes every step regular.
  *
  * @module
  */
 import {
-  constraintAlgorithm,
   type Distribution,
   heisenbergSystem,
   ImplicitLagrangianSystem,
@@ -26,6 +25,7 @@ import {
   lcCircuit4,
   simpleLC,
   verticalRollingDisk,
+  withSecondaryConstraints,
 } from '@geomech/dirac';
 import { UsageError } from '../errors.js';
 import type { SimulateRequest, SimulationOutput, SystemRunner } from '../runner.js';
@@ -114,9 +114,9 @@ function lcCircuitProblem(request: SimulateRequest): Problem {
 }
 
 /**
- * The 4-port circuit with its secondary constraints appended: Δ = ker [KCL; S] where the rows S
- * are the position constraints S q = 0 that the constraint algorithm discovers (S q̇ = 0 along
- * solutions). The initial data are made consistent by the example (q_C3 from q_C1).
+ * The 4-port circuit with its secondary constraints appended by the library's
+ * {@link withSecondaryConstraints} (the constraint algorithm's q_C1/C1 = q_C3/C3). The initial
+ * data are made consistent by the example (q_C3 from q_C1).
  */
 function lcCircuit4Problem(request: SimulateRequest): Problem {
   const circuit = lcCircuit4({
@@ -125,25 +125,9 @@ function lcCircuit4Problem(request: SimulateRequest): Problem {
     C2: positive(request, 'C2'),
     C3: positive(request, 'C3'),
   });
-  const base = circuit.distribution;
-  const alg = constraintAlgorithm(new ImplicitLagrangianSystem(circuit.lagrangian, base));
-  const { n } = base;
-  const extra = alg.positionConstraintCount;
-  const rows = alg.positionConstraints.subarray(0, extra * n);
-  const Delta: Distribution = {
-    n,
-    m: base.m + extra,
-    A(out, q) {
-      base.A(out, q);
-      out.set(rows, base.m * n);
-      return out;
-    },
-    Adot(out, q, v) {
-      base.Adot(out, q, v);
-      out.fill(0, base.m * n);
-      return out;
-    },
-  };
+  const Delta = withSecondaryConstraints(
+    new ImplicitLagrangianSystem(circuit.lagrangian, circuit.distribution),
+  );
   const state = circuit.consistentInitialData(
     scalar(request.init, 'qC1', '--init'),
     scalar(request.init, 'qC2', '--init'),
