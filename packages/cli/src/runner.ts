@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { UsageError } from './errors.js';
 import type { SystemDescriptor } from './registry.js';
 
 /** A fully resolved simulation request (defaults applied, names checked). */
@@ -48,4 +49,35 @@ export interface SystemRunner {
   readonly orderFields?: readonly string[];
   /** Initial-data names `geomech order` requires (a start independent of h). */
   readonly orderInit?: readonly string[];
+}
+
+/**
+ * A resolved parameter or initial datum of exactly `length` finite numbers.
+ * @throws UsageError naming the flag and the datum otherwise.
+ */
+export function requestVector(
+  map: ReadonlyMap<string, readonly number[]>,
+  name: string,
+  flag: string,
+  length: number,
+): readonly number[] {
+  const v = map.get(name);
+  if (v === undefined) throw new UsageError(`missing ${name}`, flag);
+  if (v.length !== length) {
+    const expected = length === 1 ? 'one number' : `${length} numbers`;
+    throw new UsageError(`${name} takes ${expected}, got ${v.length}`, `${flag} ${name}`);
+  }
+  for (const x of v) {
+    if (!Number.isFinite(x)) throw new UsageError(`${name} must be finite`, `${flag} ${name}`);
+  }
+  return v;
+}
+
+/** A resolved scalar parameter or initial datum (see {@link requestVector}). */
+export function requestScalar(
+  map: ReadonlyMap<string, readonly number[]>,
+  name: string,
+  flag: string,
+): number {
+  return requestVector(map, name, flag, 1)[0]!;
 }

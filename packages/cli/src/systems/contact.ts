@@ -26,15 +26,14 @@ import {
 } from '@geomech/contact';
 import { integrateDopri5 } from '@geomech/core';
 import { UsageError } from '../errors.js';
-import type { SimulateRequest, SimulationOutput, SystemRunner } from '../runner.js';
+import {
+  requestScalar,
+  type SimulateRequest,
+  type SimulationOutput,
+  type SystemRunner,
+} from '../runner.js';
 
-function scalar(map: ReadonlyMap<string, readonly number[]>, name: string, flag: string): number {
-  const v = map.get(name);
-  if (v === undefined) throw new UsageError(`missing ${name}`, flag);
-  if (v.length !== 1)
-    throw new UsageError(`${name} takes one number, got ${v.length}`, `${flag} ${name}`);
-  return v[0]!;
-}
+const scalar = requestScalar;
 
 function potentialOf(request: SimulateRequest): Potential {
   const p = (name: string) => scalar(request.params, name, '--param');

@@ -25,7 +25,12 @@ import {
   zieglerColumn,
 } from '@geomech/dirac';
 import { UsageError } from '../errors.js';
-import type { SimulateRequest, SimulationOutput, SystemRunner } from '../runner.js';
+import {
+  requestScalar,
+  type SimulateRequest,
+  type SimulationOutput,
+  type SystemRunner,
+} from '../runner.js';
 
 /** CLI method names of the Dirac integrators → library names. */
 const DIRAC_METHODS: Readonly<Record<string, DiracMethodName>> = {
@@ -45,13 +50,7 @@ const COMPARATOR_METHODS: readonly ComparatorMethodName[] = [
 /** The default tilt of the Ziegler column: 0.1 for the first link, 0 for every other one. */
 const ZIEGLER_DEFAULT_THETA = [0.1, 0] as const;
 
-function scalar(map: ReadonlyMap<string, readonly number[]>, name: string, flag: string): number {
-  const v = map.get(name);
-  if (v === undefined) throw new UsageError(`missing ${name}`, flag);
-  if (v.length !== 1)
-    throw new UsageError(`${name} takes one number, got ${v.length}`, `${flag} ${name}`);
-  return v[0]!;
-}
+const scalar = requestScalar;
 
 /** A system of the request with its initial data (q0, v0) on the constraint manifold. */
 interface Problem {

@@ -28,7 +28,13 @@ import {
   withSecondaryConstraints,
 } from '@geomech/dirac';
 import { UsageError } from '../errors.js';
-import type { SimulateRequest, SimulationOutput, SystemRunner } from '../runner.js';
+import {
+  requestScalar,
+  requestVector,
+  type SimulateRequest,
+  type SimulationOutput,
+  type SystemRunner,
+} from '../runner.js';
 
 /** CLI method names → sign of the scheme (the library picks the left/right rule from it). */
 const METHODS: Readonly<Record<string, LagrangeDiracSign>> = {
@@ -36,26 +42,8 @@ const METHODS: Readonly<Record<string, LagrangeDiracSign>> = {
   'dirac-minus': 'minus',
 };
 
-function vector(
-  map: ReadonlyMap<string, readonly number[]>,
-  name: string,
-  flag: string,
-  length: number,
-): readonly number[] {
-  const v = map.get(name);
-  if (v === undefined) throw new UsageError(`missing ${name}`, flag);
-  if (v.length !== length)
-    throw new UsageError(
-      `${name} takes ${length} number${length === 1 ? '' : 's'}, got ${v.length}`,
-      `${flag} ${name}`,
-    );
-  for (const x of v)
-    if (!Number.isFinite(x)) throw new UsageError(`${name} must be finite`, `${flag} ${name}`);
-  return v;
-}
-
-const scalar = (map: ReadonlyMap<string, readonly number[]>, name: string, flag: string): number =>
-  vector(map, name, flag, 1)[0]!;
+const vector = requestVector;
+const scalar = requestScalar;
 
 function positive(request: SimulateRequest, name: string): number {
   const x = scalar(request.params, name, '--param');
