@@ -18,6 +18,7 @@ const project = (name: string, root: string, testTimeout = 20_000) => ({
     name,
     root: here(root),
     include: ['test/**/*.test.ts'],
+    setupFiles: [here('./scripts/vitest-setup.ts')],
     testTimeout,
   },
 });
