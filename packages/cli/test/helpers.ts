@@ -2,8 +2,10 @@
  * Shared test helpers of the CLI suites: the built binary run as a user would, and `main()` run
  * in-process with captured output.
  */
+
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { type Io, main } from '../src/index.js';
 
 /** The built binary (run `pnpm build` first). */
@@ -37,4 +39,30 @@ export async function inProcess(...args: string[]) {
   };
   const code = await main(args, io);
   return { code, stdout, stderr, files };
+}
+
+/** The JSON document of `geomech simulate`. */
+export interface SimulateDoc {
+  ok: boolean;
+  h: number;
+  steps: number;
+  params: Record<string, number | number[]>;
+  init: Record<string, number | number[]>;
+  series: Record<string, (number | number[])[]>;
+  stats: { newtonIterations: number; maxResidual: number };
+}
+
+/** Runs `geomech simulate …` in-process, expecting success and no stderr. */
+export async function simulate(...args: string[]): Promise<SimulateDoc> {
+  const r = await inProcess('simulate', ...args);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as SimulateDoc;
+}
+
+/** Width of each kept state of a series (1 for scalars), checked equal across states. */
+export function widthOf(values: (number | number[])[]): number {
+  const widths = new Set(values.map((v) => (Array.isArray(v) ? v.length : 1)));
+  expect(widths.size).toBe(1);
+  return [...widths][0]!;
 }

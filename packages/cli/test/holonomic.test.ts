@@ -4,7 +4,7 @@
  * the usage errors of the link-angle list.
  */
 import { describe, expect, it } from 'vitest';
-import { ERROR_LINE, inProcess } from './helpers.js';
+import { ERROR_LINE, inProcess, simulate, widthOf } from './helpers.js';
 
 const METHODS = [
   'dirac-1',
@@ -16,30 +16,6 @@ const METHODS = [
   'rk4',
   'rattle',
 ] as const;
-
-interface Doc {
-  ok: boolean;
-  h: number;
-  steps: number;
-  params: Record<string, number | number[]>;
-  init: Record<string, number | number[]>;
-  series: Record<string, (number | number[])[]>;
-  stats: { newtonIterations: number; maxResidual: number };
-}
-
-async function simulate(...args: string[]): Promise<Doc> {
-  const r = await inProcess('simulate', ...args);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Doc;
-}
-
-/** Width of each kept state of a series (1 for scalars), checked equal across states. */
-function widthOf(values: (number | number[])[]): number {
-  const widths = new Set(values.map((v) => (Array.isArray(v) ? v.length : 1)));
-  expect(widths.size).toBe(1);
-  return [...widths][0]!;
-}
 
 const WIDTHS = {
   pendulum: { t: 1, q: 2, p: 2, lambda: 1, energy: 1, constraint: 1 },

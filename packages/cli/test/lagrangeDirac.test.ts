@@ -6,33 +6,10 @@
  */
 import { lcCircuit4 } from '@geomech/dirac';
 import { describe, expect, it } from 'vitest';
-import { ERROR_LINE, inProcess } from './helpers.js';
+import { ERROR_LINE, inProcess, simulate, widthOf } from './helpers.js';
 
 const METHODS = ['dirac-plus', 'dirac-minus'] as const;
 const FIELDS = ['q', 'p', 'lambda', 'energy', 'constraint'] as const;
-
-interface Doc {
-  ok: boolean;
-  h: number;
-  steps: number;
-  params: Record<string, number | number[]>;
-  init: Record<string, number | number[]>;
-  series: Record<string, (number | number[])[]>;
-  stats: { newtonIterations: number; maxResidual: number };
-}
-
-async function simulate(...args: string[]): Promise<Doc> {
-  const r = await inProcess('simulate', ...args);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Doc;
-}
-
-function widthOf(values: (number | number[])[]): number {
-  const widths = new Set(values.map((v) => (Array.isArray(v) ? v.length : 1)));
-  expect(widths.size).toBe(1);
-  return [...widths][0]!;
-}
 
 const maxAbs = (values: (number | number[])[]): number =>
   values.flat().reduce((s, x) => Math.max(s, Math.abs(x)), 0);
