@@ -406,6 +406,59 @@ export function discreteEnergy(
 }
 
 /**
+ * The discrete action sums of spec 000 Def 7.3 (Theorem 7.4):
+ *   𝔖⁺_d = Σ_{k<N} [L_d(q_k, q_k + h v_k) + ⟨p_{k+1}, q_{k+1} − q_k − h v_k⟩],
+ *   𝔖⁻_d = Σ_{k<N} [L_d(q_{k+1} − h v_k, q_{k+1}) + ⟨p_k, q_{k+1} − q_k − h v_k⟩],
+ * i.e. Σ h[Θ^±_d − E^±_d] with v_k free. Stationarity in v_k and p (with δq_k ∈ Δ(q_k) for (+),
+ * δq_{k+1} ∈ Δ(q_{k+1}) for (−), fixed end points) is the (±) Lagrange–d'Alembert–Pontryagin
+ * system (58)/(59). Flat row-major arguments: `qs` and `ps` hold N + 1 rows, `vs` holds N rows.
+ *
+ * @throws {@link DimensionError} when the lengths do not fit N + 1, N, N + 1 rows of n.
+ * @example
+ * ```ts
+ * const S = discreteActionSum('plus', Ld, sol.q, vs, sol.p); // vs_k = (q_{k+1} − q_k)/h
+ * ```
+ */
+export function discreteActionSum(
+  sign: LagrangeDiracSign,
+  Ld: DiscreteLagrangian,
+  qs: ArrayLike<number>,
+  vs: ArrayLike<number>,
+  ps: ArrayLike<number>,
+): number {
+  const n = Ld.n;
+  const N = vs.length / n;
+  if (!Number.isInteger(N)) throw new DimensionError('discreteActionSum: vs', n, vs.length);
+  if (qs.length !== (N + 1) * n)
+    throw new DimensionError('discreteActionSum: qs', (N + 1) * n, qs.length);
+  if (ps.length !== (N + 1) * n)
+    throw new DimensionError('discreteActionSum: ps', (N + 1) * n, ps.length);
+  const h = Ld.h;
+  const a = new Float64Array(n);
+  const b = new Float64Array(n);
+  let S = 0;
+  for (let k = 0; k < N; k++) {
+    let pair = 0;
+    const pOff = (sign === 'plus' ? k + 1 : k) * n;
+    for (let i = 0; i < n; i++) {
+      const q0 = qs[k * n + i]!;
+      const q1 = qs[(k + 1) * n + i]!;
+      const hv = h * vs[k * n + i]!;
+      if (sign === 'plus') {
+        a[i] = q0;
+        b[i] = q0 + hv;
+      } else {
+        a[i] = q1 - hv;
+        b[i] = q1;
+      }
+      pair += ps[pOff + i]! * (q1 - q0 - hv);
+    }
+    S += Ld.Ld(a, b) + pair;
+  }
+  return S;
+}
+
+/**
  * Consistent initial data of the (±) scheme from (q₀, p₀) (spec 000 §8.2 "Initialization",
  * §12.11): solves the first step and returns q₁, the LdAP momentum p₀ (for (−) the projection
  * −D₁L_d(q₀, q₁) of p₀ onto the admissible set M⁻, for (+) p₀ itself) and the multiplier λ₀ of the
