@@ -5,3 +5,4 @@
  * @packageDocumentation
  */
 export * from './pair.js';
+export type * from './types.js';

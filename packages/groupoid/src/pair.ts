@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { DimensionError, DomainError, GeomechError } from '@geomech/core';
+import { DimensionError, DomainError, GeomechError, type Rng } from '@geomech/core';
+import type { LieGroupoid } from './types.js';
 
 /** Two arrows whose product was asked for are not composable: β(g) ≠ α(h). */
 export class NotComposableError extends GeomechError {
@@ -33,7 +34,10 @@ export class NotComposableError extends GeomechError {
  * G.multiply(new Float64Array(4), g, h); // [0, 0, 3, 3]
  * ```
  */
-export class PairGroupoid {
+export class PairGroupoid implements LieGroupoid {
+  readonly name: string;
+  /** dim G = 2n. */
+  readonly dim: number;
   /** Dimension of the arrow storage, 2n. */
   readonly arrowDim: number;
   /** Rank of the Lie algebroid A(Q×Q) ≅ TQ: dim G − dim Q = n. */
@@ -49,6 +53,8 @@ export class PairGroupoid {
       throw new DimensionError('PairGroupoid: base dimension', '>= 1', baseDim);
     if (!(composableTol >= 0))
       throw new DomainError('PairGroupoid: composableTol', composableTol, 'must be >= 0');
+    this.name = `Pair(R^${baseDim})`;
+    this.dim = 2 * baseDim;
     this.arrowDim = 2 * baseDim;
     this.rank = baseDim;
   }
@@ -117,6 +123,91 @@ export class PairGroupoid {
       const a = g[i]!;
       out[i] = g[n + i]!;
       out[n + i] = a;
+    }
+    return out;
+  }
+
+  /** chart_g(x) = g + x (Q×Q = R²ⁿ is its own chart). `out` may alias g. */
+  chart(out: Float64Array, g: Float64Array, x: Float64Array): Float64Array {
+    this.check(g);
+    for (let i = 0; i < this.arrowDim; i++) out[i] = g[i]! + x[i]!;
+    return out;
+  }
+
+  /** chart_g⁻¹(k) = k − g. */
+  chartInverse(out: Float64Array, g: Float64Array, k: Float64Array): Float64Array {
+    this.check(g);
+    this.check(k);
+    for (let i = 0; i < this.arrowDim; i++) out[i] = k[i]! - g[i]!;
+    return out;
+  }
+
+  /** ←v(q0, q1) = (0, v): moves the target end (spec 003 §3.5(a)). */
+  leftField(out: Float64Array, _g: Float64Array, v: Float64Array): Float64Array {
+    const n = this.baseDim;
+    for (let i = 0; i < n; i++) {
+      out[i] = 0;
+      out[n + i] = v[i]!;
+    }
+    return out;
+  }
+
+  /** →v(q0, q1) = (−v, 0): moves the source end, with the minus sign of (2). */
+  rightField(out: Float64Array, _g: Float64Array, v: Float64Array): Float64Array {
+    const n = this.baseDim;
+    for (let i = 0; i < n; i++) {
+      out[i] = -v[i]!;
+      out[n + i] = 0;
+    }
+    return out;
+  }
+
+  /** (q0, q1 + v), the α-fibre curve with velocity ←v. `out` may alias g. */
+  leftRetract(out: Float64Array, g: Float64Array, v: Float64Array): Float64Array {
+    this.check(g);
+    const n = this.baseDim;
+    for (let i = 0; i < n; i++) {
+      out[i] = g[i]!;
+      out[n + i] = g[n + i]! + v[i]!;
+    }
+    return out;
+  }
+
+  /** (q0 − v, q1), the β-fibre curve with velocity →v. `out` may alias g. */
+  rightRetract(out: Float64Array, g: Float64Array, v: Float64Array): Float64Array {
+    this.check(g);
+    const n = this.baseDim;
+    for (let i = 0; i < n; i++) {
+      out[i] = g[i]! - v[i]!;
+      out[n + i] = g[n + i]!;
+    }
+    return out;
+  }
+
+  /** ρ = id: A(Q×Q) ≅ TQ. */
+  anchor(out: Float64Array, _q: Float64Array, v: Float64Array): Float64Array {
+    for (let i = 0; i < this.baseDim; i++) out[i] = v[i]!;
+    return out;
+  }
+
+  /** Constant sections of TQ commute: ⟦X, Y⟧ = 0. */
+  bracket(out: Float64Array, _q: Float64Array, _x: Float64Array, _y: Float64Array): Float64Array {
+    return out.fill(0, 0, this.rank);
+  }
+
+  /** Entries uniform in [−2, 2]. */
+  random(out: Float64Array, rng: Rng): Float64Array {
+    for (let i = 0; i < this.arrowDim; i++) out[i] = 4 * rng() - 2;
+    return out;
+  }
+
+  /** (β(g), uniform in [−2, 2]ⁿ). */
+  randomAfter(out: Float64Array, g: Float64Array, rng: Rng): Float64Array {
+    this.check(g);
+    const n = this.baseDim;
+    for (let i = 0; i < n; i++) {
+      out[i] = g[n + i]!;
+      out[n + i] = 4 * rng() - 2;
     }
     return out;
   }
