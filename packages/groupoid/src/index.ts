@@ -4,5 +4,7 @@
  *
  * @packageDocumentation
  */
+
+export * from './gradients.js';
 export * from './pair.js';
 export type * from './types.js';
