@@ -336,6 +336,37 @@ export class LagrangeDiracStepper {
   }
 
   /**
+   * The tolerance of this step's solve: the user's `tol`, raised to the round-off floor of the
+   * residual when the state is large. F₁ = P_k + D₁L_d(q_k, q_{k+1}) + hWᵀλ evaluates difference
+   * quotients (q_{k+1} − q_k)/h whose rounding error is ≈ ε‖q‖·‖D₂D₁L_d‖, and F₂ = W Δq/h likewise
+   * ≈ ε‖q‖‖W‖/h; below 32× that no Newton step can reduce ‖F‖ (e.g. the rolling disk at h = 1e-3
+   * once θ ≈ 47 has a floor ≈ 3e-12 > the default 1e-12).
+   */
+  private residualFloor(guess: Float64Array): number {
+    const { n, m, A, qk, Pk, Wk, q1t } = this;
+    for (let i = 0; i < n; i++) q1t[i] = guess[i]!;
+    this.Ld.D2D1(A, qk, q1t);
+    let qMax = 1;
+    let pMax = 0;
+    let aMax = 0;
+    for (let i = 0; i < n; i++) {
+      qMax = Math.max(qMax, Math.abs(qk[i]!), Math.abs(q1t[i]!));
+      pMax = Math.max(pMax, Math.abs(Pk[i]!));
+      let row = 0;
+      for (let k = 0; k < n; k++) row += Math.abs(A[i * n + k]!);
+      aMax = Math.max(aMax, row);
+    }
+    let wMax = 0;
+    for (let a = 0; a < m; a++) {
+      let row = 0;
+      for (let i = 0; i < n; i++) row += Math.abs(Wk[a * n + i]!);
+      wMax = Math.max(wMax, row);
+    }
+    const floor = 32 * Number.EPSILON * (pMax + qMax * Math.max(aMax, wMax / Math.abs(this.Ld.h)));
+    return Math.max(this.solver.options.tol, floor);
+  }
+
+  /**
    * Position form (spec 000 §8.2, (20)): one step from (q_{k−1}, q_k), i.e. {@link step} with
    * P_k = D₂L_d(q_{k−1}, q_k) and the extrapolated guess 2q_k − q_{k−1}.
    */
@@ -364,7 +395,7 @@ export class LagrangeDiracStepper {
     this.Delta.A(this.Wk, this.qk);
     for (let i = 0; i < n; i++) x0[i] = guess ? guess[i]! : qk[i]!;
     for (let a = 0; a < m; a++) x0[n + a] = res.lambda[a]!;
-    const r = this.solver.solve(this.F, this.J, x0, stepIndex);
+    const r = this.solver.solve(this.F, this.J, x0, stepIndex, this.residualFloor(x0));
     if (!r.converged) {
       throw new NewtonDivergedError(r.iterations, r.residualNorm, stepIndex, 'Lagrange–Dirac step');
     }

@@ -152,6 +152,8 @@ export class NewtonSolver {
    * the solver's iterate buffer and must not modify or keep it.
    *
    * @param step - integrator step index, copied into thrown errors.
+   * @param tolOverride - residual tolerance of this solve only (e.g. raised to the round-off floor
+   *   of the residual's terms by an integrator whose state has grown); default `options.tol`.
    * @returns the solver's own result object (same object and `x` buffer on every call).
    */
   solve(
@@ -159,9 +161,12 @@ export class NewtonSolver {
     J: JacobianFunction,
     x0: ArrayLike<number>,
     step?: number,
+    tolOverride?: number,
   ): NewtonResult {
     const { n, x, f, jac, dx, xt, ft, lu, result } = this;
-    const { tol, stepTol, maxIterations, lineSearch, throwOnFailure } = this.options;
+    const { stepTol, maxIterations, lineSearch, throwOnFailure } = this.options;
+    const tol = tolOverride ?? this.options.tol;
+    if (!(tol >= 0)) throw new DomainError('NewtonSolver.solve: tolOverride', tol, 'must be ≥ 0');
     if (x0.length !== n) throw new DimensionError('NewtonSolver.solve: x0', n, x0.length);
     if (x0 !== x) for (let i = 0; i < n; i++) x[i] = x0[i]!;
     F(f, x);
