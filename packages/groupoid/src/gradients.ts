@@ -50,17 +50,17 @@ function trivializedGradient(
     throw new DomainError(`${which}Grad: step`, step, 'must be positive and finite');
   const { v, k } = ws;
   v.fill(0);
-  const move = which === 'left' ? G.leftRetract.bind(G) : G.rightRetract.bind(G);
-  // f'(0) ≈ [8(f(ε) − f(−ε)) − (f(2ε) − f(−2ε))] / (12ε)
+  const left = which === 'left';
+  // f'(0) ≈ [8(f(ε) − f(−ε)) − (f(2ε) − f(−2ε))] / (12ε); no closure per call (hot path)
   for (let i = 0; i < r; i++) {
     v[i] = step;
-    const f1 = f(move(k, g, v));
+    const f1 = f(left ? G.leftRetract(k, g, v) : G.rightRetract(k, g, v));
     v[i] = -step;
-    const fm1 = f(move(k, g, v));
+    const fm1 = f(left ? G.leftRetract(k, g, v) : G.rightRetract(k, g, v));
     v[i] = 2 * step;
-    const f2 = f(move(k, g, v));
+    const f2 = f(left ? G.leftRetract(k, g, v) : G.rightRetract(k, g, v));
     v[i] = -2 * step;
-    const fm2 = f(move(k, g, v));
+    const fm2 = f(left ? G.leftRetract(k, g, v) : G.rightRetract(k, g, v));
     v[i] = 0;
     out[i] = (8 * (f1 - fm1) - (f2 - fm2)) / (12 * step);
   }

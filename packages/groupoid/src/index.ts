@@ -8,3 +8,9 @@
 export * from './gradients.js';
 export * from './pair.js';
 export type * from './types.js';
+export * from './algebroid.js';
+export * from './cotangent.js';
+export * from './lieGroupGroupoid.js';
+export * from './product.js';
+export * from './constrained.js';
+export * from './symplectic.js';

@@ -1,0 +1,1248 @@
+/**
+ * Discrete constrained Lagrangian systems (G, N, L) on a Lie groupoid G ⇒ Q (seed 003 §3, spec
+ * 003 §5, §6, §7, §11.3), with N = {φ^a = 0, a = 1..m} and an extension L̂ of L to G.
+ *
+ * Everything is expressed through the trivialized gradients of spec 003 §2 in a fixed basis
+ * e_1..e_r of sections of AG (r = rank AG):
+ *
+ *   leftGrad(f)(g)_i = ←e_i[f](g)  (α-vertical, moves the target end, eq. (1)),
+ *   rightGrad(f)(g)_i = →e_i[f](g) (β-vertical, moves the source end, eq. (2) with its minus sign),
+ *
+ * so that, with F_λ = L̂ + λ_a φ^a (§5.2),
+ *
+ *   F⁻L(g, λ) = α̃(dF_λ(g)) = (α(g), rightGrad(F_λ)(g)),
+ *   F⁺L(g, λ) = β̃(dF_λ(g)) = (β(g), leftGrad(F_λ)(g)),
+ *
+ * and the constrained discrete Euler–Lagrange equations (5) read, for a composable step
+ * β(g_k) = α(g_{k+1}):
+ *
+ *   leftGrad(F_{λ_k})(g_k) − rightGrad(F_{λ_{k+1}})(g_{k+1}) = 0 ∈ R^r,   φ(g_{k+1}) = 0 ∈ R^m.
+ *
+ * A forward step solves these r + m equations for g_{k+1} in the α-fibre over β(g_k) (r
+ * coordinates through `leftRetract`) and λ_{k+1}; a backward step solves them for g_k in the
+ * β-fibre over α(g_{k+1}) (through `rightRetract`) and λ_k. The Jacobians of the two square
+ * systems are the *bordered* matrices
+ *
+ *   forward  [ −←e_j[→e_i F_λ]   −→e_i[φ^a] ]      backward [ →e_j[←e_i F_λ]   ←e_i[φ^a] ]
+ *            [  ←e_j[φ^a]           0       ]               [ →e_j[φ^a]          0      ]
+ *
+ * whose nullities are the dimensions of ker T(F⁻L|Σ_L) and ker T(F⁺L|Σ_L); Theorem 2.16 and
+ * Remark 2.17 say these are equal, and the system is *regular* (Def 3.5) where they vanish.
+ *
+ * Hot paths (Legendre transforms, residuals, Jacobians, Newton steps) write into workspaces owned
+ * by the {@link DiscreteConstrainedSystem} and allocate nothing per call; diagnostics (SVDs, null
+ * spaces, symmetry checks) allocate.
+ *
+ * @module
+ */
+import {
+  DenseLU,
+  DimensionError,
+  DomainError,
+  GeomechError,
+  NewtonDivergedError,
+  NonFiniteError,
+  nullSpace,
+  type SubspaceBasis,
+  singularValues,
+} from '@geomech/core';
+import { NotComposableError } from './pair.js';
+import type { AStar, LieGroupoid } from './types.js';
+
+/** Default step of the fourth-order finite-difference trivialized gradients (as `gradients.ts`). */
+export const CONSTRAINED_GRADIENT_STEP = 1e-3;
+/** Default central-difference step of the bordered Jacobian when all four gradient hooks are analytic. */
+export const CONSTRAINED_JACOBIAN_STEP_ANALYTIC = Math.cbrt(Number.EPSILON);
+/**
+ * Default central-difference step of the bordered Jacobian over finite-difference gradients: larger,
+ * because the gradients carry round-off noise ≈ ε|L̂|/{@link CONSTRAINED_GRADIENT_STEP}.
+ */
+export const CONSTRAINED_JACOBIAN_STEP_FD = 1e-4;
+/** Default bound on the 1-norm condition estimate of the bordered Jacobian (non-regularity test). */
+export const CONSTRAINED_MAX_CONDITION = 1e12;
+/** Default relative singular-value threshold σ ≤ tol·σ_max counted as zero by {@link DiscreteConstrainedSystem.isRegularAt}. */
+export const CONSTRAINED_REGULARITY_RTOL = 1e-8;
+
+/** Writes a vector-valued function of an arrow into `out`. */
+export type ArrowMap = (out: Float64Array, g: Float64Array) => void;
+/** A section X = Σ Xⁱ(q) e_i of AG given by its coefficients: writes X¹(q)..X^r(q) into `out`. */
+export type SectionCoefficients = (out: Float64Array, q: Float64Array) => void;
+/** A function on the base Q. */
+export type BaseFunction = (q: Float64Array) => number;
+
+/** The data (G, N = {φ = 0}, L̂) of a discrete constrained Lagrangian system (spec 003 Def 3.2, §5.2, §11.3). */
+export interface ConstrainedSystemSpec {
+  /** The Lie groupoid G ⇒ Q. */
+  readonly groupoid: LieGroupoid;
+  /** Number m of constraints φ¹..φ^m (0 for an unconstrained system, N = G). */
+  readonly m: number;
+  /** The extension L̂: G → R of the discrete Lagrangian L: N → R. */
+  readonly Lhat: (g: Float64Array) => number;
+  /** out (length m) ← φ(g). Never called when m = 0. */
+  readonly phi: ArrowMap;
+  /** out (length r) ← leftGrad(L̂)(g) = ←e_i[L̂](g). Default: fourth-order central differences. */
+  readonly leftGradL?: ArrowMap;
+  /** out (length r) ← rightGrad(L̂)(g) = →e_i[L̂](g). */
+  readonly rightGradL?: ArrowMap;
+  /** out (m×r row-major) ← ←e_i[φ^a](g) at `out[a*r + i]`. */
+  readonly leftGradPhi?: ArrowMap;
+  /** out (m×r row-major) ← →e_i[φ^a](g) at `out[a*r + i]`. */
+  readonly rightGradPhi?: ArrowMap;
+  /**
+   * out ← initial guess for g_{k+1}, which must lie in the α-fibre over β(g_k). Default: the
+   * increment of g_k transported to β(g_k) (for the pair groupoid (q1, 2q1 − q0); for a Lie group
+   * g_k itself); see {@link DiscreteConstrainedSystem}.
+   */
+  readonly predictor?: (out: Float64Array, gk: Float64Array) => void;
+  /** out ← initial guess for g_k in the β-fibre over α(g_{k+1}). Default: the mirror of `predictor`. */
+  readonly predictorBackward?: (out: Float64Array, gk1: Float64Array) => void;
+  /** Step of the finite-difference gradients. Default {@link CONSTRAINED_GRADIENT_STEP}. */
+  readonly gradientStep?: number;
+  /** Step of the central-difference bordered Jacobian. Default depends on the hooks (see the constants). */
+  readonly jacobianStep?: number;
+  /** Newton reports non-regularity above this condition estimate. Default {@link CONSTRAINED_MAX_CONDITION}. */
+  readonly maxCondition?: number;
+  /** Relative singular-value threshold of the regularity test. Default {@link CONSTRAINED_REGULARITY_RTOL}. */
+  readonly regularityTol?: number;
+}
+
+/** Options of one step / Legendre inversion. */
+export interface StepOptions {
+  /**
+   * Converged when ‖residual‖∞ ≤ tol. Default 1e-12 when all gradient hooks are analytic, 1e-10
+   * otherwise (the round-off floor of the finite-difference gradients is ≈ 1e-13·|L̂|).
+   */
+  readonly tol?: number;
+  /** Maximum number of Newton iterations. Default 20. */
+  readonly maxIterations?: number;
+  /** Initial guess for the unknown arrow (must lie in the right fibre). Default: the predictor. */
+  readonly guess?: Float64Array;
+  /** Initial guess for the unknown multipliers. Default: the known multipliers (zeros for the Hamiltonian map). */
+  readonly lambdaGuess?: ArrayLike<number>;
+  /**
+   * Also converged when a Newton update satisfies ‖Δ‖∞ ≤ stepTol·max(1, ‖g‖∞, ‖λ‖∞) (the solution
+   * is then fixed to working precision). Default 4ε; 0 disables it.
+   */
+  readonly stepTol?: number;
+  /** Integrator step index copied into thrown errors. */
+  readonly step?: number;
+}
+
+/** Outcome of a step: the solver's own buffers, overwritten by the next call of the same method. */
+export interface StepResult {
+  /** The solved arrow (g_{k+1} forward, g_k backward). */
+  readonly g: Float64Array;
+  /** Its multipliers λ (length m). */
+  readonly lambda: Float64Array;
+  /** Newton iterations (Jacobian factorizations) used. */
+  readonly iterations: number;
+  /** ‖residual‖∞ at the returned point. */
+  readonly residualNorm: number;
+  /** 1-norm condition estimate of the last bordered Jacobian factorized. */
+  readonly condition: number;
+}
+
+/** Outcome of {@link DiscreteConstrainedSystem.hamiltonianMap}. */
+export interface HamiltonianMapResult extends StepResult {
+  /** F⁺L(g, λ), written into the caller's `out`. */
+  readonly image: AStar;
+}
+
+/** Outcome of {@link DiscreteConstrainedSystem.isRegularAt}. */
+export interface RegularityReport {
+  /** Both bordered Jacobians have full rank (Def 3.5, locally). */
+  readonly regular: boolean;
+  readonly sigmaMinForward: number;
+  readonly sigmaMinBackward: number;
+  readonly sigmaMaxForward: number;
+  readonly sigmaMaxBackward: number;
+  /** dim ker T(F⁻L|Σ_L): singular values ≤ tol·σ_max of the forward bordered Jacobian. */
+  readonly nullityForward: number;
+  /** dim ker T(F⁺L|Σ_L) (Remark 2.17: equal to `nullityForward`). */
+  readonly nullityBackward: number;
+}
+
+/** Outcome of {@link DiscreteConstrainedSystem.checkNoetherSymmetry} (conditions (a), (b) of spec 003 §6). */
+export interface NoetherSymmetryCheck {
+  /** (a): max over samples and a of |(←X − →X)[φ^a]|. */
+  readonly tangency: number;
+  /** (b): max over samples of |(←X − →X)[L̂] − f(α(g)) + f(β(g))|. */
+  readonly lagrangian: number;
+  /** max of the two. */
+  readonly maxViolation: number;
+  /** max |φ(g)| over the samples: the conditions only need hold on N. */
+  readonly offConstraint: number;
+}
+
+/** Which of the two bordered systems of §5.2. */
+export type StepDirection = 'forward' | 'backward';
+
+/**
+ * The bordered Jacobian of a step is singular: the system is not regular there (spec 003 Def 3.5,
+ * §12 item 6). Carries the singular values that show it.
+ *
+ * @example
+ * ```ts
+ * try { sys.stepForward(g, lambda); } catch (e) {
+ *   if (e instanceof NonRegularSystemError) console.log(e.direction, e.sigmaMin);
+ * }
+ * ```
+ */
+export class NonRegularSystemError extends GeomechError {
+  override name = 'NonRegularSystemError';
+  constructor(
+    readonly direction: StepDirection,
+    /** Smallest singular value of the bordered Jacobian. */
+    readonly sigmaMin: number,
+    /** Largest singular value of the bordered Jacobian. */
+    readonly sigmaMax: number,
+    /** 1-norm condition estimate from the LU factorization (∞ at an exact zero pivot). */
+    readonly conditionEstimate: number,
+    /** Newton iteration at which it was met. */
+    readonly iteration: number,
+    readonly step?: number,
+  ) {
+    super(
+      `non-regular constrained system: ${direction} bordered Jacobian is singular at Newton iteration ` +
+        `${iteration}${step === undefined ? '' : ` of step ${step}`} (sigma_min = ${sigmaMin.toExponential(3)}, ` +
+        `sigma_max = ${sigmaMax.toExponential(3)}, condition estimate ${conditionEstimate.toExponential(2)})`,
+    );
+  }
+}
+
+/**
+ * Newton failed in a constrained step (spec 003 §5.2); `history` holds ‖residual‖∞ after each
+ * iteration (index 0: the guess). A {@link NewtonDivergedError}.
+ *
+ * @example
+ * ```ts
+ * try { sys.stepForward(g, lambda, { maxIterations: 3 }); } catch (e) {
+ *   if (e instanceof ConstrainedNewtonDivergedError) console.log(e.history);
+ * }
+ * ```
+ */
+export class ConstrainedNewtonDivergedError extends NewtonDivergedError {
+  constructor(
+    readonly direction: StepDirection,
+    iterations: number,
+    residualNorm: number,
+    readonly history: readonly number[],
+    step?: number,
+    reason?: string,
+  ) {
+    super(iterations, residualNorm, step, reason ?? 'did not converge');
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Shared default of the step options (a fresh `{}` per call would allocate). */
+const NO_OPTIONS: StepOptions = Object.freeze({});
+type Side = 'left' | 'right';
+
+/**
+ * A discrete constrained Lagrangian system (G, N = {φ = 0}, L̂) on a Lie groupoid, with its
+ * Legendre transforms, constrained DEL residual, forward/backward steps, regularity test,
+ * Hamiltonian map, Noether charges and the objects of the variational principle (spec 003 §5.2,
+ * §6, §7, §11.3).
+ *
+ * Gradients come from the analytic hooks of the spec when given, else from fourth-order central
+ * differences along `leftRetract` / `rightRetract`. The bordered Newton Jacobian takes exact
+ * multiplier columns and constraint rows (the gradients of φ at the current iterate: Newton is
+ * re-centred after every iteration, g ← retract(g, Δv), so the fibre coordinates are always 0 at
+ * the Jacobian) and central differences of the gradients for the r×r block.
+ *
+ * The default predictor transports the increment of g_k: it solves leftField(ε(α(g_k)))·v ≈
+ * chartInverse(ε(α(g_k)), g_k) in the least-squares sense and returns leftRetract(ε(β(g_k)), v);
+ * for the pair groupoid this is exactly (q1, 2q1 − q0), for a Lie group ≈ g_k.
+ *
+ * @example
+ * ```ts
+ * // S1: L = (q1 − q0)²/(2h) − (h/2)(V(q0) + V(q1)), V = q²/2: the DEL are Störmer–Verlet.
+ * const h = 0.1;
+ * const sys = new DiscreteConstrainedSystem({
+ *   groupoid: new PairGroupoid(1),
+ *   m: 0,
+ *   Lhat: (g) => (g[1]! - g[0]!) ** 2 / (2 * h) - (h / 4) * (g[0]! ** 2 + g[1]! ** 2),
+ *   phi: () => {},
+ * });
+ * const { g } = sys.stepForward(Float64Array.of(1, 0.99), new Float64Array(0));
+ * // g = [0.99, q2] with q2 the Störmer–Verlet update
+ * ```
+ */
+export class DiscreteConstrainedSystem {
+  readonly groupoid: LieGroupoid;
+  /** Number of constraints. */
+  readonly m: number;
+  /** rank r of AG. */
+  readonly r: number;
+  /** Size r + m of the bordered systems. */
+  readonly size: number;
+  /** True when all four gradient hooks are analytic. */
+  readonly analyticGradients: boolean;
+  readonly gradientStep: number;
+  readonly jacobianStep: number;
+  readonly maxCondition: number;
+  readonly regularityTol: number;
+
+  private readonly spec: ConstrainedSystemSpec;
+  // gradient scratch
+  private readonly fdV: Float64Array;
+  private readonly fdK: Float64Array;
+  private readonly fdP1: Float64Array;
+  private readonly fdM1: Float64Array;
+  private readonly fdP2: Float64Array;
+  private readonly fdM2: Float64Array;
+  private readonly gradPhiBuf: Float64Array;
+  private readonly phiBuf: Float64Array;
+  // Newton workspace
+  private readonly lu: DenseLU;
+  private readonly centre: Float64Array;
+  private readonly centreTmp: Float64Array;
+  private readonly mu: Float64Array;
+  private readonly res: Float64Array;
+  private readonly jac: Float64Array;
+  private readonly dx: Float64Array;
+  private readonly dv: Float64Array;
+  private readonly target: Float64Array;
+  private readonly jv: Float64Array;
+  private readonly jk: Float64Array;
+  private readonly jgp: Float64Array;
+  private readonly jgm: Float64Array;
+  private readonly jphi: Float64Array;
+  private history: Float64Array;
+  // Legendre / residual scratch
+  private readonly aPlus: Mutable<AStar>;
+  private readonly aMinus: Mutable<AStar>;
+  // predictor workspace
+  private readonly prQ: Float64Array;
+  private readonly prE: Float64Array;
+  private readonly prX: Float64Array;
+  private readonly prM: Float64Array;
+  private readonly prField: Float64Array;
+  private readonly prNormal: Float64Array;
+  private readonly prRhs: Float64Array;
+  private readonly prLU: DenseLU;
+  // results
+  private readonly forwardResult: Mutable<StepResult>;
+  private readonly backwardResult: Mutable<StepResult>;
+  private readonly hamiltonResult: Mutable<HamiltonianMapResult>;
+
+  constructor(spec: ConstrainedSystemSpec) {
+    const G = spec.groupoid;
+    if (!Number.isInteger(spec.m) || spec.m < 0)
+      throw new DimensionError(
+        'DiscreteConstrainedSystem: number of constraints m',
+        '>= 0',
+        spec.m,
+      );
+    if (!Number.isInteger(G.rank) || G.rank < 1)
+      throw new DimensionError('DiscreteConstrainedSystem: algebroid rank', '>= 1', G.rank);
+    if (typeof spec.Lhat !== 'function' || typeof spec.phi !== 'function')
+      throw new DomainError('DiscreteConstrainedSystem: Lhat, phi', 'missing', 'must be functions');
+    this.spec = spec;
+    this.groupoid = G;
+    this.m = spec.m;
+    this.r = G.rank;
+    this.size = this.r + this.m;
+    this.analyticGradients =
+      spec.leftGradL !== undefined &&
+      spec.rightGradL !== undefined &&
+      (this.m === 0 || (spec.leftGradPhi !== undefined && spec.rightGradPhi !== undefined));
+    this.gradientStep = positive('gradientStep', spec.gradientStep ?? CONSTRAINED_GRADIENT_STEP);
+    this.jacobianStep = positive(
+      'jacobianStep',
+      spec.jacobianStep ??
+        (this.analyticGradients
+          ? CONSTRAINED_JACOBIAN_STEP_ANALYTIC
+          : CONSTRAINED_JACOBIAN_STEP_FD),
+    );
+    this.maxCondition = positive('maxCondition', spec.maxCondition ?? CONSTRAINED_MAX_CONDITION);
+    this.regularityTol = positive(
+      'regularityTol',
+      spec.regularityTol ?? CONSTRAINED_REGULARITY_RTOL,
+    );
+
+    const { r, m, size } = this;
+    const A = G.arrowDim;
+    this.fdV = new Float64Array(r);
+    this.fdK = new Float64Array(A);
+    const w = Math.max(1, m);
+    this.fdP1 = new Float64Array(w);
+    this.fdM1 = new Float64Array(w);
+    this.fdP2 = new Float64Array(w);
+    this.fdM2 = new Float64Array(w);
+    this.gradPhiBuf = new Float64Array(m * r);
+    this.phiBuf = new Float64Array(m);
+
+    this.lu = new DenseLU(size);
+    this.centre = new Float64Array(A);
+    this.centreTmp = new Float64Array(A);
+    this.mu = new Float64Array(m);
+    this.res = new Float64Array(size);
+    this.jac = new Float64Array(size * size);
+    this.dx = new Float64Array(size);
+    this.dv = new Float64Array(r);
+    this.target = new Float64Array(r);
+    this.jv = new Float64Array(r);
+    this.jk = new Float64Array(A);
+    this.jgp = new Float64Array(r);
+    this.jgm = new Float64Array(r);
+    this.jphi = new Float64Array(m * r);
+    this.history = new Float64Array(21);
+
+    this.aPlus = { base: new Float64Array(G.baseDim), p: new Float64Array(r) };
+    this.aMinus = { base: new Float64Array(G.baseDim), p: new Float64Array(r) };
+
+    this.prQ = new Float64Array(G.baseDim);
+    this.prE = new Float64Array(A);
+    this.prX = new Float64Array(G.dim);
+    this.prM = new Float64Array(G.dim * r);
+    this.prField = new Float64Array(G.dim);
+    this.prNormal = new Float64Array(r * r);
+    this.prRhs = new Float64Array(r);
+    this.prLU = new DenseLU(r);
+
+    const result = (): Mutable<StepResult> => ({
+      g: new Float64Array(A),
+      lambda: new Float64Array(m),
+      iterations: 0,
+      residualNorm: Number.NaN,
+      condition: Number.NaN,
+    });
+    this.forwardResult = result();
+    this.backwardResult = result();
+    this.hamiltonResult = {
+      ...result(),
+      image: { base: new Float64Array(G.baseDim), p: new Float64Array(r) },
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // trivialized gradients (spec 003 §2)
+
+  /**
+   * out (length r) ← leftGrad(L̂)(g) = ←e_i[L̂](g) (spec 003 §2; hook or fourth-order differences).
+   * Allocation-free.
+   *
+   * @example
+   * ```ts
+   * sys.leftGradL(new Float64Array(sys.r), g); // pair groupoid: ∂L̂/∂q1
+   * ```
+   */
+  leftGradL(out: Float64Array, g: Float64Array): Float64Array {
+    this.checkArrow('leftGradL', g);
+    this.gradL('left', out, g);
+    return out;
+  }
+
+  /**
+   * out (length r) ← rightGrad(L̂)(g) = →e_i[L̂](g) (spec 003 §2, eq. (2)). Allocation-free.
+   *
+   * @example
+   * ```ts
+   * sys.rightGradL(new Float64Array(sys.r), g); // pair groupoid: −∂L̂/∂q0
+   * ```
+   */
+  rightGradL(out: Float64Array, g: Float64Array): Float64Array {
+    this.checkArrow('rightGradL', g);
+    this.gradL('right', out, g);
+    return out;
+  }
+
+  /**
+   * out (m×r row-major) ← ←e_i[φ^a](g) (spec 003 §2, §5.2). Allocation-free.
+   *
+   * @example
+   * ```ts
+   * sys.leftGradPhi(new Float64Array(sys.m * sys.r), g);
+   * ```
+   */
+  leftGradPhi(out: Float64Array, g: Float64Array): Float64Array {
+    this.checkArrow('leftGradPhi', g);
+    this.gradPhi('left', out, g);
+    return out;
+  }
+
+  /**
+   * out (m×r row-major) ← →e_i[φ^a](g) (spec 003 §2, §5.2). Allocation-free.
+   *
+   * @example
+   * ```ts
+   * sys.rightGradPhi(new Float64Array(sys.m * sys.r), g);
+   * ```
+   */
+  rightGradPhi(out: Float64Array, g: Float64Array): Float64Array {
+    this.checkArrow('rightGradPhi', g);
+    this.gradPhi('right', out, g);
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Legendre transforms and the DEL residual (spec 003 §5.2)
+
+  /**
+   * F⁻L(g, λ) = α̃(d(L̂ + λ_aφ^a)(g)) = (α(g), rightGrad(L̂)(g) + Σ_a λ_a rightGrad(φ^a)(g))
+   * (spec 003 §5.2, eq. (4)). Writes `out.base` (length baseDim) and `out.p` (length r).
+   *
+   * @example
+   * ```ts
+   * // pair groupoid: F⁻L(q0, q1) = (q0, −∂0 L(q0, q1))
+   * sys.legendreMinus({ base: new Float64Array(1), p: new Float64Array(1) }, g, lambda);
+   * ```
+   */
+  legendreMinus(out: AStar, g: Float64Array, lambda: ArrayLike<number>): AStar {
+    this.checkArrow('legendreMinus', g);
+    this.checkLambda('legendreMinus', lambda);
+    this.checkAStar('legendreMinus', out);
+    this.groupoid.source(out.base, g);
+    this.gradF('right', out.p, g, lambda);
+    return out;
+  }
+
+  /**
+   * F⁺L(g, λ) = β̃(d(L̂ + λ_aφ^a)(g)) = (β(g), leftGrad(L̂)(g) + Σ_a λ_a leftGrad(φ^a)(g))
+   * (spec 003 §5.2, eq. (4)).
+   *
+   * @example
+   * ```ts
+   * // pair groupoid: F⁺L(q0, q1) = (q1, ∂1 L(q0, q1))
+   * sys.legendrePlus({ base: new Float64Array(1), p: new Float64Array(1) }, g, lambda);
+   * ```
+   */
+  legendrePlus(out: AStar, g: Float64Array, lambda: ArrayLike<number>): AStar {
+    this.checkArrow('legendrePlus', g);
+    this.checkLambda('legendrePlus', lambda);
+    this.checkAStar('legendrePlus', out);
+    this.groupoid.target(out.base, g);
+    this.gradF('left', out.p, g, lambda);
+    return out;
+  }
+
+  /**
+   * out (length r + m) ← [F⁺L(g_k, λ_k).p − F⁻L(g_{k+1}, λ_{k+1}).p ; φ(g_{k+1})], the residual of
+   * the constrained DEL (5) in the multiplier form of spec 003 §5.2. Allocation-free.
+   *
+   * @throws NotComposableError when β(g_k) ≠ α(g_{k+1}).
+   * @example
+   * ```ts
+   * const res = sys.delResidual(new Float64Array(sys.size), gk, lk, gk1, lk1); // ≈ 0 on a solution
+   * ```
+   */
+  delResidual(
+    out: Float64Array,
+    gk: Float64Array,
+    lambdaK: ArrayLike<number>,
+    gk1: Float64Array,
+    lambdaK1: ArrayLike<number>,
+  ): Float64Array {
+    if (out.length < this.size) throw new DimensionError('delResidual: out', this.size, out.length);
+    this.checkArrow('delResidual: g_k', gk);
+    this.checkArrow('delResidual: g_{k+1}', gk1);
+    this.checkLambda('delResidual: lambda_k', lambdaK);
+    this.checkLambda('delResidual: lambda_{k+1}', lambdaK1);
+    this.checkComposable(gk, gk1);
+    const { r, m, aPlus, aMinus } = this;
+    this.gradF('left', aPlus.p, gk, lambdaK);
+    this.gradF('right', aMinus.p, gk1, lambdaK1);
+    for (let i = 0; i < r; i++) out[i] = aPlus.p[i]! - aMinus.p[i]!;
+    if (m > 0) {
+      this.spec.phi(this.phiBuf, gk1);
+      for (let a = 0; a < m; a++) out[r + a] = this.phiBuf[a]!;
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // steps
+
+  /**
+   * One forward step of the constrained DEL (spec 003 §5.2): given (g_k, λ_k), solves
+   * rightGrad(L̂ + λ_{k+1}φ)(g_{k+1}) = leftGrad(L̂ + λ_kφ)(g_k), φ(g_{k+1}) = 0 for g_{k+1} in the
+   * α-fibre over β(g_k) and λ_{k+1}, by Newton's method in (v, λ_{k+1}) with
+   * g_{k+1} = leftRetract(centre, v), re-centred after every iteration. Allocation-free.
+   *
+   * @returns the system's forward result object (overwritten by the next forward step).
+   * @throws NonRegularSystemError when the bordered Jacobian is singular (condition estimate ≥
+   *   `maxCondition`), with its smallest singular value.
+   * @throws ConstrainedNewtonDivergedError (a NewtonDivergedError) with the residual history when
+   *   Newton does not converge in `maxIterations` or produces non-finite values.
+   * @throws NotComposableError when the guess is not in the α-fibre over β(g_k).
+   * @example
+   * ```ts
+   * const { g, lambda, iterations } = sys.stepForward(gk, lambdaK, { tol: 1e-12 });
+   * ```
+   */
+  stepForward(
+    gk: Float64Array,
+    lambdaK: ArrayLike<number>,
+    options: StepOptions = NO_OPTIONS,
+  ): StepResult {
+    this.checkArrow('stepForward: g_k', gk);
+    this.checkLambda('stepForward: lambda_k', lambdaK);
+    this.gradF('left', this.target, gk, lambdaK);
+    const c0 = this.centreTmp;
+    if (options.guess !== undefined) {
+      this.checkArrow('stepForward: guess', options.guess);
+      c0.set(options.guess);
+    } else if (this.spec.predictor !== undefined) this.spec.predictor(c0, gk);
+    else this.defaultPredictor('forward', c0, gk);
+    this.checkComposable(gk, c0);
+    return this.solve('forward', c0, options.lambdaGuess ?? lambdaK, options, this.forwardResult);
+  }
+
+  /**
+   * One backward step (spec 003 §5.2, Theorem 2.16): given (g_{k+1}, λ_{k+1}), solves
+   * leftGrad(L̂ + λ_kφ)(g_k) = rightGrad(L̂ + λ_{k+1}φ)(g_{k+1}), φ(g_k) = 0 for g_k in the β-fibre
+   * over α(g_{k+1}) (through `rightRetract`) and λ_k. Same solver and errors as
+   * {@link stepForward}. Allocation-free.
+   *
+   * @example
+   * ```ts
+   * const back = sys.stepBackward(gk1, lambdaK1); // recovers (g_k, λ_k)
+   * ```
+   */
+  stepBackward(
+    gk1: Float64Array,
+    lambdaK1: ArrayLike<number>,
+    options: StepOptions = NO_OPTIONS,
+  ): StepResult {
+    this.checkArrow('stepBackward: g_{k+1}', gk1);
+    this.checkLambda('stepBackward: lambda_{k+1}', lambdaK1);
+    this.gradF('right', this.target, gk1, lambdaK1);
+    const c0 = this.centreTmp;
+    if (options.guess !== undefined) {
+      this.checkArrow('stepBackward: guess', options.guess);
+      c0.set(options.guess);
+    } else if (this.spec.predictorBackward !== undefined) this.spec.predictorBackward(c0, gk1);
+    else this.defaultPredictor('backward', c0, gk1);
+    this.checkComposable(c0, gk1);
+    return this.solve(
+      'backward',
+      c0,
+      options.lambdaGuess ?? lambdaK1,
+      options,
+      this.backwardResult,
+    );
+  }
+
+  /**
+   * The discrete Hamiltonian map F⁺L ∘ (F⁻L)⁻¹ on A*G (spec 003 §4, §5, Def 3.5): solves
+   * F⁻L(g, λ) = ν with φ(g) = 0 for g in the α-fibre over ν.base (from `guess`) and λ, then
+   * writes F⁺L(g, λ) into `out`. A local Poisson automorphism where the system is regular.
+   *
+   * @param guess - an arrow with α(guess) = ν.base.
+   * @returns the system's Hamiltonian-map result object (`image` is `out`).
+   * @example
+   * ```ts
+   * // pair groupoid on R: (q, p) ↦ (q', p')
+   * const out = { base: new Float64Array(1), p: new Float64Array(1) };
+   * sys.hamiltonianMap(out, { base: Float64Array.of(q), p: Float64Array.of(p) }, Float64Array.of(q, q + h * p));
+   * ```
+   */
+  hamiltonianMap(
+    out: AStar,
+    nu: AStar,
+    guess: Float64Array,
+    options: StepOptions = NO_OPTIONS,
+  ): HamiltonianMapResult {
+    this.checkAStar('hamiltonianMap: out', out);
+    this.checkAStar('hamiltonianMap: nu', nu);
+    this.checkArrow('hamiltonianMap: guess', guess);
+    const G = this.groupoid;
+    G.source(this.prQ, guess);
+    let gap = 0;
+    let scale = 1;
+    for (let i = 0; i < G.baseDim; i++) {
+      gap = Math.max(gap, Math.abs(this.prQ[i]! - nu.base[i]!));
+      scale = Math.max(scale, Math.abs(nu.base[i]!));
+    }
+    if (gap > G.composableTol * scale) throw new NotComposableError(gap);
+    for (let i = 0; i < this.r; i++) this.target[i] = nu.p[i]!;
+    const c0 = this.centreTmp;
+    c0.set(guess);
+    this.mu.fill(0);
+    const res = this.hamiltonResult;
+    this.solve('forward', c0, options.lambdaGuess ?? this.mu, options, res);
+    res.image = out;
+    this.groupoid.target(out.base, res.g);
+    this.gradF('left', out.p, res.g, res.lambda);
+    return res;
+  }
+
+  /**
+   * Integrates n − 1 forward steps from (g_1, λ_1) (spec 003 §12 item 10: g_1..g_n, λ_1..λ_n).
+   * Cold path: allocates the flat solution storage once; each step is allocation-free.
+   *
+   * @returns `g` (n × arrowDim), `lambda` (n × m), per-step `iterations` and `residualNorm`
+   *   (index 0 refers to the initial data: 0 iterations, residual |φ(g_1)|∞).
+   * @example
+   * ```ts
+   * const sol = sys.integrate(g1, lambda1, 100);
+   * sol.g.subarray(99 * G.arrowDim, 100 * G.arrowDim); // g_100
+   * ```
+   */
+  integrate(
+    g1: Float64Array,
+    lambda1: ArrayLike<number>,
+    n: number,
+    options: Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step'> = {},
+  ): {
+    readonly g: Float64Array;
+    readonly lambda: Float64Array;
+    readonly iterations: Int32Array;
+    readonly residualNorm: Float64Array;
+  } {
+    if (!Number.isInteger(n) || n < 1) throw new DomainError('integrate: n', n, 'must be >= 1');
+    this.checkArrow('integrate: g_1', g1);
+    this.checkLambda('integrate: lambda_1', lambda1);
+    const A = this.groupoid.arrowDim;
+    const { m } = this;
+    const g = new Float64Array(n * A);
+    const lambda = new Float64Array(n * m);
+    const iterations = new Int32Array(n);
+    const residualNorm = new Float64Array(n);
+    g.set(g1);
+    for (let a = 0; a < m; a++) lambda[a] = lambda1[a]!;
+    if (m > 0) {
+      this.spec.phi(this.phiBuf, g1);
+      residualNorm[0] = maxAbs(this.phiBuf, m);
+    }
+    const opts: Mutable<StepOptions> = { ...options };
+    const gPrev = new Float64Array(A);
+    const lPrev = new Float64Array(m);
+    for (let k = 1; k < n; k++) {
+      opts.step = k;
+      for (let i = 0; i < A; i++) gPrev[i] = g[(k - 1) * A + i]!;
+      for (let a = 0; a < m; a++) lPrev[a] = lambda[(k - 1) * m + a]!;
+      const s = this.stepForward(gPrev, lPrev, opts);
+      g.set(s.g, k * A);
+      lambda.set(s.lambda, k * m);
+      iterations[k] = s.iterations;
+      residualNorm[k] = s.residualNorm;
+    }
+    return { g, lambda, iterations, residualNorm };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // regularity (Def 3.5, Theorem 2.16, Remark 2.17)
+
+  /**
+   * out ((r+m)×(r+m) row-major) ← the bordered Jacobian of the forward or backward step system at
+   * (g, λ) (see the module comment), with respect to (fibre coordinates, multipliers).
+   * Allocation-free.
+   *
+   * @example
+   * ```ts
+   * const J = sys.borderedJacobian(new Float64Array(sys.size ** 2), 'forward', g, lambda);
+   * ```
+   */
+  borderedJacobian(
+    out: Float64Array,
+    direction: StepDirection,
+    g: Float64Array,
+    lambda: ArrayLike<number>,
+  ): Float64Array {
+    if (out.length < this.size * this.size)
+      throw new DimensionError('borderedJacobian: out', this.size * this.size, out.length);
+    this.checkArrow('borderedJacobian', g);
+    this.checkLambda('borderedJacobian', lambda);
+    this.jacobian(direction, out, g, lambda);
+    return out;
+  }
+
+  /**
+   * Regularity of the system at (g, λ) ∈ Σ_L (spec 003 Def 3.5, §5.2 "regularity test"): singular
+   * value decompositions of both bordered Jacobians. Their nullities are dim ker T(F∓L|Σ_L), equal
+   * by Remark 2.17. Cold path (allocates).
+   *
+   * @param rtol - singular values ≤ rtol·σ_max count as zero. Default `regularityTol`.
+   * @example
+   * ```ts
+   * const { regular, nullityForward, nullityBackward } = sys.isRegularAt(g, lambda);
+   * ```
+   */
+  isRegularAt(
+    g: Float64Array,
+    lambda: ArrayLike<number>,
+    rtol: number = this.regularityTol,
+  ): RegularityReport {
+    positive('isRegularAt: rtol', rtol);
+    const n = this.size;
+    const Jf = this.borderedJacobian(new Float64Array(n * n), 'forward', g, lambda);
+    const Jb = this.borderedJacobian(new Float64Array(n * n), 'backward', g, lambda);
+    const sf = singularValues(Jf, n, n);
+    const sb = singularValues(Jb, n, n);
+    const nullity = (s: Float64Array): number => {
+      const thr = rtol * (s[0] ?? 0);
+      let z = 0;
+      for (let i = 0; i < s.length; i++) if (s[i]! <= thr) z++;
+      return z;
+    };
+    const nullityForward = nullity(sf);
+    const nullityBackward = nullity(sb);
+    return {
+      regular: nullityForward === 0 && nullityBackward === 0,
+      sigmaMinForward: sf[n - 1]!,
+      sigmaMinBackward: sb[n - 1]!,
+      sigmaMaxForward: sf[0]!,
+      sigmaMaxBackward: sb[0]!,
+      nullityForward,
+      nullityBackward,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Noether (Def 4.8, Theorem 4.9)
+
+  /**
+   * The Noether charge of a section X = Σ Xⁱ e_i of AG with boundary term f (spec 003 Thm 4.9,
+   * §6 coordinate form): F_X(g, λ) = Σ_i Xⁱ(β(g)) leftGrad(L̂ + λφ)(g)_i + f(β(g)). Conserved,
+   * F_X(g_k, λ_k) = F_X(g_{k+1}, λ_{k+1}), when X is a Noether symmetry (see
+   * {@link checkNoetherSymmetry}). The returned function owns its scratch (allocation-free).
+   *
+   * @param f - boundary term on Q; omit for an invariant Lagrangian (f = 0).
+   * @example
+   * ```ts
+   * // angular momentum about e3 on Pair(R^3): X(q) = e3 × q
+   * const Lz = sys.noetherCharge((out, q) => out.set([-q[1]!, q[0]!, 0]));
+   * Lz(g, lambda);
+   * ```
+   */
+  noetherCharge(
+    X: SectionCoefficients,
+    f?: BaseFunction,
+  ): (g: Float64Array, lambda: ArrayLike<number>) => number {
+    const G = this.groupoid;
+    const q = new Float64Array(G.baseDim);
+    const x = new Float64Array(this.r);
+    const p = new Float64Array(this.r);
+    return (g, lambda) => {
+      this.checkArrow('noetherCharge', g);
+      this.checkLambda('noetherCharge', lambda);
+      G.target(q, g);
+      X(x, q);
+      this.gradF('left', p, g, lambda);
+      let s = f === undefined ? 0 : f(q);
+      for (let i = 0; i < this.r; i++) s += x[i]! * p[i]!;
+      return s;
+    };
+  }
+
+  /**
+   * Maximum violation over `samples` (arrows on N) of the Noether-symmetry conditions of spec 003
+   * §6 (Def 4.8 required for every λ):
+   * (a) (←X − →X)[φ^a] = Σ Xⁱ(β) ←e_i[φ^a] − Σ Xⁱ(α) →e_i[φ^a] = 0,
+   * (b) (←X − →X)[L̂] = f(α(g)) − f(β(g)). Cold path.
+   *
+   * @example
+   * ```ts
+   * sys.checkNoetherSymmetry((out, q) => out.set([-q[1]!, q[0]!, 0]), undefined, samples).maxViolation; // ≈ 0
+   * ```
+   */
+  checkNoetherSymmetry(
+    X: SectionCoefficients,
+    f: BaseFunction | undefined,
+    samples: readonly Float64Array[],
+  ): NoetherSymmetryCheck {
+    const G = this.groupoid;
+    const { r, m } = this;
+    const qa = new Float64Array(G.baseDim);
+    const qb = new Float64Array(G.baseDim);
+    const xa = new Float64Array(r);
+    const xb = new Float64Array(r);
+    const lL = new Float64Array(r);
+    const rL = new Float64Array(r);
+    const lP = new Float64Array(m * r);
+    const rP = new Float64Array(m * r);
+    const ph = new Float64Array(m);
+    let tangency = 0;
+    let lagrangian = 0;
+    let offConstraint = 0;
+    for (const g of samples) {
+      this.checkArrow('checkNoetherSymmetry: sample', g);
+      G.source(qa, g);
+      G.target(qb, g);
+      X(xa, qa);
+      X(xb, qb);
+      this.gradL('left', lL, g);
+      this.gradL('right', rL, g);
+      let b = f === undefined ? 0 : f(qb) - f(qa);
+      for (let i = 0; i < r; i++) b += xb[i]! * lL[i]! - xa[i]! * rL[i]!;
+      lagrangian = Math.max(lagrangian, Math.abs(b));
+      if (m > 0) {
+        this.gradPhi('left', lP, g);
+        this.gradPhi('right', rP, g);
+        this.spec.phi(ph, g);
+        for (let a = 0; a < m; a++) {
+          let t = 0;
+          for (let i = 0; i < r; i++) t += xb[i]! * lP[a * r + i]! - xa[i]! * rP[a * r + i]!;
+          tangency = Math.max(tangency, Math.abs(t));
+          offConstraint = Math.max(offConstraint, Math.abs(ph[a]!));
+        }
+      }
+    }
+    return {
+      tangency,
+      lagrangian,
+      maxViolation: Math.max(tangency, lagrangian),
+      offConstraint,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // variational principle (Section 5)
+
+  /**
+   * The discrete action Σ_k L̂(g_k) of a composable sequence (spec 003 §7, Remark 2.14).
+   *
+   * @throws NotComposableError when consecutive arrows are not composable.
+   * @example
+   * ```ts
+   * sys.actionSum([g1, g2, g3]);
+   * ```
+   */
+  actionSum(trajectory: readonly Float64Array[]): number {
+    let s = 0;
+    for (let k = 0; k < trajectory.length; k++) {
+      const g = trajectory[k]!;
+      this.checkArrow('actionSum', g);
+      if (k > 0) this.checkComposable(trajectory[k - 1]!, g);
+      s += this.spec.Lhat(g);
+    }
+    return s;
+  }
+
+  /**
+   * A basis of the admissible variations (A_qG)_{(N,g1,g2)} = { v ∈ A_qG : ←v(g1) ∈ T_{g1}N,
+   * →v(g2) ∈ T_{g2}N } (spec 003 §7, Theorem 5.1), q = β(g1) = α(g2): the null space of the
+   * 2m×r matrix [←e_j[φ^a](g1) ; →e_j[φ^a](g2)]. The variation of (g1, g2) is (←v(g1), −→v(g2)),
+   * e.g. (leftRetract(g1, sv), rightRetract(g2, −sv)). Cold path.
+   *
+   * @returns an orthonormal basis as the columns of an r×d row-major matrix.
+   * @example
+   * ```ts
+   * const { basis, d } = sys.admissibleVariations(g1, g2);
+   * ```
+   */
+  admissibleVariations(g1: Float64Array, g2: Float64Array, tol?: number): SubspaceBasis {
+    this.checkArrow('admissibleVariations: g1', g1);
+    this.checkArrow('admissibleVariations: g2', g2);
+    this.checkComposable(g1, g2);
+    const { r, m } = this;
+    const A = new Float64Array(2 * m * r);
+    const lP = new Float64Array(m * r);
+    const rP = new Float64Array(m * r);
+    this.gradPhi('left', lP, g1);
+    this.gradPhi('right', rP, g2);
+    A.set(lP, 0);
+    A.set(rP, m * r);
+    return nullSpace(A, 2 * m, r, tol);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // internals
+
+  /** out (r) ← grad(L̂) on one side; hook or fourth-order differences. */
+  private gradL(side: Side, out: Float64Array, g: Float64Array): void {
+    const hook = side === 'left' ? this.spec.leftGradL : this.spec.rightGradL;
+    if (hook !== undefined) hook(out, g);
+    else this.fdGradient(side, out, g, 1, true);
+  }
+
+  /** out (m×r) ← grad(φ) on one side. */
+  private gradPhi(side: Side, out: Float64Array, g: Float64Array): void {
+    if (this.m === 0) return;
+    const hook = side === 'left' ? this.spec.leftGradPhi : this.spec.rightGradPhi;
+    if (hook !== undefined) hook(out, g);
+    else this.fdGradient(side, out, g, this.m, false);
+  }
+
+  /** out (r) ← grad(L̂ + λ_aφ^a) on one side. */
+  private gradF(side: Side, out: Float64Array, g: Float64Array, lambda: ArrayLike<number>): void {
+    const { r, m } = this;
+    this.gradL(side, out, g);
+    if (m === 0) return;
+    const gp = this.gradPhiBuf;
+    this.gradPhi(side, gp, g);
+    for (let a = 0; a < m; a++) {
+      const la = lambda[a]!;
+      if (la === 0) continue;
+      for (let i = 0; i < r; i++) out[i] = out[i]! + la * gp[a * r + i]!;
+    }
+  }
+
+  /**
+   * Fourth-order central differences along the retraction of `side`:
+   * f'(0) ≈ [8(f(ε) − f(−ε)) − (f(2ε) − f(−2ε))]/(12ε), for k = 1 (L̂) or k = m (φ) outputs.
+   */
+  private fdGradient(side: Side, out: Float64Array, g: Float64Array, k: number, isL: boolean) {
+    const { r, fdV: v, fdP1, fdM1, fdP2, fdM2 } = this;
+    const eps = this.gradientStep;
+    v.fill(0);
+    for (let i = 0; i < r; i++) {
+      this.fdEval(side, fdP1, g, i, eps, isL);
+      this.fdEval(side, fdM1, g, i, -eps, isL);
+      this.fdEval(side, fdP2, g, i, 2 * eps, isL);
+      this.fdEval(side, fdM2, g, i, -2 * eps, isL);
+      v[i] = 0;
+      for (let a = 0; a < k; a++)
+        out[a * r + i] = (8 * (fdP1[a]! - fdM1[a]!) - (fdP2[a]! - fdM2[a]!)) / (12 * eps);
+    }
+  }
+
+  /** buf ← L̂ or φ at retract(g, s·e_i). */
+  private fdEval(
+    side: Side,
+    buf: Float64Array,
+    g: Float64Array,
+    i: number,
+    s: number,
+    isL: boolean,
+  ): void {
+    const { fdV: v, fdK: arrow } = this;
+    v[i] = s;
+    if (side === 'left') this.groupoid.leftRetract(arrow, g, v);
+    else this.groupoid.rightRetract(arrow, g, v);
+    if (isL) buf[0] = this.spec.Lhat(arrow);
+    else this.spec.phi(buf, arrow);
+  }
+
+  /**
+   * Residual of the step system at the centre c: forward [P − rightGrad(F_μ)(c); φ(c)], backward
+   * [leftGrad(F_μ)(c) − P; φ(c)], with P = `this.target`.
+   */
+  private residual(dir: StepDirection, out: Float64Array, c: Float64Array, mu: Float64Array) {
+    const { r, m, target, jgp } = this;
+    if (dir === 'forward') {
+      this.gradF('right', jgp, c, mu);
+      for (let i = 0; i < r; i++) out[i] = target[i]! - jgp[i]!;
+    } else {
+      this.gradF('left', jgp, c, mu);
+      for (let i = 0; i < r; i++) out[i] = jgp[i]! - target[i]!;
+    }
+    if (m > 0) {
+      this.spec.phi(this.phiBuf, c);
+      for (let a = 0; a < m; a++) out[r + a] = this.phiBuf[a]!;
+    }
+  }
+
+  /** The bordered Jacobian (module comment) at the centre c, multipliers μ. */
+  private jacobian(dir: StepDirection, J: Float64Array, c: Float64Array, mu: ArrayLike<number>) {
+    const G = this.groupoid;
+    const { r, m, size: n, jv: v, jk: k, jgp: gp, jgm: gm, jphi } = this;
+    const d = this.jacobianStep;
+    const gradSide: Side = dir === 'forward' ? 'right' : 'left';
+    const moveSide: Side = dir === 'forward' ? 'left' : 'right';
+    const sign = dir === 'forward' ? -1 : 1;
+    v.fill(0);
+    for (let j = 0; j < r; j++) {
+      v[j] = d;
+      if (moveSide === 'left') G.leftRetract(k, c, v);
+      else G.rightRetract(k, c, v);
+      this.gradF(gradSide, gp, k, mu);
+      v[j] = -d;
+      if (moveSide === 'left') G.leftRetract(k, c, v);
+      else G.rightRetract(k, c, v);
+      this.gradF(gradSide, gm, k, mu);
+      v[j] = 0;
+      const s = sign / (2 * d);
+      for (let i = 0; i < r; i++) J[i * n + j] = s * (gp[i]! - gm[i]!);
+    }
+    if (m === 0) return;
+    // multiplier columns: ∂/∂μ_a of ∓grad(F_μ) = ∓grad(φ^a) on the gradient side
+    this.gradPhi(gradSide, jphi, c);
+    for (let a = 0; a < m; a++)
+      for (let i = 0; i < r; i++) J[i * n + r + a] = sign * jphi[a * r + i]!;
+    // constraint rows: derivative of φ along the moving fibre = grad(φ) on the moving side
+    this.gradPhi(moveSide, jphi, c);
+    for (let a = 0; a < m; a++) {
+      const row = (r + a) * n;
+      for (let j = 0; j < r; j++) J[row + j] = jphi[a * r + j]!;
+      for (let b = 0; b < m; b++) J[row + r + b] = 0;
+    }
+  }
+
+  /** Newton in (fibre coordinates, multipliers) with re-centring; `this.target` holds P. */
+  private solve(
+    dir: StepDirection,
+    c0: Float64Array,
+    mu0: ArrayLike<number>,
+    options: StepOptions,
+    result: Mutable<StepResult>,
+  ): StepResult {
+    const G = this.groupoid;
+    const { r, m, size: n, centre: c, centreTmp: ct, mu, res: R, dx, dv, lu } = this;
+    const tol = options.tol ?? (this.analyticGradients ? 1e-12 : 1e-10);
+    const maxIterations = options.maxIterations ?? 20;
+    const stepTol = options.stepTol ?? 4 * Number.EPSILON;
+    const step = options.step;
+    if (!(tol >= 0)) throw new DomainError(`${dir} step: tol`, tol, 'must be >= 0');
+    if (!Number.isInteger(maxIterations) || maxIterations < 0)
+      throw new DomainError(`${dir} step: maxIterations`, maxIterations, 'must be an integer >= 0');
+    if (!(stepTol >= 0)) throw new DomainError(`${dir} step: stepTol`, stepTol, 'must be >= 0');
+    this.checkLambda(
+      dir === 'forward' ? 'forward step: lambda guess' : 'backward step: lambda guess',
+      mu0,
+    );
+    if (this.history.length < maxIterations + 1) this.history = new Float64Array(maxIterations + 1);
+    const hist = this.history;
+
+    c.set(c0);
+    for (let a = 0; a < m; a++) mu[a] = mu0[a]!;
+    this.residual(dir, R, c, mu);
+    let rn = maxAbs(R, n);
+    if (!Number.isFinite(rn))
+      throw new NonFiniteError(`${dir} step: residual at the initial guess`, firstNonFinite(R, n));
+    let k = 0;
+    let cond = Number.NaN;
+    hist[0] = rn;
+    for (;;) {
+      if (rn <= tol) break;
+      if (k >= maxIterations) throw this.diverged(dir, k, rn, step, 'did not converge');
+      cond = this.factorJacobian(dir, c, mu, k, step);
+      for (let i = 0; i < n; i++) dx[i] = -R[i]!;
+      lu.solve(dx, dx);
+      k++;
+      const dn = maxAbs(dx, n);
+      if (!Number.isFinite(dn)) throw this.diverged(dir, k, rn, step, 'produced a non-finite step');
+      for (let i = 0; i < r; i++) dv[i] = dx[i]!;
+      if (dir === 'forward') G.leftRetract(ct, c, dv);
+      else G.rightRetract(ct, c, dv);
+      c.set(ct);
+      for (let a = 0; a < m; a++) mu[a] = mu[a]! + dx[r + a]!;
+      this.residual(dir, R, c, mu);
+      rn = maxAbs(R, n);
+      hist[k] = rn;
+      if (!Number.isFinite(rn) || !allFiniteArr(c))
+        throw this.diverged(dir, k, rn, step, 'produced a non-finite residual');
+      const scale = Math.max(1, maxAbs(c, c.length), maxAbs(mu, m));
+      if (stepTol > 0 && dn <= stepTol * scale) break;
+    }
+    if (k === 0) cond = this.factorJacobian(dir, c, mu, 0, step);
+    result.g.set(c);
+    result.lambda.set(mu);
+    result.iterations = k;
+    result.residualNorm = rn;
+    result.condition = cond;
+    return result;
+  }
+
+  /** Builds and factors the bordered Jacobian; throws NonRegularSystemError when singular. */
+  private factorJacobian(
+    dir: StepDirection,
+    c: Float64Array,
+    mu: Float64Array,
+    iteration: number,
+    step: number | undefined,
+  ): number {
+    const { jac: J, lu, size: n } = this;
+    this.jacobian(dir, J, c, mu);
+    lu.factor(J);
+    const cond = lu.isSingular ? Number.POSITIVE_INFINITY : lu.conditionEstimate();
+    if (!(cond < this.maxCondition)) {
+      // cold path: the singular values that show the non-regularity
+      const s = singularValues(J.slice(0, n * n), n, n);
+      throw new NonRegularSystemError(dir, s[n - 1]!, s[0]!, cond, iteration, step);
+    }
+    return cond;
+  }
+
+  private diverged(
+    dir: StepDirection,
+    k: number,
+    rn: number,
+    step: number | undefined,
+    reason: string,
+  ): ConstrainedNewtonDivergedError {
+    const history = Array.from(this.history.subarray(0, k + 1));
+    return new ConstrainedNewtonDivergedError(dir, k, rn, history, step, reason);
+  }
+
+  /**
+   * Transports the increment of g: forward, v ≈ leftRetract⁻¹_{ε(α(g))}(g) by least squares on the
+   * chart (exact for chart-linear retractions), out = leftRetract(ε(β(g)), v); backward, the mirror
+   * with right fields: w from ε(β(g)), out = rightRetract(ε(α(g)), w).
+   */
+  private defaultPredictor(dir: StepDirection, out: Float64Array, g: Float64Array): void {
+    const G = this.groupoid;
+    const { r, prQ: q, prE: e, prX: x, prM: M, prField: fld, prNormal: N, prRhs: b, fdV: v } = this;
+    const dim = G.dim;
+    if (dir === 'forward') G.source(q, g);
+    else G.target(q, g);
+    G.identityAt(e, q);
+    G.chartInverse(x, e, g);
+    v.fill(0);
+    for (let j = 0; j < r; j++) {
+      v[j] = 1;
+      if (dir === 'forward') G.leftField(fld, e, v);
+      else G.rightField(fld, e, v);
+      v[j] = 0;
+      for (let i = 0; i < dim; i++) M[i * r + j] = fld[i]!;
+    }
+    for (let i = 0; i < r; i++) {
+      let s = 0;
+      for (let l = 0; l < dim; l++) s += M[l * r + i]! * x[l]!;
+      b[i] = s;
+      for (let j = 0; j < r; j++) {
+        let t = 0;
+        for (let l = 0; l < dim; l++) t += M[l * r + i]! * M[l * r + j]!;
+        N[i * r + j] = t;
+      }
+    }
+    this.prLU.factor(N);
+    this.prLU.solve(b, v);
+    if (dir === 'forward') G.target(q, g);
+    else G.source(q, g);
+    G.identityAt(e, q);
+    if (dir === 'forward') G.leftRetract(out, e, v);
+    else G.rightRetract(out, e, v);
+    v.fill(0);
+  }
+
+  private checkComposable(g: Float64Array, h: Float64Array): void {
+    if (!this.groupoid.isComposable(g, h)) throw new NotComposableError(this.groupoid.gap(g, h));
+  }
+
+  private checkArrow(what: string, g: Float64Array): void {
+    if (g.length !== this.groupoid.arrowDim)
+      throw new DimensionError(`${what}: arrow`, this.groupoid.arrowDim, g.length);
+  }
+
+  private checkLambda(what: string, lambda: ArrayLike<number>): void {
+    if (lambda.length !== this.m)
+      throw new DimensionError(`${what}: multipliers`, this.m, lambda.length);
+  }
+
+  private checkAStar(what: string, a: AStar): void {
+    if (a.base.length !== this.groupoid.baseDim)
+      throw new DimensionError(`${what}: base point`, this.groupoid.baseDim, a.base.length);
+    if (a.p.length !== this.r) throw new DimensionError(`${what}: momentum`, this.r, a.p.length);
+  }
+}
+
+function positive(what: string, v: number): number {
+  if (!(v > 0 && Number.isFinite(v)))
+    throw new DomainError(`DiscreteConstrainedSystem: ${what}`, v, 'must be positive and finite');
+  return v;
+}
+
+function maxAbs(v: ArrayLike<number>, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const a = Math.abs(v[i]!);
+    if (Number.isNaN(a)) return Number.NaN;
+    if (a > s) s = a;
+  }
+  return s;
+}
+
+function allFiniteArr(v: Float64Array): boolean {
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i]!)) return false;
+  return true;
+}
+
+function firstNonFinite(v: Float64Array, n: number): number {
+  for (let i = 0; i < n; i++) if (!Number.isFinite(v[i]!)) return i;
+  return -1;
+}
