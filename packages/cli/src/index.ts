@@ -5,5 +5,13 @@
  */
 export { errorLine, NumericalFailure, UsageError } from './errors.js';
 export { type Io, main, version } from './main.js';
+export {
+  type LinePlotSpec,
+  type LineSeries,
+  type PlotFieldChoice,
+  type PlotLabels,
+  plotFromSeries,
+  renderLinePlot,
+} from './plot.js';
 export { findSystem, type SystemDescriptor, systems } from './registry.js';
 export { parseNumber, parseVector } from './values.js';
