@@ -6,6 +6,14 @@
 export { errorLine, NumericalFailure, UsageError } from './errors.js';
 export { type Io, main, version } from './main.js';
 export {
+  loadModel,
+  MODEL_KINDS,
+  ModelError,
+  type ModelKind,
+  type ModelSpec,
+  readModel,
+} from './model/index.js';
+export {
   type LinePlotSpec,
   type LineSeries,
   type PlotFieldChoice,

@@ -7,7 +7,7 @@
 import { UsageError } from '../errors.js';
 import { assertFinite, type Format, toCsv, toJson } from '../output.js';
 import { findSystem, type SystemDescriptor, systems } from '../registry.js';
-import type { SimulateRequest } from '../runner.js';
+import type { SimulateRequest, SimulationOutput } from '../runner.js';
 import { parseAssignments, parseNumber, parsePositiveInt } from '../values.js';
 
 /** Raw option values as commander hands them over. */
@@ -23,6 +23,7 @@ export interface SimulateOptions {
   maxIter?: string;
   format?: string;
   out?: string;
+  model?: string;
 }
 
 /** Chooses the output format from `--format`, else from the extension of `--out`, else JSON. */
@@ -80,8 +81,12 @@ function resolveQuantities(
 }
 
 /** Resolves and validates a request from raw options. */
-export function resolveSimulate(name: string, o: SimulateOptions): SimulateRequest {
-  const system = findSystem(name, 'system');
+export function resolveSimulate(
+  name: string,
+  o: SimulateOptions,
+  given?: SystemDescriptor,
+): SimulateRequest {
+  const system = given ?? findSystem(name, 'system');
   if (!system) {
     const names = systems.filter((s) => s.kind === 'system').map((s) => s.name);
     throw new UsageError(
@@ -129,21 +134,36 @@ function positive(x: number, where: string): number {
   return x;
 }
 
+/** The serialized document and the raw output (for `--plot`). */
+export interface SimulateResult {
+  readonly text: string;
+  readonly output: SimulationOutput;
+}
+
 /** Runs a resolved request and returns the serialized document. */
 export async function runSimulate(
   request: SimulateRequest,
   format: Format,
   warn: (message: string) => void = () => {},
 ): Promise<string> {
+  return (await runSimulateWithOutput(request, format, warn)).text;
+}
+
+/** {@link runSimulate}, also returning the runner's output. */
+export async function runSimulateWithOutput(
+  request: SimulateRequest,
+  format: Format,
+  warn: (message: string) => void = () => {},
+): Promise<SimulateResult> {
   const runner = await request.system.load();
   const started = performance.now();
   const out = runner.simulate(request);
   const wallMs = Math.round((performance.now() - started) * 1000) / 1000;
   for (const message of out.warnings ?? []) warn(message);
   assertFinite(out);
-  if (format === 'csv') return toCsv(out);
+  if (format === 'csv') return { text: toCsv(out), output: out };
   const vectorOrScalar = (v: readonly number[]) => (v.length === 1 ? v[0]! : v);
-  return toJson(
+  const text = toJson(
     {
       ok: true,
       system: request.system.name,
@@ -157,4 +177,5 @@ export async function runSimulate(
     out,
     { newtonIterations: out.stats.newtonIterations, maxResidual: out.stats.maxResidual, wallMs },
   );
+  return { text, output: out };
 }
