@@ -14,3 +14,5 @@ export * from './lieGroupGroupoid.js';
 export * from './product.js';
 export * from './constrained.js';
 export * from './symplectic.js';
+export * from './plateBall.js';
+export * from './plateBallBvp.js';

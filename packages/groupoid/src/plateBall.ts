@@ -1,0 +1,1379 @@
+/**
+ * The discrete plate-ball system of spec 003 §8.2 (seed 003, Section 6.2): a ball of radius r
+ * rolling without slipping on a plate that turns with angular velocity Ω, as a discrete
+ * constrained Lagrangian system on the groupoid Pair(R²) × SO(3) ⇒ R² (§3.5(d)).
+ *
+ * Element storage: a `Float64Array(13)` `(x0, y0, x1, y1, R)` with R the SO(3) increment row-major
+ * (`rowMajor9`), the layout of the product groupoid Pair(R²) × SO(3). The arrow goes from
+ * α = (x0, y0) to β = (x1, y1). Multipliers λ ∈ R³ belong to the constraints (8).
+ *
+ * Conventions (fixed, spec 003 §12):
+ * - **Reconstruction** G_k = G_{k−1}·g_k (item 3): the ω of (8) is then the *body* angular
+ *   velocity, g_k ≈ exp(h ω̂_body). {@link simulatePlateBall} also offers `frame: 'spatial'`
+ *   (g_k := G_{k−1}G_kᵀ ≈ exp(−h ω̂_spatial), i.e. (8) with r → −r, c → −c).
+ * - **λ3 sign** (item 2): derived from (8) as printed, φ3 = h c + ½ tr(R E3)
+ *   (`lambda3Sign = 1`, the default). The paper's printed (PB-R_i) correspond to φ3 → −φ3
+ *   (`lambda3Sign = −1`); both give the same (x, y, R) trajectories with λ3 of opposite sign.
+ * - **(PB-y)** is implemented corrected (item 1); the printed one is kept only in
+ *   {@link PlateBall.residualPaperForm} with `printedPBy: true`, for the erratum test.
+ * - τ⁻¹(R) = vee((R − Rᵀ)/2) (the "sine" map, not log, not Cayley, item 4); every increment must
+ *   stay on the near-identity branch tr R > 1 (rotation angle < π/2, |hω| < 1, item 5).
+ *
+ * With the sine vector s = vee((R − Rᵀ)/2) (so s_i = −½ tr(R E_i)) the constraints (8) read
+ *   φ1 = Δy + r s1 − hΩ x̄,   φ2 = Δx − r s2 + hΩ ȳ,   φ3 = σ3 (h c − s3),
+ * Δ = new − old, x̄, ȳ the midpoints, σ3 = `lambda3Sign`.
+ *
+ * @module
+ */
+import {
+  DenseLU,
+  DimensionError,
+  DomainError,
+  hat3,
+  mul3,
+  mulTVec3,
+  mulVec3,
+  NewtonDivergedError,
+  NonFiniteError,
+  SingularJacobianError,
+} from '@geomech/core';
+
+/** Length of a plate-ball element `(x0, y0, x1, y1, R row-major 9)`. */
+export const PLATE_BALL_ELEMENT_SIZE = 13;
+
+/** Offset of the rotation block in an element. */
+const R0 = 4;
+
+/**
+ * Default tolerance of the one-step Newton solves: ‖residual‖∞ ≤ tol·max(1, ‖(P, Π) target‖∞).
+ */
+const STEP_TOL = 1e-14;
+
+/** Default iteration cap of the one-step Newton solves. */
+const STEP_MAX_ITERATIONS = 25;
+
+/** A Newton update below this (relative to max(1, ‖u‖∞)) no longer changes the iterate. */
+const STEP_STAGNATION = 4 * Number.EPSILON;
+
+/** Parameters of {@link PlateBall} (spec 003 §8.2). */
+export interface PlateBallParameters {
+  /** Time step h > 0. */
+  readonly h: number;
+  /** Ball radius r ≠ 0 (a negative r is the `'spatial'`-frame system, see the module comment). */
+  readonly r: number;
+  /** Angular velocity Ω of the plate. */
+  readonly Omega: number;
+  /** Spin constant c (ω_z = c). */
+  readonly c: number;
+  /**
+   * σ3 = ±1: φ3 = σ3·(h c + ½ tr(R E3)). 1 (default) derives (PB-R_i) from (8) as printed; −1
+   * reproduces the printed (PB-R_i) (spec 003 §8.2 "λ3 sign"). Only the sign of λ3 differs.
+   */
+  readonly lambda3Sign?: 1 | -1;
+  /**
+   * Tolerance of the one-step Newton solves: converged when ‖residual‖∞ ≤ tol·max(1, ‖target‖∞)
+   * (target = the (P, Π) the step must match), or when an update no longer changes the iterate.
+   * Default 1e-14.
+   */
+  readonly tol?: number;
+  /** Iteration cap of the one-step Newton solves. Default 25. */
+  readonly maxIterations?: number;
+}
+
+/** Options of {@link PlateBall.residualPaperForm}. */
+export interface PaperFormOptions {
+  /** Use (PB-y) as printed in the paper (multiplier indices 1 ↔ 2 swapped: an erratum). */
+  readonly printedPBy?: boolean;
+}
+
+function checkFinite(what: string, v: number): number {
+  if (!Number.isFinite(v)) throw new DomainError(what, v, 'must be finite');
+  return v;
+}
+
+function checkLength(what: string, a: ArrayLike<number>, n: number): void {
+  if (a.length < n) throw new DimensionError(what, n, a.length);
+}
+
+/** so(3) basis E1, E2, E3 of spec 003 §8.2, row-major (for the literal trace forms). */
+const E: readonly Float64Array[] = [
+  Float64Array.of(0, 0, 0, 0, 0, -1, 0, 1, 0),
+  Float64Array.of(0, 0, 1, 0, 0, 0, -1, 0, 0),
+  Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 0),
+];
+
+/** tr(A·B·C) of three row-major 3×3 matrices (A read from offset aOff). */
+function trace3(
+  a: ArrayLike<number>,
+  aOff: number,
+  b: ArrayLike<number>,
+  bOff: number,
+  c: ArrayLike<number>,
+  cOff: number,
+): number {
+  let s = 0;
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      let ab = 0;
+      for (let k = 0; k < 3; k++) ab += a[aOff + 3 * i + k]! * b[bOff + 3 * k + j]!;
+      s += ab * c[cOff + 3 * j + i]!;
+    }
+  }
+  return s;
+}
+
+/** tr(A·B) of two row-major 3×3 matrices. */
+function trace2(a: ArrayLike<number>, aOff: number, b: ArrayLike<number>, bOff: number): number {
+  let s = 0;
+  for (let i = 0; i < 3; i++) {
+    for (let k = 0; k < 3; k++) s += a[aOff + 3 * i + k]! * b[bOff + 3 * k + i]!;
+  }
+  return s;
+}
+
+/**
+ * out[off..off+9) ← Exp(v̂) for v = v[vOff..vOff+3): cos θ·I + (sin θ/θ)·v̂ + ((1 − cos θ)/θ²)·vvᵀ
+ * (Rodrigues; Taylor below θ = 1e-4), with no helper calls and no double crossing a call
+ * boundary: the Newton updates call it every iteration, and V8 boxes (heap-allocates) a double
+ * passed to or returned from a call it does not inline. Equals `SO3.exp` to rounding. Used by
+ * the step maps and the trajectory solver.
+ *
+ * @example
+ * ```ts
+ * expSO3Into(R, 0, Float64Array.of(0, 0, 0.3), 0); // rotation by 0.3 about z
+ * ```
+ */
+export function expSO3Into(
+  out: Float64Array,
+  off: number,
+  v: ArrayLike<number>,
+  vOff: number,
+): void {
+  const v0 = v[vOff]!;
+  const v1 = v[vOff + 1]!;
+  const v2 = v[vOff + 2]!;
+  const t2 = v0 * v0 + v1 * v1 + v2 * v2;
+  let a: number;
+  let b: number;
+  let c: number;
+  if (t2 < 1e-8) {
+    a = 1 - t2 / 2 + (t2 * t2) / 24;
+    b = 1 - t2 / 6 + (t2 * t2) / 120;
+    c = 0.5 - t2 / 24 + (t2 * t2) / 720;
+  } else {
+    const t = Math.sqrt(t2);
+    a = Math.cos(t);
+    b = Math.sin(t) / t;
+    c = (1 - a) / t2;
+  }
+  out[off] = a + c * v0 * v0;
+  out[off + 1] = c * v0 * v1 - b * v2;
+  out[off + 2] = c * v0 * v2 + b * v1;
+  out[off + 3] = c * v1 * v0 + b * v2;
+  out[off + 4] = a + c * v1 * v1;
+  out[off + 5] = c * v1 * v2 - b * v0;
+  out[off + 6] = c * v2 * v0 - b * v1;
+  out[off + 7] = c * v2 * v1 + b * v0;
+  out[off + 8] = a + c * v2 * v2;
+}
+
+/**
+ * out ← τ_skew(s) = c·I + ŝ + ssᵀ/(1 + c), c = √(1 − |s|²) (core's `tauSkew`, inline for the same
+ * reason as {@link expSO3Into}); the caller guarantees |s| < 1.
+ */
+function tauSkewInline(out: Float64Array, s: Float64Array): void {
+  const s0 = s[0]!;
+  const s1 = s[1]!;
+  const s2 = s[2]!;
+  const c = Math.sqrt(1 - (s0 * s0 + s1 * s1 + s2 * s2));
+  const k = 1 / (1 + c);
+  out[0] = c + k * s0 * s0;
+  out[1] = k * s0 * s1 - s2;
+  out[2] = k * s0 * s2 + s1;
+  out[3] = k * s1 * s0 + s2;
+  out[4] = c + k * s1 * s1;
+  out[5] = k * s1 * s2 - s0;
+  out[6] = k * s2 * s0 - s1;
+  out[7] = k * s2 * s1 + s0;
+  out[8] = c + k * s2 * s2;
+}
+
+/**
+ * out ← dτ_s = I − ŝ/(1 + c) + ssᵀ/(c(1 + c)), the left-trivialized tangent of τ_skew (core's
+ * `dtauSkew`, inline); the caller guarantees |s| < 1.
+ */
+function dtauSkewInline(out: Float64Array, s: Float64Array): void {
+  const s0 = s[0]!;
+  const s1 = s[1]!;
+  const s2 = s[2]!;
+  const c = Math.sqrt(1 - (s0 * s0 + s1 * s1 + s2 * s2));
+  const b = -1 / (1 + c);
+  const q = 1 / (c * (1 + c));
+  out[0] = 1 + q * s0 * s0;
+  out[1] = q * s0 * s1 - b * s2;
+  out[2] = q * s0 * s2 + b * s1;
+  out[3] = q * s1 * s0 + b * s2;
+  out[4] = 1 + q * s1 * s1;
+  out[5] = q * s1 * s2 - b * s0;
+  out[6] = q * s2 * s0 - b * s1;
+  out[7] = q * s2 * s1 + b * s0;
+  out[8] = 1 + q * s2 * s2;
+}
+
+/** out ← M⁻¹b for a 3×3 M (row-major) by Cramer's rule; false when det M is 0 or not finite. */
+function solve3Inline(out: Float64Array, m: Float64Array, b: Float64Array): boolean {
+  const a00 = m[0]!;
+  const a01 = m[1]!;
+  const a02 = m[2]!;
+  const a10 = m[3]!;
+  const a11 = m[4]!;
+  const a12 = m[5]!;
+  const a20 = m[6]!;
+  const a21 = m[7]!;
+  const a22 = m[8]!;
+  const c00 = a11 * a22 - a12 * a21;
+  const c01 = a12 * a20 - a10 * a22;
+  const c02 = a10 * a21 - a11 * a20;
+  const det = a00 * c00 + a01 * c01 + a02 * c02;
+  if (!(det !== 0 && Number.isFinite(det))) return false;
+  const id = 1 / det;
+  const b0 = b[0]!;
+  const b1 = b[1]!;
+  const b2 = b[2]!;
+  out[0] = (c00 * b0 + (a02 * a21 - a01 * a22) * b1 + (a01 * a12 - a02 * a11) * b2) * id;
+  out[1] = (c01 * b0 + (a00 * a22 - a02 * a20) * b1 + (a02 * a10 - a00 * a12) * b2) * id;
+  out[2] = (c02 * b0 + (a01 * a20 - a00 * a21) * b1 + (a00 * a11 - a01 * a10) * b2) * id;
+  return true;
+}
+
+/**
+ * The discrete plate-ball system (spec 003 §8.2, §11.5): constraints (8), discrete Lagrangian,
+ * the compact discrete Legendre transforms F^± = (P^±, Π^±), the DEL residual, the printed
+ * eight equations, analytic Jacobians, and Newton one-step maps forward, backward and in the
+ * cheaper reduced 2-unknown form. Owns its scratch: the step maps allocate nothing.
+ *
+ * Element `g = (x0, y0, x1, y1, R)` (`Float64Array(13)`), multipliers `λ ∈ R³`,
+ * w(λ) := (−r λ1, r λ2, σ3 λ3). Compact forms (§8.2, "[VERIFIED] compact closed forms"):
+ *
+ *   P⁺ = (Δx/h − (hΩ/2)λ1 + λ2,  Δy/h + λ1 + (hΩ/2)λ2),   Π⁺ = −½(tr R·I − R) w
+ *   P⁻ = (Δx/h + (hΩ/2)λ1 + λ2,  Δy/h + λ1 − (hΩ/2)λ2),   Π⁻ = −½(tr R·I − Rᵀ) w
+ *
+ * with Π⁺_i = d/ds F(…, R e^{sE_i}) and Π⁻_i = d/ds F(e^{sE_i} R) for F = L̂ + λ·φ, and
+ * Π⁺ = RᵀΠ⁻. The DEL are (P⁺, Π⁺)(g_k, λ_k) = (P⁻, Π⁻)(g_{k+1}, λ_{k+1}), φ(g_{k+1}) = 0.
+ *
+ * @example
+ * ```ts
+ * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+ * const g = pb.initialElement(0, 0, 0.02, 0.01);       // R_1 = τ_skew(s) from (8)
+ * const lam = Float64Array.of(0.5, -0.4, 0.3);
+ * const g2 = new Float64Array(13), lam2 = new Float64Array(3);
+ * pb.stepForward(g2, lam2, g, lam);                     // 3 Newton iterations
+ * pb.casimir(g2, lam2);                                 // 0.707041836261 (S5)
+ * ```
+ */
+export class PlateBall {
+  readonly h: number;
+  readonly r: number;
+  readonly Omega: number;
+  readonly c: number;
+  /** σ3 = ±1, see {@link PlateBallParameters.lambda3Sign}. */
+  readonly lambda3Sign: 1 | -1;
+  /** Tolerance of the one-step Newton solves. */
+  readonly tol: number;
+  /** Iteration cap of the one-step Newton solves. */
+  readonly maxIterations: number;
+  /** Newton iterations (Jacobian solves) of the last step map. */
+  lastIterations = 0;
+  /** ‖residual‖∞ at the end of the last step map. */
+  lastResidualNorm = Number.NaN;
+
+  private readonly tgt = new Float64Array(5);
+  private readonly res = new Float64Array(8);
+  private readonly jac = new Float64Array(64);
+  private readonly full = new Float64Array(169);
+  private readonly lu = new DenseLU(8);
+  private readonly du = new Float64Array(8);
+  private readonly p5 = new Float64Array(5);
+  private readonly v3 = new Float64Array(3);
+  private readonly w3 = new Float64Array(3);
+  private readonly a3 = new Float64Array(3);
+  private readonly m9 = new Float64Array(9);
+  private readonly n9 = new Float64Array(9);
+  private readonly k9 = new Float64Array(9);
+  private readonly ge = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
+  private readonly le = new Float64Array(3);
+  private readonly sv = new Float64Array(3);
+  private readonly dv = new Float64Array(3);
+  private readonly rw = new Float64Array(3);
+  private readonly rtw = new Float64Array(3);
+  private readonly wh9 = new Float64Array(9);
+  private readonly rwh9 = new Float64Array(9);
+  private readonly rtwh9 = new Float64Array(9);
+  private rr0 = Number.NaN;
+  private rr1 = Number.NaN;
+  private nrm = Number.NaN;
+
+  constructor(params: PlateBallParameters) {
+    this.h = checkFinite('PlateBall: h', params.h);
+    if (!(this.h > 0)) throw new DomainError('PlateBall: h', params.h, 'must be > 0');
+    this.r = checkFinite('PlateBall: r', params.r);
+    if (this.r === 0) throw new DomainError('PlateBall: r', params.r, 'must be nonzero');
+    this.Omega = checkFinite('PlateBall: Omega', params.Omega);
+    this.c = checkFinite('PlateBall: c', params.c);
+    const s3 = params.lambda3Sign ?? 1;
+    if (s3 !== 1 && s3 !== -1)
+      throw new DomainError('PlateBall: lambda3Sign', s3, 'must be 1 or -1');
+    this.lambda3Sign = s3;
+    this.tol = params.tol ?? STEP_TOL;
+    if (!(this.tol >= 0)) throw new DomainError('PlateBall: tol', this.tol, 'must be >= 0');
+    this.maxIterations = params.maxIterations ?? STEP_MAX_ITERATIONS;
+    if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1) {
+      throw new DomainError(
+        'PlateBall: maxIterations',
+        this.maxIterations,
+        'must be an integer >= 1',
+      );
+    }
+  }
+
+  /**
+   * out ← φ(g), the constraints (8): φ1 = (y1 − y0) − (r/2)tr(R E1) − hΩ(x0 + x1)/2,
+   * φ2 = (x1 − x0) + (r/2)tr(R E2) + hΩ(y0 + y1)/2, φ3 = σ3·(h c + ½ tr(R E3)).
+   *
+   * @example
+   * ```ts
+   * pb.phi(new Float64Array(3), pb.initialElement(0, 0, 0.02, 0.01)); // [0, 0, 0]
+   * ```
+   */
+  phi(out: Float64Array, g: ArrayLike<number>): Float64Array {
+    const { h, r, Omega } = this;
+    const s1 = 0.5 * (g[11]! - g[9]!);
+    const s2 = 0.5 * (g[6]! - g[10]!);
+    const s3 = 0.5 * (g[7]! - g[5]!);
+    out[0] = g[3]! - g[1]! + r * s1 - 0.5 * h * Omega * (g[0]! + g[2]!);
+    out[1] = g[2]! - g[0]! - r * s2 + 0.5 * h * Omega * (g[1]! + g[3]!);
+    out[2] = this.lambda3Sign * (h * this.c - s3);
+    return out;
+  }
+
+  /**
+   * L̂(g) = (h/2)[((x1 − x0)/h)² + ((y1 − y0)/h)²] (spec 003 §8.2, discrete Lagrangian).
+   *
+   * @example
+   * ```ts
+   * pb.Lhat(Float64Array.of(0, 0, 0.1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)); // 0.1 (h = 0.05)
+   * ```
+   */
+  Lhat(g: ArrayLike<number>): number {
+    const dx = g[2]! - g[0]!;
+    const dy = g[3]! - g[1]!;
+    return (dx * dx + dy * dy) / (2 * this.h);
+  }
+
+  /** w(λ) = (−rλ1, rλ2, σ3λ3) into `out`. */
+  private wOf(out: Float64Array, lam: ArrayLike<number>): Float64Array {
+    out[0] = -this.r * lam[0]!;
+    out[1] = this.r * lam[1]!;
+    out[2] = this.lambda3Sign * lam[2]!;
+    return out;
+  }
+
+  /**
+   * out ← F⁺(g, λ) = (P⁺_x, P⁺_y, Π⁺) ∈ A*_{(x1,y1)}G, the β̃-coordinates (left-invariant
+   * derivatives, eq. (4)) of d(L̂ + λ·φ)(g) in the compact form of spec 003 §8.2:
+   * P⁺ = (Δx/h − (hΩ/2)λ1 + λ2, Δy/h + λ1 + (hΩ/2)λ2), Π⁺ = −½(tr R·I − R) w(λ).
+   *
+   * @example
+   * ```ts
+   * pb.legendrePlus(new Float64Array(5), g, Float64Array.of(0.5, -0.4, 0.3));
+   * ```
+   */
+  legendrePlus(out: Float64Array, g: ArrayLike<number>, lam: ArrayLike<number>): Float64Array {
+    const { h } = this;
+    const a = 0.5 * h * this.Omega;
+    const l1 = lam[0]!;
+    const l2 = lam[1]!;
+    out[0] = (g[2]! - g[0]!) / h - a * l1 + l2;
+    out[1] = (g[3]! - g[1]!) / h + l1 + a * l2;
+    const w = this.wOf(this.w3, lam);
+    const t = g[4]! + g[8]! + g[12]!;
+    mulVec3(this.a3, g, w, 0, R0, 0);
+    out[2] = -0.5 * (t * w[0]! - this.a3[0]!);
+    out[3] = -0.5 * (t * w[1]! - this.a3[1]!);
+    out[4] = -0.5 * (t * w[2]! - this.a3[2]!);
+    return out;
+  }
+
+  /**
+   * out ← F⁻(g, λ) = (P⁻_x, P⁻_y, Π⁻) ∈ A*_{(x0,y0)}G, the α̃-coordinates (right-invariant
+   * derivatives, with the minus sign of (2)) of d(L̂ + λ·φ)(g), spec 003 §8.2:
+   * P⁻ = (Δx/h + (hΩ/2)λ1 + λ2, Δy/h + λ1 − (hΩ/2)λ2), Π⁻ = −½(tr R·I − Rᵀ) w(λ).
+   *
+   * @example
+   * ```ts
+   * pb.legendreMinus(new Float64Array(5), g, Float64Array.of(0.5, -0.4, 0.3));
+   * ```
+   */
+  legendreMinus(out: Float64Array, g: ArrayLike<number>, lam: ArrayLike<number>): Float64Array {
+    const { h } = this;
+    const a = 0.5 * h * this.Omega;
+    const l1 = lam[0]!;
+    const l2 = lam[1]!;
+    out[0] = (g[2]! - g[0]!) / h + a * l1 + l2;
+    out[1] = (g[3]! - g[1]!) / h + l1 - a * l2;
+    const w = this.wOf(this.w3, lam);
+    const t = g[4]! + g[8]! + g[12]!;
+    mulTVec3(this.a3, g, w, 0, R0, 0);
+    out[2] = -0.5 * (t * w[0]! - this.a3[0]!);
+    out[3] = -0.5 * (t * w[1]! - this.a3[1]!);
+    out[4] = -0.5 * (t * w[2]! - this.a3[2]!);
+    return out;
+  }
+
+  /**
+   * out (8) ← the DEL residual in compact form (spec 003 §8.2, §5.2):
+   * `[P⁻(g_{k+1}, λ_{k+1}) − P⁺(g_k, λ_k); Π⁻(g_{k+1}, λ_{k+1}) − Π⁺(g_k, λ_k); φ(g_{k+1})/h]`.
+   * It vanishes on a trajectory. Scaling to the printed equations: (PB-x, PB-y) = rows 0–1 / h,
+   * (PB-R_i) = −2·row 2+i, (PB-c_j) = rows 5–7 (row 7 times σ3). Composability
+   * β(g_k) = α(g_{k+1}) is the caller's responsibility.
+   *
+   * @example
+   * ```ts
+   * pb.residual(new Float64Array(8), gk, lamk, gk1, lamk1); // ≈ 0 on a trajectory
+   * ```
+   */
+  residual(
+    out: Float64Array,
+    gk: ArrayLike<number>,
+    lamk: ArrayLike<number>,
+    gk1: ArrayLike<number>,
+    lamk1: ArrayLike<number>,
+  ): Float64Array {
+    const p = this.legendrePlus(this.p5, gk, lamk);
+    const p0 = p[0]!;
+    const p1 = p[1]!;
+    const p2 = p[2]!;
+    const p3 = p[3]!;
+    const p4 = p[4]!;
+    this.legendreMinus(out, gk1, lamk1);
+    out[0] = out[0]! - p0;
+    out[1] = out[1]! - p1;
+    out[2] = out[2]! - p2;
+    out[3] = out[3]! - p3;
+    out[4] = out[4]! - p4;
+    this.phiScaled(out, 5, gk1);
+    return out;
+  }
+
+  /** out[off..off+3] ← φ(g)/h. */
+  private phiScaled(out: Float64Array, off: number, g: ArrayLike<number>): void {
+    const v = this.phi(this.v3, g);
+    const ih = 1 / this.h;
+    out[off] = v[0]! * ih;
+    out[off + 1] = v[1]! * ih;
+    out[off + 2] = v[2]! * ih;
+  }
+
+  /**
+   * out (8) ← the eight equations of spec 003 §8.2 as printed, evaluated literally with the
+   * matrices E_i and traces (independent of the compact forms), k = step between g_k and g_{k+1}:
+   *
+   * - (PB-x) (x_{k+1} − 2x_k + x_{k−1})/h² + ((λ_{k+1})_2 − (λ_k)_2)/h + Ω((λ_{k+1})_1 + (λ_k)_1)/2
+   * - (PB-y) corrected: (y_{k+1} − 2y_k + y_{k−1})/h² + ((λ_{k+1})_1 − (λ_k)_1)/h
+   *   − Ω((λ_{k+1})_2 + (λ_k)_2)/2; with `printedPBy` the printed erratum (indices 1 ↔ 2 swapped)
+   * - (PB-R_i) −rλ1 tr(g_kE_iE1) + rλ1' tr(E_i g' E1) + rλ2 tr(g_kE_iE2) − rλ2' tr(E_i g' E2)
+   *   + σ3 λ3 tr(g_kE_iE3) − σ3 λ3' tr(E_i g' E3) (σ3 = −1 is exactly the printed sign)
+   * - (PB-c1..3) as printed: φ_j(g_{k+1})/h of (8).
+   *
+   * x_k, y_k are read from g_k's target.
+   *
+   * @example
+   * ```ts
+   * pb.residualPaperForm(new Float64Array(8), gk, lamk, gk1, lamk1);                       // ≈ 0
+   * pb.residualPaperForm(new Float64Array(8), gk, lamk, gk1, lamk1, { printedPBy: true })[1]; // ≠ 0
+   * ```
+   */
+  residualPaperForm(
+    out: Float64Array,
+    gk: ArrayLike<number>,
+    lamk: ArrayLike<number>,
+    gk1: ArrayLike<number>,
+    lamk1: ArrayLike<number>,
+    options: PaperFormOptions = {},
+  ): Float64Array {
+    const { h, r, Omega, c } = this;
+    const s3 = this.lambda3Sign;
+    const xm = gk[0]!;
+    const ym = gk[1]!;
+    const x = gk[2]!;
+    const y = gk[3]!;
+    const xp = gk1[2]!;
+    const yp = gk1[3]!;
+    const [l1, l2, l3] = [lamk[0]!, lamk[1]!, lamk[2]!];
+    const [m1, m2, m3] = [lamk1[0]!, lamk1[1]!, lamk1[2]!];
+    out[0] = (xp - 2 * x + xm) / (h * h) + (m2 - l2) / h + (Omega * (m1 + l1)) / 2;
+    out[1] = options.printedPBy
+      ? (yp - 2 * y + ym) / (h * h) + (m2 - l2) / h - (Omega * (m1 + l1)) / 2
+      : (yp - 2 * y + ym) / (h * h) + (m1 - l1) / h - (Omega * (m2 + l2)) / 2;
+    for (let i = 0; i < 3; i++) {
+      const Ei = E[i]!;
+      out[2 + i] =
+        -r * l1 * trace3(gk, R0, Ei, 0, E[0]!, 0) +
+        r * m1 * trace3(Ei, 0, gk1, R0, E[0]!, 0) +
+        r * l2 * trace3(gk, R0, Ei, 0, E[1]!, 0) -
+        r * m2 * trace3(Ei, 0, gk1, R0, E[1]!, 0) +
+        s3 * l3 * trace3(gk, R0, Ei, 0, E[2]!, 0) -
+        s3 * m3 * trace3(Ei, 0, gk1, R0, E[2]!, 0);
+    }
+    out[5] = (yp - y) / h - (r / (2 * h)) * trace2(gk1, R0, E[0]!, 0) - (Omega * (xp + x)) / 2;
+    out[6] = (xp - x) / h + (r / (2 * h)) * trace2(gk1, R0, E[1]!, 0) + (Omega * (yp + y)) / 2;
+    out[7] = c + trace2(gk1, R0, E[2]!, 0) / (2 * h);
+    return out;
+  }
+
+  /**
+   * out (13×13 row-major) ← the partial derivatives of the thirteen element functions
+   * `[P⁺ (2), Π⁺ (3), P⁻ (2), Π⁻ (3), φ/h (3)]` of (g, λ) with respect to
+   * `[x0, y0, x1, y1, ρ (3), ℓ (3), λ (3)]`, where ρ moves R ← R·exp(ρ̂) (the α-fibre,
+   * left-invariant fields) and ℓ moves R ← exp(ℓ̂)·R (the β-fibre), both at 0. Closed forms,
+   * with s = vee((R − Rᵀ)/2), t = tr R, w = w(λ), D = diag(r, −r, −σ3) (so w = −Dλ):
+   *
+   *   ∂Π⁺/∂ρ = w sᵀ − ½ R ŵ,   ∂Π⁺/∂ℓ = w sᵀ − ½ (Rw)^,   ∂Π⁺/∂λ = ½(tI − R) D
+   *   ∂Π⁻/∂ρ = w sᵀ + ½ (Rᵀw)^, ∂Π⁻/∂ℓ = w sᵀ + ½ Rᵀŵ,    ∂Π⁻/∂λ = ½(tI − Rᵀ) D
+   *   ∂φ/∂ρ = D·½(tI − Rᵀ),    ∂φ/∂ℓ = D·½(tI − R)   (½(tI − Rᵀ) = dτ⁻¹ of the sine map)
+   *
+   * and the linear P and base-point terms (spec 003 §8.2 Newton solver list). The step
+   * Jacobians and the trajectory solver are assembled from it.
+   *
+   * @example
+   * ```ts
+   * pb.elementJacobian(new Float64Array(169), g, lam);
+   * ```
+   */
+  elementJacobian(out: Float64Array, g: ArrayLike<number>, lam: ArrayLike<number>): Float64Array {
+    checkLength('PlateBall.elementJacobian: out', out, 169);
+    const { h, r, Omega, sv, dv, rw, rtw } = this;
+    const ih = 1 / h;
+    const a = 0.5 * h * Omega;
+    out.fill(0, 0, 169);
+    const w = this.wOf(this.w3, lam);
+    const t = g[4]! + g[8]! + g[12]!;
+    sv[0] = 0.5 * (g[11]! - g[9]!);
+    sv[1] = 0.5 * (g[6]! - g[10]!);
+    sv[2] = 0.5 * (g[7]! - g[5]!);
+    dv[0] = r;
+    dv[1] = -r;
+    dv[2] = -this.lambda3Sign;
+    mulVec3(rw, g, w, 0, R0, 0);
+    mulTVec3(rtw, g, w, 0, R0, 0);
+    const wh = hat3(this.wh9, w);
+    const rwh = hat3(this.rwh9, rw);
+    const rtwh = hat3(this.rtwh9, rtw);
+    // P rows: 0, 1 (P⁺) and 5, 6 (P⁻); columns x0 0, y0 1, x1 2, y1 3, λ 10..12
+    out[0] = -ih;
+    out[2] = ih;
+    out[10] = -a;
+    out[11] = 1;
+    out[13 + 1] = -ih;
+    out[13 + 3] = ih;
+    out[13 + 10] = 1;
+    out[13 + 11] = a;
+    out[65 + 0] = -ih;
+    out[65 + 2] = ih;
+    out[65 + 10] = a;
+    out[65 + 11] = 1;
+    out[78 + 1] = -ih;
+    out[78 + 3] = ih;
+    out[78 + 10] = 1;
+    out[78 + 11] = -a;
+    for (let i = 0; i < 3; i++) {
+      const wi = w[i]!;
+      const di = dv[i]!;
+      const rowPp = (2 + i) * 13;
+      const rowPm = (7 + i) * 13;
+      const rowPhi = (10 + i) * 13;
+      for (let j = 0; j < 3; j++) {
+        const ws = wi * sv[j]!;
+        // (Rŵ)_ij and (Rᵀŵ)_ij
+        let Rwh = 0;
+        let RTwh = 0;
+        for (let k = 0; k < 3; k++) {
+          const wkj = wh[3 * k + j]!;
+          Rwh += g[R0 + 3 * i + k]! * wkj;
+          RTwh += g[R0 + 3 * k + i]! * wkj;
+        }
+        const dij = i === j ? t : 0;
+        const Rij = g[R0 + 3 * i + j]!;
+        const Rji = g[R0 + 3 * j + i]!;
+        const dj = dv[j]!;
+        out[rowPp + 4 + j] = ws - 0.5 * Rwh;
+        out[rowPp + 7 + j] = ws - 0.5 * rwh[3 * i + j]!;
+        out[rowPp + 10 + j] = 0.5 * (dij - Rij) * dj;
+        out[rowPm + 4 + j] = ws + 0.5 * rtwh[3 * i + j]!;
+        out[rowPm + 7 + j] = ws + 0.5 * RTwh;
+        out[rowPm + 10 + j] = 0.5 * (dij - Rji) * dj;
+        out[rowPhi + 4 + j] = di * 0.5 * (dij - Rji) * ih;
+        out[rowPhi + 7 + j] = di * 0.5 * (dij - Rij) * ih;
+      }
+    }
+    out[130 + 0] = -0.5 * Omega;
+    out[130 + 2] = -0.5 * Omega;
+    out[130 + 1] = -ih;
+    out[130 + 3] = ih;
+    out[143 + 0] = -ih;
+    out[143 + 2] = ih;
+    out[143 + 1] = 0.5 * Omega;
+    out[143 + 3] = 0.5 * Omega;
+    return out;
+  }
+
+  /**
+   * out (8×8 row-major) ← the Jacobian of {@link residual} with respect to the forward unknowns
+   * u = (x_{k+1}, y_{k+1}, δ (3), λ_{k+1} (3)) with R_{k+1} ← R_{k+1}·exp(δ̂), at δ = 0
+   * (spec 003 §8.2 Newton solver, step 5): rows [P⁻ (2), Π⁻ (3), φ/h (3)] of
+   * {@link elementJacobian} at (g_{k+1}, λ_{k+1}), columns [x1, y1, ρ, λ].
+   *
+   * @example
+   * ```ts
+   * pb.stepJacobian(new Float64Array(64), gk1, lamk1);
+   * ```
+   */
+  stepJacobian(out: Float64Array, gk1: ArrayLike<number>, lamk1: ArrayLike<number>): Float64Array {
+    checkLength('PlateBall.stepJacobian: out', out, 64);
+    const f = this.elementJacobian(this.full, gk1, lamk1);
+    copyBlock(out, f, FORWARD_ROWS, FORWARD_COLS);
+    return out;
+  }
+
+  /**
+   * out (8×8) ← the Jacobian of the backward residual `[P⁺(g_k, λ_k) − P⁻(g_{k+1}, λ_{k+1});
+   * Π⁺ − Π⁻; φ(g_k)/h]` with respect to u = (x_{k−1}, y_{k−1}, δ (3), λ_k (3)) with
+   * R_k ← exp(δ̂)·R_k (the β-fibre), at δ = 0: rows [P⁺, Π⁺, φ/h], columns [x0, y0, ℓ, λ] of
+   * {@link elementJacobian}.
+   *
+   * @example
+   * ```ts
+   * pb.backwardJacobian(new Float64Array(64), gk, lamk);
+   * ```
+   */
+  backwardJacobian(
+    out: Float64Array,
+    gk: ArrayLike<number>,
+    lamk: ArrayLike<number>,
+  ): Float64Array {
+    checkLength('PlateBall.backwardJacobian: out', out, 64);
+    const f = this.elementJacobian(this.full, gk, lamk);
+    copyBlock(out, f, BACKWARD_ROWS, BACKWARD_COLS);
+    return out;
+  }
+
+  /**
+   * The element g_1 = (x0, y0, x1, y1, τ_skew(s)) of the initial data (spec 003 §8.2), with
+   * s = (−(Δy − hΩx̄)/r, (Δx + hΩȳ)/r, hc) = hω solving (8): φ(g_1) = 0.
+   *
+   * @throws DomainError when |s| ≥ 1 (no increment on the near-identity branch, |hω| ≥ 1).
+   *
+   * @example
+   * ```ts
+   * new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 }).initialElement(0, 0, 0.02, 0.01);
+   * ```
+   */
+  initialElement(x0: number, y0: number, x1: number, y1: number): Float64Array {
+    const g = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
+    g[0] = checkFinite('initialElement: x0', x0);
+    g[1] = checkFinite('initialElement: y0', y0);
+    g[2] = checkFinite('initialElement: x1', x1);
+    g[3] = checkFinite('initialElement: y1', y1);
+    this.rotationFromConstraints(g);
+    return g;
+  }
+
+  /** g's R ← τ_skew(s(x0, y0, x1, y1)), the rotation that satisfies (8). */
+  private rotationFromConstraints(g: Float64Array): void {
+    const { h, r, Omega } = this;
+    const v = this.v3;
+    v[0] = -(g[3]! - g[1]! - 0.5 * h * Omega * (g[0]! + g[2]!)) / r;
+    v[1] = (g[2]! - g[0]! + 0.5 * h * Omega * (g[1]! + g[3]!)) / r;
+    v[2] = h * this.c;
+    const n2 = v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!;
+    if (!(n2 < 1)) {
+      throw new DomainError(
+        'plate-ball increment: |s| = |hω|',
+        Math.sqrt(n2),
+        'must be < 1 (rotation angle < π/2; reduce h or the displacement)',
+      );
+    }
+    tauSkewInline(this.k9, v);
+    for (let i = 0; i < 9; i++) g[R0 + i] = this.k9[i]!;
+  }
+
+  /**
+   * |Π⁻(g, λ)|, the Casimir of the discrete Lie–Poisson flow (spec 003 §8.1, S5): constant along
+   * trajectories because Π⁻_{k+1} = Π⁺_k = R_kᵀΠ⁻_k.
+   *
+   * @example
+   * ```ts
+   * pb.casimir(pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3)); // 0.70704…
+   * ```
+   */
+  casimir(g: ArrayLike<number>, lam: ArrayLike<number>): number {
+    const p = this.legendreMinus(this.p5, g, lam);
+    return Math.hypot(p[2]!, p[3]!, p[4]!);
+  }
+
+  /**
+   * out (3) ← the spatial momentum G_{k−1}·Π⁻(g_k, λ_k) (spec 003 §8.1: conserved for
+   * G_k = G_{k−1}g_k). `Gprev` is G_{k−1}, row-major 3×3.
+   *
+   * @example
+   * ```ts
+   * pb.spatialMomentum(new Float64Array(3), Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1), g1, lam1);
+   * ```
+   */
+  spatialMomentum(
+    out: Float64Array,
+    Gprev: ArrayLike<number>,
+    g: ArrayLike<number>,
+    lam: ArrayLike<number>,
+  ): Float64Array {
+    const p = this.legendreMinus(this.p5, g, lam);
+    return mulVec3(out, Gprev, p, 0, 0, 2);
+  }
+
+  /**
+   * The Noether charge F_X = −y P⁺_x + x P⁺_y − Π⁺_3 of the symmetry
+   * X = (−y∂x + x∂y, −E3), f = 0 (spec 003 §6, derived finding), at (x, y) = β(g): constant along
+   * trajectories for every r, Ω, c (Theorem 4.9).
+   *
+   * @example
+   * ```ts
+   * pb.noether(g, lam); // 0.51694092602079 for the S5 Noether data
+   * ```
+   */
+  noether(g: ArrayLike<number>, lam: ArrayLike<number>): number {
+    const p = this.legendrePlus(this.p5, g, lam);
+    return -g[3]! * p[0]! + g[2]! * p[1]! - p[4]!;
+  }
+
+  /**
+   * One step forward (spec 003 §8.2 Newton solver): given (g_k, λ_k), solves the DEL residual
+   * for (g_{k+1}, λ_{k+1}) with α(g_{k+1}) = β(g_k): unknowns x_{k+1}, y_{k+1}, R_{k+1} (moved by
+   * R ← R·exp(δ̂), re-centred every iteration) and λ_{k+1}; initial guess x' = 2x_k − x_{k−1},
+   * y' likewise, R' = R_k (re-projected onto SO(3) through its sine vector, so that rounding drift
+   * does not accumulate), λ' = λ_k. Converged when ‖residual‖∞ ≤ tol·max(1, ‖(P⁺, Π⁺)_k‖∞).
+   * Allocates nothing. `outG`/`outLambda` may alias the inputs.
+   *
+   * @returns the number of Newton iterations (3 for the S5 data).
+   * @throws NewtonDivergedError (naming `step`) when the residual does not reach `tol`.
+   * @throws SingularJacobianError when the 8×8 Jacobian is singular (regularity lost).
+   * @throws DomainError when the solution leaves the near-identity branch (tr R ≤ 1, |hω| ≥ 1).
+   *
+   * @example
+   * ```ts
+   * const iterations = pb.stepForward(g, lam, g, lam); // in place
+   * ```
+   */
+  stepForward(
+    outG: Float64Array,
+    outLambda: Float64Array,
+    gk: ArrayLike<number>,
+    lamk: ArrayLike<number>,
+    step?: number,
+  ): number {
+    this.legendrePlus(this.tgt, gk, lamk);
+    const x1 = gk[2]!;
+    const y1 = gk[3]!;
+    const gx = 2 * x1 - gk[0]!;
+    const gy = 2 * y1 - gk[1]!;
+    for (let i = 0; i < 9; i++) outG[R0 + i] = gk[R0 + i]!;
+    for (let i = 0; i < 3; i++) outLambda[i] = lamk[i]!;
+    outG[0] = x1;
+    outG[1] = y1;
+    outG[2] = gx;
+    outG[3] = gy;
+    this.reprojectRotation(outG);
+    return this.solveForward(outG, outLambda, step);
+  }
+
+  /**
+   * R ← τ_skew(vee((R − Rᵀ)/2)) when R is on the near branch: the exact rotation with the same
+   * sine vector. Applied to the Newton guess (the previous increment) so that rounding drift away
+   * from SO(3) does not accumulate from step to step (the Newton updates R·exp(δ̂) are exact
+   * rotations to a few ε).
+   */
+  private reprojectRotation(g: Float64Array): void {
+    const v = this.v3;
+    v[0] = 0.5 * (g[11]! - g[9]!);
+    v[1] = 0.5 * (g[6]! - g[10]!);
+    v[2] = 0.5 * (g[7]! - g[5]!);
+    const n2 = v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!;
+    if (!(n2 < 1) || !(g[4]! + g[8]! + g[12]! > 1)) return;
+    tauSkewInline(this.k9, v);
+    for (let i = 0; i < 9; i++) g[R0 + i] = this.k9[i]!;
+  }
+
+  /**
+   * Newton on the forward equations from the guess in (outG, outLambda): target (P, Π) in
+   * `this.tgt`, base point outG[0..1] fixed.
+   */
+  private solveForward(g: Float64Array, lam: Float64Array, step?: number): number {
+    const { res, jac, du, lu, tgt } = this;
+    this.normInto(tgt, 5);
+    const tolAbs = this.tol * Math.max(1, this.nrm);
+    let it = 0;
+    let rn = 0;
+    for (;;) {
+      this.forwardResidual(g, lam);
+      rn = this.nrm;
+      if (!Number.isFinite(rn)) {
+        throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
+      }
+      if (rn <= tolAbs) break;
+      if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
+      this.stepJacobian(jac, g, lam);
+      lu.factor(jac);
+      if (lu.isSingular) throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
+      for (let i = 0; i < 8; i++) du[i] = -res[i]!;
+      lu.solve(du, du);
+      it++;
+      g[2] = g[2]! + du[0]!;
+      g[3] = g[3]! + du[1]!;
+      expSO3Into(this.m9, 0, du, 2);
+      mul3(g, g, this.m9, R0, R0, 0);
+      lam[0] = lam[0]! + du[5]!;
+      lam[1] = lam[1]! + du[6]!;
+      lam[2] = lam[2]! + du[7]!;
+      if (stagnated(du, 8, g, lam)) {
+        this.forwardResidual(g, lam);
+        rn = this.nrm;
+        break;
+      }
+    }
+    this.lastIterations = it;
+    this.lastResidualNorm = rn;
+    checkBranch(g, step);
+    return it;
+  }
+
+  /** res ← [P⁻(g, λ) − tgt; φ(g)/h]; its ‖·‖∞ into `nrm`. */
+  private forwardResidual(g: Float64Array, lam: Float64Array): void {
+    const { res, tgt } = this;
+    this.legendreMinus(res, g, lam);
+    for (let i = 0; i < 5; i++) res[i] = res[i]! - tgt[i]!;
+    this.phiScaled(res, 5, g);
+    this.normInto(res, 8);
+  }
+
+  /**
+   * nrm ← ‖v[0..n)‖∞ (NaN propagates). Results go through a double field, not a return value:
+   * a double returned from a call V8 does not inline is boxed (a heap allocation per call).
+   */
+  private normInto(v: Float64Array, n: number): void {
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const a = Math.abs(v[i]!);
+      if (!(a <= m)) m = a;
+    }
+    this.nrm = m;
+  }
+
+  /**
+   * One step backward (reversibility, spec 003 §8.2): given (g_{k+1}, λ_{k+1}), solves
+   * P⁺(g_k, λ_k) = P⁻(g_{k+1}, λ_{k+1}), Π⁺(g_k, λ_k) = Π⁻(g_{k+1}, λ_{k+1}), φ(g_k) = 0 for
+   * x_{k−1}, y_{k−1}, R_k (moved in the β-fibre, R ← exp(δ̂)·R) and λ_k, with β(g_k) = α(g_{k+1}).
+   * Allocates nothing; throws like {@link stepForward}.
+   *
+   * @returns the number of Newton iterations.
+   *
+   * @example
+   * ```ts
+   * pb.stepBackward(gPrev, lamPrev, g2, lam2); // recovers (g1, λ1) to ~1e-16
+   * ```
+   */
+  stepBackward(
+    outG: Float64Array,
+    outLambda: Float64Array,
+    gk1: ArrayLike<number>,
+    lamk1: ArrayLike<number>,
+    step?: number,
+  ): number {
+    const { jac, du, lu, tgt } = this;
+    this.legendreMinus(tgt, gk1, lamk1);
+    const x0 = gk1[0]!;
+    const y0 = gk1[1]!;
+    const gx = 2 * x0 - gk1[2]!;
+    const gy = 2 * y0 - gk1[3]!;
+    for (let i = 0; i < 9; i++) outG[R0 + i] = gk1[R0 + i]!;
+    for (let i = 0; i < 3; i++) outLambda[i] = lamk1[i]!;
+    const g = outG;
+    const lam = outLambda;
+    g[0] = gx;
+    g[1] = gy;
+    g[2] = x0;
+    g[3] = y0;
+    this.reprojectRotation(g);
+    this.normInto(tgt, 5);
+    const tolAbs = this.tol * Math.max(1, this.nrm);
+    let it = 0;
+    let rn = 0;
+    for (;;) {
+      this.backwardResidual(g, lam);
+      rn = this.nrm;
+      if (!Number.isFinite(rn)) {
+        throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
+      }
+      if (rn <= tolAbs) break;
+      if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
+      this.backwardJacobian(jac, g, lam);
+      lu.factor(jac);
+      if (lu.isSingular) throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
+      for (let i = 0; i < 8; i++) du[i] = -this.res[i]!;
+      lu.solve(du, du);
+      it++;
+      g[0] = g[0]! + du[0]!;
+      g[1] = g[1]! + du[1]!;
+      expSO3Into(this.m9, 0, du, 2);
+      mul3(g, this.m9, g, R0, 0, R0);
+      lam[0] = lam[0]! + du[5]!;
+      lam[1] = lam[1]! + du[6]!;
+      lam[2] = lam[2]! + du[7]!;
+      if (stagnated(du, 8, g, lam)) {
+        this.backwardResidual(g, lam);
+        rn = this.nrm;
+        break;
+      }
+    }
+    this.lastIterations = it;
+    this.lastResidualNorm = rn;
+    checkBranch(g, step);
+    return it;
+  }
+
+  /** res ← [P⁺(g, λ) − tgt; φ(g)/h]; its ‖·‖∞ into `nrm`. */
+  private backwardResidual(g: Float64Array, lam: Float64Array): void {
+    const { res, tgt } = this;
+    this.legendrePlus(res, g, lam);
+    for (let i = 0; i < 5; i++) res[i] = res[i]! - tgt[i]!;
+    this.phiScaled(res, 5, g);
+    this.normInto(res, 8);
+  }
+
+  /**
+   * The cheaper reduced forward step (spec 003 §8.2, "Cheaper reduced variant"): the constraints
+   * give R_{k+1} = τ_skew(s) explicitly, s = (−(Δy − hΩx̄)/r, (Δx + hΩȳ)/r, hc), and Π⁻ is linear
+   * in λ: λ_{k+1} = [½(tr R'·I − R'ᵀ) D]⁻¹ Π⁺_k. Newton then solves the 2 equations
+   * P⁻(g_{k+1}, λ_{k+1}) = P⁺(g_k, λ_k) for (x_{k+1}, y_{k+1}), with the analytic 2×2 Jacobian
+   * (chain rule through dτ_skew and the 3×3 solve). Agrees with {@link stepForward} to rounding.
+   *
+   * @returns the number of Newton iterations.
+   * @throws DomainError when an iterate needs |s| ≥ 1 (branch), NewtonDivergedError,
+   *   SingularJacobianError.
+   *
+   * @example
+   * ```ts
+   * pb.stepForwardReduced(g2, lam2, g1, lam1);
+   * ```
+   */
+  stepForwardReduced(
+    outG: Float64Array,
+    outLambda: Float64Array,
+    gk: ArrayLike<number>,
+    lamk: ArrayLike<number>,
+    step?: number,
+  ): number {
+    const { h, r, Omega, tgt, k9, w3, n9 } = this;
+    this.legendrePlus(tgt, gk, lamk);
+    const x0 = gk[2]!;
+    const y0 = gk[3]!;
+    const g = outG;
+    g[2] = 2 * x0 - gk[0]!;
+    g[3] = 2 * y0 - gk[1]!;
+    g[0] = x0;
+    g[1] = y0;
+    const lam = outLambda;
+    const a = 0.5 * h * Omega;
+    this.normInto(tgt, 5);
+    const tolAbs = this.tol * Math.max(1, this.nrm);
+    let it = 0;
+    let rn = 0;
+    for (;;) {
+      this.reducedResidual(g, lam);
+      rn = this.nrm;
+      if (!Number.isFinite(rn)) {
+        throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
+      }
+      if (rn <= tolAbs) break;
+      if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
+      // s(u): ds/dx' = (hΩ/(2r), 1/r, 0), ds/dy' = (−1/r, hΩ/(2r), 0); ρ = dτ_s·ds, and
+      // dλ = −M⁻¹(∂Π⁻/∂ρ)ρ from Π⁻(R', λ') = Π⁺_k
+      const s = this.a3;
+      s[0] = 0.5 * (g[11]! - g[9]!);
+      s[1] = 0.5 * (g[6]! - g[10]!);
+      s[2] = 0.5 * (g[7]! - g[5]!);
+      dtauSkewInline(k9, s);
+      const el = this.elementJacobian(this.full, g, lam);
+      let j00 = 1 / h;
+      let j01 = 0;
+      let j10 = 0;
+      let j11 = 1 / h;
+      for (let col = 0; col < 2; col++) {
+        const ds0 = col === 0 ? a / r : -1 / r;
+        const ds1 = col === 0 ? 1 / r : a / r;
+        const rho0 = k9[0]! * ds0 + k9[1]! * ds1;
+        const rho1 = k9[3]! * ds0 + k9[4]! * ds1;
+        const rho2 = k9[6]! * ds0 + k9[7]! * ds1;
+        for (let i = 0; i < 3; i++) {
+          const o = (7 + i) * 13 + 4;
+          w3[i] = -(el[o]! * rho0 + el[o + 1]! * rho1 + el[o + 2]! * rho2);
+        }
+        // dλ/du_col (n9 = M from the last residual evaluation)
+        if (!solve3Inline(w3, n9, w3)) {
+          throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
+        }
+        const dPx = a * w3[0]! + w3[1]!;
+        const dPy = w3[0]! - a * w3[1]!;
+        if (col === 0) {
+          j00 += dPx;
+          j10 += dPy;
+        } else {
+          j01 += dPx;
+          j11 += dPy;
+        }
+      }
+      const det = j00 * j11 - j01 * j10;
+      if (!(det !== 0 && Number.isFinite(det)))
+        throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
+      const r0 = this.rr0;
+      const r1 = this.rr1;
+      const d0 = -(j11 * r0 - j01 * r1) / det;
+      const d1 = -(-j10 * r0 + j00 * r1) / det;
+      it++;
+      g[2] = g[2]! + d0;
+      g[3] = g[3]! + d1;
+      const scale = Math.max(1, Math.abs(g[2]!), Math.abs(g[3]!));
+      if (Math.max(Math.abs(d0), Math.abs(d1)) <= STEP_STAGNATION * scale) {
+        this.reducedResidual(g, lam);
+        rn = this.nrm;
+        break;
+      }
+    }
+    this.lastIterations = it;
+    this.lastResidualNorm = rn;
+    checkBranch(g, step);
+    return it;
+  }
+
+  /**
+   * Reduced step residual at (x', y') = g[2..3]: sets R' = τ_skew(s), M (in n9) and
+   * λ' = M⁻¹Π⁺_k, and the residual P⁻(g', λ') − P⁺_k in (rr0, rr1), its ‖·‖∞ in `nrm`.
+   */
+  private reducedResidual(g: Float64Array, lam: Float64Array): void {
+    const { h, tgt } = this;
+    const a = 0.5 * h * this.Omega;
+    this.rotationFromConstraints(g);
+    this.lambdaMatrix(this.n9, g);
+    this.le[0] = tgt[2]!;
+    this.le[1] = tgt[3]!;
+    this.le[2] = tgt[4]!;
+    if (!solve3Inline(lam, this.n9, this.le)) {
+      // M = ½(tr R·I − Rᵀ)D is singular only at θ = π/2 or π (excluded by the branch guard)
+      lam[0] = Number.NaN;
+    }
+    this.rr0 = (g[2]! - g[0]!) / h + a * lam[0]! + lam[1]! - tgt[0]!;
+    this.rr1 = (g[3]! - g[1]!) / h + lam[0]! - a * lam[1]! - tgt[1]!;
+    this.nrm = Math.max(Math.abs(this.rr0), Math.abs(this.rr1));
+  }
+
+  /** out (3×3) ← M = ½(tr R·I − Rᵀ)·diag(r, −r, −σ3), so that Π⁻ = M λ. */
+  private lambdaMatrix(out: Float64Array, g: ArrayLike<number>): Float64Array {
+    const t = g[4]! + g[8]! + g[12]!;
+    const D0 = this.r;
+    const D1 = -this.r;
+    const D2 = -this.lambda3Sign;
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        const v = 0.5 * ((i === j ? t : 0) - g[R0 + 3 * j + i]!);
+        out[3 * i + j] = v * (j === 0 ? D0 : j === 1 ? D1 : D2);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The discrete Hamiltonian map F⁺∘(F⁻)⁻¹ on A*G = T*R² × so(3)* (spec 003 §4, §8.2): from
+   * z = (x, y, P_x, P_y, Π) solves F⁻(g, λ) = (P, Π), φ(g) = 0 with α(g) = (x, y) by Newton, and
+   * writes z' = F⁺(g, λ) = (x1, y1, P⁺_x, P⁺_y, Π⁺) into `out` (7). The guess (x1, y1, R, λ) comes
+   * from `guess`/`guessLambda` when given, else x1 = x + hP_x, y1 = y + hP_y, R = I, λ = 0.
+   * It is a Poisson map for {x, P_x} = {y, P_y} = 1, {Π_i, Π_j} = −ε_ijk Π_k (S5).
+   *
+   * @example
+   * ```ts
+   * pb.hamiltonianMap(new Float64Array(7), z, g2, lam2);
+   * ```
+   */
+  hamiltonianMap(
+    out: Float64Array,
+    z: ArrayLike<number>,
+    guess?: ArrayLike<number>,
+    guessLambda?: ArrayLike<number>,
+  ): Float64Array {
+    checkLength('PlateBall.hamiltonianMap: z', z, 7);
+    const g = this.ge;
+    const lam = this.le;
+    g[0] = z[0]!;
+    g[1] = z[1]!;
+    for (let i = 0; i < 5; i++) this.tgt[i] = z[2 + i]!;
+    if (guess) {
+      g[2] = guess[2]!;
+      g[3] = guess[3]!;
+      for (let i = 0; i < 9; i++) g[R0 + i] = guess[R0 + i]!;
+    } else {
+      g[2] = z[0]! + this.h * z[2]!;
+      g[3] = z[1]! + this.h * z[3]!;
+      g.fill(0, R0);
+      g[4] = 1;
+      g[8] = 1;
+      g[12] = 1;
+    }
+    for (let i = 0; i < 3; i++) lam[i] = guessLambda ? guessLambda[i]! : 0;
+    this.solveForward(g, lam);
+    out[0] = g[2]!;
+    out[1] = g[3]!;
+    const p = this.legendrePlus(this.p5, g, lam);
+    for (let i = 0; i < 5; i++) out[2 + i] = p[i]!;
+    return out;
+  }
+}
+
+/** Rows/columns of {@link PlateBall.elementJacobian} that form the 8×8 step Jacobians. */
+const FORWARD_ROWS = Int32Array.of(5, 6, 7, 8, 9, 10, 11, 12);
+const FORWARD_COLS = Int32Array.of(2, 3, 4, 5, 6, 10, 11, 12);
+const BACKWARD_ROWS = Int32Array.of(0, 1, 2, 3, 4, 10, 11, 12);
+const BACKWARD_COLS = Int32Array.of(0, 1, 7, 8, 9, 10, 11, 12);
+
+function copyBlock(
+  out: Float64Array,
+  full: Float64Array,
+  rows: Int32Array,
+  cols: Int32Array,
+): void {
+  for (let i = 0; i < 8; i++) {
+    const ro = rows[i]! * 13;
+    for (let j = 0; j < 8; j++) out[8 * i + j] = full[ro + cols[j]!]!;
+  }
+}
+
+/** True when the update du no longer changes (x, y, λ) relative to their size. */
+function stagnated(du: Float64Array, n: number, g: Float64Array, lam: Float64Array): boolean {
+  let scale = 1;
+  for (let i = 0; i < 4; i++) {
+    const a = Math.abs(g[i]!);
+    if (a > scale) scale = a;
+  }
+  for (let i = 0; i < 3; i++) {
+    const a = Math.abs(lam[i]!);
+    if (a > scale) scale = a;
+  }
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const a = Math.abs(du[i]!);
+    if (!(a <= m)) m = a;
+  }
+  return m <= STEP_STAGNATION * scale;
+}
+
+/** Branch guard (spec 003 §12 item 5): tr R > 1, i.e. rotation angle < π/2, |hω| < 1. */
+function checkBranch(g: ArrayLike<number>, step?: number): void {
+  const t = g[4]! + g[8]! + g[12]!;
+  if (!(t > 1)) {
+    throw new DomainError(
+      `plate-ball step${step === undefined ? '' : ` ${step}`}: tr R of the new increment`,
+      t,
+      'must be > 1 (rotation angle < π/2, |hω| < 1): the solution left the near-identity branch; reduce h',
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Simulation
+
+/** Options of {@link simulatePlateBall} (defaults: `../shared/spec/CLI.md`, spec 003 S5). */
+export interface PlateBallSimulationOptions {
+  /** Time step. Default 0.05. */
+  readonly h?: number;
+  /** Ball radius. Default 1. */
+  readonly r?: number;
+  /** Plate angular velocity. Default 0.7. */
+  readonly Omega?: number;
+  /** Spin constant. Default 0.3. */
+  readonly c?: number;
+  /** First contact point. Default (0, 0). */
+  readonly x0?: number;
+  readonly y0?: number;
+  /** Second contact point. Default (0.02, 0.01). */
+  readonly x1?: number;
+  readonly y1?: number;
+  /** Initial multipliers λ_1. Default (0.5, −0.4, 0.3). */
+  readonly lambda1?: ArrayLike<number>;
+  /** Number of step solves (the last element is g_{steps+1}). Default 200. */
+  readonly steps?: number;
+  /** Keep every `every`-th state (always the first and the last). Default 1. */
+  readonly every?: number;
+  /** See {@link PlateBallParameters.lambda3Sign}. Default 1. */
+  readonly lambda3Sign?: 1 | -1;
+  /**
+   * `'body'` (default): G_k = G_{k−1}g_k, ω in (8) is the body angular velocity (spec 003 §12
+   * item 3). `'spatial'`: g_k := G_{k−1}G_kᵀ ≈ exp(−hω̂_spatial), so (8) is used with r → −r,
+   * c → −c and G_k = g_kᵀG_{k−1}; the multipliers are then those of that system.
+   */
+  readonly frame?: 'body' | 'spatial';
+  /** `'full'` (default): the 8×8 Newton step; `'reduced'`: the 2-unknown reduced step. */
+  readonly method?: 'full' | 'reduced';
+  /** Tolerance and iteration cap of the step solves. */
+  readonly tol?: number;
+  readonly maxIterations?: number;
+}
+
+/** A plate-ball trajectory in flat storage (one row per kept state k = 1, …, steps + 1). */
+export interface PlateBallSeries {
+  /** Number of kept states. */
+  readonly count: number;
+  /** Element index k of each kept state (state k = (g_k, λ_k), g_k from (x_{k−1}, y_{k−1}) to (x_k, y_k)). */
+  readonly k: Int32Array;
+  /** t = k·h. */
+  readonly t: Float64Array;
+  /** x_k, y_k = β(g_k). */
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  /** Reconstructed orientation G_k (count × 9, row-major; G_0 = I). */
+  readonly R: Float64Array;
+  /** λ_k (count × 3). */
+  readonly lambda: Float64Array;
+  /** |Π⁻(g_k, λ_k)|. */
+  readonly casimir: Float64Array;
+  /** F_X(g_k, λ_k) = −y P⁺_x + x P⁺_y − Π⁺_3. */
+  readonly noether: Float64Array;
+  readonly stats: {
+    /** Total Newton iterations of the step solves. */
+    readonly newtonIterations: number;
+    /** Largest final step residual ‖·‖∞. */
+    readonly maxResidual: number;
+  };
+}
+
+/**
+ * Simulates the discrete plate-ball system (spec 003 §8.2, S5; backs `geomech simulate
+ * plate-ball`): g_1 = {@link PlateBall.initialElement}(x0, y0, x1, y1), λ_1 given, then `steps`
+ * forward steps. Records, per kept state k: t, x, y, the reconstructed orientation G_k, λ_k, the
+ * Casimir |Π⁻| and the Noether charge F_X.
+ *
+ * @throws DomainError for bad options or when an increment leaves the branch |hω| < 1;
+ *   NewtonDivergedError / SingularJacobianError naming the step.
+ *
+ * @example
+ * ```ts
+ * const sol = simulatePlateBall({ steps: 200 }); // S5 defaults
+ * sol.casimir[0]; // 0.707041836261…
+ * ```
+ */
+export function simulatePlateBall(options: PlateBallSimulationOptions = {}): PlateBallSeries {
+  const h = options.h ?? 0.05;
+  const frame = options.frame ?? 'body';
+  if (frame !== 'body' && frame !== 'spatial')
+    throw new DomainError('simulatePlateBall: frame', frame, "must be 'body' or 'spatial'");
+  const method = options.method ?? 'full';
+  if (method !== 'full' && method !== 'reduced')
+    throw new DomainError('simulatePlateBall: method', method, "must be 'full' or 'reduced'");
+  const flip = frame === 'spatial' ? -1 : 1;
+  const params: PlateBallParameters = {
+    h,
+    r: flip * (options.r ?? 1),
+    Omega: options.Omega ?? 0.7,
+    c: flip * (options.c ?? 0.3),
+    lambda3Sign: options.lambda3Sign ?? 1,
+    ...(options.tol === undefined ? {} : { tol: options.tol }),
+    ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+  };
+  const pb = new PlateBall(params);
+  const steps = options.steps ?? 200;
+  const every = options.every ?? 1;
+  if (!Number.isInteger(steps) || steps < 0)
+    throw new DomainError('simulatePlateBall: steps', steps, 'must be an integer >= 0');
+  if (!Number.isInteger(every) || every < 1)
+    throw new DomainError('simulatePlateBall: every', every, 'must be an integer >= 1');
+  const lambda1 = options.lambda1 ?? [0.5, -0.4, 0.3];
+  if (lambda1.length !== 3)
+    throw new DimensionError('simulatePlateBall: lambda1', 3, lambda1.length);
+  const g = pb.initialElement(
+    options.x0 ?? 0,
+    options.y0 ?? 0,
+    options.x1 ?? 0.02,
+    options.y1 ?? 0.01,
+  );
+  const lam = Float64Array.from({ length: 3 }, (_, i) =>
+    checkFinite(`simulatePlateBall: lambda1[${i}]`, lambda1[i]!),
+  );
+  const count = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
+  const kArr = new Int32Array(count);
+  const tArr = new Float64Array(count);
+  const xArr = new Float64Array(count);
+  const yArr = new Float64Array(count);
+  const RArr = new Float64Array(count * 9);
+  const lArr = new Float64Array(count * 3);
+  const cas = new Float64Array(count);
+  const noe = new Float64Array(count);
+  const G = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
+  const tmp = new Float64Array(9);
+  const advance = (): void => {
+    if (flip === 1) mul3(G, G, g, 0, 0, R0);
+    else {
+      // G_k = g_kᵀ G_{k−1}
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 3; j++) {
+          let s = 0;
+          for (let m = 0; m < 3; m++) s += g[R0 + 3 * m + i]! * G[3 * m + j]!;
+          tmp[3 * i + j] = s;
+        }
+      }
+      G.set(tmp);
+    }
+  };
+  let kept = 0;
+  const keep = (k: number): void => {
+    kArr[kept] = k;
+    tArr[kept] = k * h;
+    xArr[kept] = g[2]!;
+    yArr[kept] = g[3]!;
+    RArr.set(G, 9 * kept);
+    lArr.set(lam, 3 * kept);
+    cas[kept] = pb.casimir(g, lam);
+    noe[kept] = pb.noether(g, lam);
+    kept++;
+  };
+  advance();
+  keep(1);
+  let newtonIterations = 0;
+  let maxResidual = 0;
+  for (let k = 1; k <= steps; k++) {
+    if (method === 'full') pb.stepForward(g, lam, g, lam, k);
+    else pb.stepForwardReduced(g, lam, g, lam, k);
+    newtonIterations += pb.lastIterations;
+    if (pb.lastResidualNorm > maxResidual) maxResidual = pb.lastResidualNorm;
+    if (!Number.isFinite(g[2]!) || !Number.isFinite(g[3]!))
+      throw new NonFiniteError(`simulatePlateBall: step ${k}`);
+    advance();
+    if (k % every === 0 || k === steps) keep(k + 1);
+  }
+  return {
+    count: kept,
+    k: kArr,
+    t: tArr,
+    x: xArr,
+    y: yArr,
+    R: RArr,
+    lambda: lArr,
+    casimir: cas,
+    noether: noe,
+    stats: { newtonIterations, maxResidual },
+  };
+}
