@@ -658,7 +658,7 @@ export interface LagrangeDiracInit {
 
 /** Options of {@link integrateLagrangeDirac}. */
 export interface LagrangeDiracOptions extends LagrangeDiracStepOptions {
-  /** Store every `every`-th state (k = 0, every, …, ≤ steps). Default 1. */
+  /** Store every `every`-th state (k = 0, every, 2·every, …) and always the last (k = steps). Default 1. */
   readonly every?: number;
   /** Quadrature of L_d (default left for 'plus', right for 'minus', spec 000 §8.4). */
   readonly rule?: DiscreteRule;
@@ -757,7 +757,7 @@ export function integrateLagrangeDirac(
     for (let i = 0; i < n; i++) P[i] = -P[i]!;
   }
   const stepper = new LagrangeDiracStepper(Ld, Delta, method, options);
-  const samples = Math.floor(steps / every) + 1;
+  const samples = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
   const sol = {
     sign: method,
     n,
@@ -782,7 +782,7 @@ export function integrateLagrangeDirac(
     sol.newton.iterations += r.iterations;
     sol.newton.maxIterations = Math.max(sol.newton.maxIterations, r.iterations);
     sol.newton.maxResidual = Math.max(sol.newton.maxResidual, r.residualNorm);
-    if (k % every === 0) {
+    if (k % every === 0 || k === steps) {
       sol.k[s] = k;
       sol.t[s] = k * h;
       sol.q.set(q, s * n);

@@ -554,6 +554,27 @@ describe('helpers', () => {
     );
     expect([...sol.k]).toEqual([0, 5, 10]);
     expect(sol.t[2]).toBeCloseTo(0.1, 15);
+    // the last state is kept even when every does not divide steps, equal to the dense run's
+    const dense = integrateLagrangeDirac(
+      disk.lagrangian,
+      disk.distribution,
+      'plus',
+      { q0: diskQ0, v0: diskV0 },
+      0.01,
+      12,
+    );
+    const sparse = integrateLagrangeDirac(
+      disk.lagrangian,
+      disk.distribution,
+      'plus',
+      { q0: diskQ0, v0: diskV0 },
+      0.01,
+      12,
+      { every: 5 },
+    );
+    expect([...sparse.k]).toEqual([0, 5, 10, 12]);
+    expect([...sparse.q.slice(12, 16)]).toEqual([...dense.q.slice(48, 52)]);
+    expect(sparse.energy[3]).toBe(dense.energy[12]);
   });
 });
 
