@@ -5,14 +5,18 @@
  * @packageDocumentation
  */
 
-export * from './gradients.js';
-export * from './pair.js';
-export type * from './types.js';
+export * from './adaptive.js';
 export * from './algebroid.js';
-export * from './cotangent.js';
-export * from './lieGroupGroupoid.js';
-export * from './product.js';
 export * from './constrained.js';
-export * from './symplectic.js';
+export * from './cotangent.js';
+export * from './gradients.js';
+export * from './lieGroupGroupoid.js';
+export * from './lieGroupMechanics.js';
+export * from './pair.js';
 export * from './plateBall.js';
 export * from './plateBallBvp.js';
+export * from './product.js';
+export * from './rigidBody.js';
+export * from './so3Steering.js';
+export * from './symplectic.js';
+export type * from './types.js';
