@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { renderList } from './commands/list.js';
@@ -12,10 +12,15 @@ import { type OrderOptions, runOrder } from './commands/order.js';
 import {
   resolveFormat,
   resolveSimulate,
-  runSimulate,
+  runSimulateWithOutput,
   type SimulateOptions,
 } from './commands/simulate.js';
+import { resolveSolve, runSolve, type SolveOptions } from './commands/solve.js';
 import { errorLine, NumericalFailure, UsageError } from './errors.js';
+import { plotFromSeries, renderLinePlot } from './plot.js';
+import { createProgress } from './progress.js';
+import type { PlotChoice, SystemDescriptor } from './registry.js';
+import type { SimulationOutput } from './runner.js';
 
 /** Where the program writes; injectable for tests. */
 export interface Io {
@@ -24,6 +29,8 @@ export interface Io {
   /** Whether stderr is a terminal: warnings and progress go there only then (CLI contract). */
   readonly stderrIsTTY: boolean;
   writeFile(path: string, text: string): void;
+  /** Reads a text file (`--guess`, `--model`); defaults to the file system. */
+  readFile?(path: string): string;
 }
 
 export const processIo: Io = {
@@ -31,6 +38,7 @@ export const processIo: Io = {
   stderr: (text) => process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
   writeFile: (path, text) => writeFileSync(path, text),
+  readFile: (path) => readFileSync(path, 'utf8'),
 };
 
 /** The package version, read from package.json at run time. */
@@ -52,6 +60,28 @@ const NUMERICAL = new Set([
   'NonFiniteError',
   'StepSizeUnderflowError',
 ]);
+
+/** Checks a `--plot` path before the run, so a typo does not cost a long computation. */
+function checkPlotPath(path: string | undefined): void {
+  if (path !== undefined && !path.toLowerCase().endsWith('.svg'))
+    throw new UsageError(`plot file must end in .svg, got '${path}'`, '--plot');
+}
+
+/** Draws the main series of a run (the descriptor's choice) to an SVG file. */
+function writePlot(
+  io: Io,
+  path: string,
+  out: SimulationOutput,
+  choice: PlotChoice,
+  title: string,
+): void {
+  const series: Record<string, { width: number; data: Float64Array }> = {
+    t: { width: 1, data: out.t.subarray(0, out.count) },
+  };
+  for (const s of out.series)
+    series[s.name] = { width: s.width, data: s.data.subarray(0, out.count * s.width) };
+  io.writeFile(path, renderLinePlot(plotFromSeries(series, choice, { title })));
+}
 
 function buildProgram(io: Io, debug: { on: boolean }): Command {
   const program = new Command('geomech')
@@ -99,8 +129,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
   modelOptions(
     program
       .command('simulate')
-      .description('integrate a built-in system with a structure-preserving method')
-      .argument('<system>', 'system name (see `geomech list`)'),
+      .description(
+        'integrate a built-in system, or a user model (--model), with a structure-preserving method',
+      )
+      .argument('[system]', 'system name (see `geomech list`); omit with --model'),
   )
     .option('--steps <n>', 'number of steps')
     .option('--every <k>', 'keep every k-th state (first and last always kept)')
@@ -111,27 +143,65 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       ).choices(['json', 'csv']),
     )
     .option('--out <file>', 'write the result to a file instead of stdout')
-    .action(async (name: string, opts: SimulateOptions) => {
-      const format = resolveFormat(opts.format, opts.out);
-      const request = resolveSimulate(name, opts);
-      let text: string;
-      try {
-        text = await runSimulate(request, format, (message) => {
-          if (io.stderrIsTTY) io.stderr(`geomech: warning: ${message}\n`);
-        });
-      } catch (err) {
-        if (opts.out !== undefined && isNumerical(err)) {
-          const reason = err instanceof Error ? err.message : String(err);
-          io.writeFile(
-            opts.out,
-            `${JSON.stringify({ ok: false, system: request.system.name, method: request.method, error: reason })}\n`,
+    .option('--model <file.json>', 'user-defined system: a JSON model file (see the CLI README)')
+    .option('--plot <file.svg>', 'also draw the main series to an SVG file')
+    .option('--quiet', 'no warnings or progress on stderr')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ geomech simulate damped-oscillator --h 0.5 --steps 50\n  $ geomech simulate pendulum --method rattle --t-end 20 --every 10 --out pendulum.csv --plot pendulum.svg',
+    )
+    .action(
+      async (
+        name: string | undefined,
+        opts: SimulateOptions & { plot?: string; quiet?: boolean },
+      ) => {
+        const format = resolveFormat(opts.format, opts.out);
+        let model: SystemDescriptor | undefined;
+        if (opts.model !== undefined) {
+          if (name !== undefined)
+            throw new UsageError(
+              `give a system name or --model, not both (got '${name}')`,
+              '--model',
+            );
+          const read = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+          // mathjs loads only here, so other commands start fast
+          const { loadModel } = await import('./model/index.js');
+          model = loadModel(read(opts.model), opts.model);
+        } else if (name === undefined) {
+          throw new UsageError('missing system name (or give --model FILE)', 'geomech simulate');
+        }
+        const request = resolveSimulate(name ?? '', opts, model);
+        checkPlotPath(opts.plot);
+        let text: string;
+        let output: SimulationOutput;
+        try {
+          ({ text, output } = await runSimulateWithOutput(request, format, (message) => {
+            if (io.stderrIsTTY && !opts.quiet) io.stderr(`geomech: warning: ${message}\n`);
+          }));
+        } catch (err) {
+          if (opts.out !== undefined && isNumerical(err)) {
+            const reason = err instanceof Error ? err.message : String(err);
+            io.writeFile(
+              opts.out,
+              `${JSON.stringify({ ok: false, system: request.system.name, method: request.method, error: reason })}\n`,
+            );
+          }
+          throw err;
+        }
+        if (opts.out !== undefined) io.writeFile(opts.out, text);
+        else io.stdout(text);
+        if (opts.plot !== undefined) {
+          const sys = request.system;
+          writePlot(
+            io,
+            opts.plot,
+            output,
+            sys.plot ?? { y: [sys.fields[0]!] },
+            `${sys.name} (${request.method}, h = ${request.h})`,
           );
         }
-        throw err;
-      }
-      if (opts.out !== undefined) io.writeFile(opts.out, text);
-      else io.stdout(text);
-    });
+      },
+    );
 
   modelOptions(
     program
@@ -145,6 +215,76 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       const text = await runOrder(name, opts);
       if (opts.out !== undefined) io.writeFile(opts.out, text);
       else io.stdout(text);
+    });
+
+  program
+    .command('solve')
+    .description('solve a discrete optimal-control problem by Newton over the whole trajectory')
+    .argument('<problem>', 'problem name (see `geomech list`)')
+    .option('--method <name>', 'full (simultaneous Newton, default) or shooting')
+    .option(
+      '--param <name=value>',
+      'problem parameter, repeatable (e.g. phi=2, map=exp)',
+      collect,
+      [],
+    )
+    .option('--n <n>', 'number of steps (h = 1/n)')
+    .option('--start <x,y,ax,ay,az>', 'start: contact point and rotation vector (plate-ball)')
+    .option('--end <x,y,ax,ay,az>', 'end: contact point and rotation vector (plate-ball)')
+    .option('--tol <x>', 'Newton tolerance on the residual norm (default 1e-10)')
+    .option('--max-iter <k>', 'Newton iteration cap')
+    .option('--guess <file.json>', 'warm start from a previous solution (its JSON output)')
+    .option('--continuation <k>', 'solve k intermediate problems from an easy one first')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'output format (default: from --out extension, else json)',
+      ).choices(['json', 'csv']),
+    )
+    .option('--out <file>', 'write the result to a file instead of stdout')
+    .option('--plot <file.svg>', 'also draw the solution to an SVG file')
+    .option('--quiet', 'no progress output')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json',
+    )
+    .action(async (name: string, opts: SolveOptions) => {
+      const format = resolveFormat(opts.format, opts.out);
+      const read = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+      const request = resolveSolve(name, opts, read);
+      checkPlotPath(opts.plot);
+      const bar = createProgress((t) => io.stderr(t), io.stderrIsTTY && !opts.quiet);
+      let result: Awaited<ReturnType<typeof runSolve>>;
+      try {
+        result = await runSolve(request, format, (p) =>
+          bar.update(
+            `${p.stage}: iteration ${p.iteration}, residual ${p.residualNorm.toExponential(2)}`,
+          ),
+        );
+      } finally {
+        bar.done();
+      }
+      if (opts.out !== undefined) io.writeFile(opts.out, result.text);
+      else io.stdout(result.text);
+      const out = result.output;
+      if (opts.plot !== undefined) {
+        const n = request.params.get('n')![0]!;
+        writePlot(
+          io,
+          opts.plot,
+          out,
+          request.problem.plot,
+          `${request.problem.name} (n = ${n}, cost ${out.cost.toPrecision(7)})`,
+        );
+      }
+      if (out.converged && out.hint !== undefined && io.stderrIsTTY && !opts.quiet)
+        io.stderr(`geomech: warning: ${out.hint}\n`);
+      if (!out.converged) {
+        throw new NumericalFailure(
+          `Newton did not converge after ${out.iterations} iterations (residual ${out.residualNorm.toExponential(3)})${out.hint ? `; ${out.hint}` : ''}`,
+          `geomech solve ${request.problem.name}`,
+        );
+      }
     });
 
   return program;

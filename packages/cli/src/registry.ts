@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SystemRunner } from './runner.js';
+import type { ProblemRunner, SystemRunner } from './runner.js';
 
 /** A named parameter or initial datum with its default (a number, or a vector). */
 export interface Quantity {
@@ -17,7 +17,7 @@ export interface Quantity {
 /** A built-in system (`simulate`) or problem (`solve`). */
 export interface SystemDescriptor {
   readonly name: string;
-  readonly kind: 'system' | 'problem';
+  readonly kind: 'system';
   /** The geomech package that implements it. */
   readonly package: string;
   readonly description: string;
@@ -31,7 +31,44 @@ export interface SystemDescriptor {
   readonly fields: readonly string[];
   /** Default time step and number of steps. */
   readonly defaults: { readonly h: number; readonly steps: number };
+  /** The main series drawn by `--plot` (x defaults to t). */
+  readonly plot?: PlotChoice;
   readonly load: () => Promise<SystemRunner>;
+}
+
+/** Which series `--plot` draws: y fields (optionally some components) against x (default t). */
+export interface PlotChoice {
+  readonly x?: string;
+  readonly y: readonly string[];
+  readonly components?: readonly number[];
+  readonly yScale?: 'linear' | 'log';
+  readonly aspect?: 'auto' | 'equal';
+}
+
+/** A non-numeric parameter of a problem (e.g. the retraction map) with its choices. */
+export interface Choice {
+  readonly name: string;
+  readonly default: string;
+  readonly choices: readonly string[];
+  readonly description: string;
+}
+
+/** A built-in optimal-control problem (`geomech solve`). */
+export interface ProblemDescriptor {
+  readonly name: string;
+  readonly kind: 'problem';
+  readonly package: string;
+  readonly description: string;
+  /** Solution methods, the default first. */
+  readonly methods: readonly string[];
+  /** Numeric parameters (`n` among them). */
+  readonly params: readonly Quantity[];
+  readonly choices: readonly Choice[];
+  /** Boundary data (`--start`, `--end`) with defaults; empty when fixed by the problem. */
+  readonly boundary: readonly Quantity[];
+  readonly fields: readonly string[];
+  readonly plot: PlotChoice;
+  readonly load: () => Promise<ProblemRunner>;
 }
 
 const contactFields = ['q', 'p', 'z', 'energy', 'sigma'] as const;
@@ -58,6 +95,9 @@ const holonomicMethods = [
 ] as const;
 const loadHolonomic = async (): Promise<SystemRunner> =>
   (await import('./systems/holonomic.js')).holonomicRunner;
+
+const loadGroupoid = async (): Promise<SystemRunner> =>
+  (await import('./systems/groupoid.js')).groupoidRunner;
 
 const lagrangeDiracFields = ['q', 'p', 'lambda', 'energy', 'constraint'] as const;
 const lagrangeDiracMethods = ['dirac-plus', 'dirac-minus'] as const;
@@ -272,6 +312,50 @@ export const systems: readonly SystemDescriptor[] = [
     defaults: { h: 0.01, steps: 1000 },
     load: loadLagrangeDirac,
   },
+  {
+    name: 'rigid-body',
+    kind: 'system',
+    package: '@geomech/groupoid',
+    description:
+      'Free rigid body on SO(3), l(ξ) = ½ξᵀ diag(I1, I2, I3) ξ, discrete Lie–Poisson with τ = Cayley or exp (spec 003 §8.1, S3).',
+    methods: ['cayley', 'exp'],
+    params: [
+      { name: 'I1', default: 1, description: 'principal moment of inertia 1' },
+      { name: 'I2', default: 2, description: 'principal moment of inertia 2' },
+      { name: 'I3', default: 3, description: 'principal moment of inertia 3' },
+    ],
+    init: [
+      { name: 'xi0', default: [0.8, -0.5, 0.3], description: 'initial body angular velocity' },
+    ],
+    fields: ['R', 'xi', 'pi', 'casimir', 'spatialMomentum', 'energy'],
+    defaults: { h: 0.1, steps: 1000 },
+    plot: { y: ['xi'] },
+    load: loadGroupoid,
+  },
+  {
+    name: 'plate-ball',
+    kind: 'system',
+    package: '@geomech/groupoid',
+    description:
+      'Ball rolling on a rotating plate, Q = R² × SO(3), discrete constrained Lagrangian system with multipliers (spec 003 §8.2, S5).',
+    methods: ['lagrange-multiplier'],
+    params: [
+      { name: 'r', default: 1, description: 'ball radius' },
+      { name: 'Omega', default: 0.7, description: 'plate angular velocity' },
+      { name: 'c', default: 0.3, description: 'spin constant (ω_z = c)' },
+    ],
+    init: [
+      { name: 'x0', default: 0, description: 'first contact point x' },
+      { name: 'y0', default: 0, description: 'first contact point y' },
+      { name: 'x1', default: 0.02, description: 'second contact point x' },
+      { name: 'y1', default: 0.01, description: 'second contact point y' },
+      { name: 'lambda1', default: [0.5, -0.4, 0.3], description: 'initial multipliers λ₁' },
+    ],
+    fields: ['x', 'y', 'R', 'lambda', 'casimir', 'noether'],
+    defaults: { h: 0.05, steps: 200 },
+    plot: { x: 'x', y: ['y'], aspect: 'equal' },
+    load: loadGroupoid,
+  },
 ];
 
 /** Looks a system or problem up by name. */
@@ -280,4 +364,61 @@ export function findSystem(
   kind?: SystemDescriptor['kind'],
 ): SystemDescriptor | undefined {
   return systems.find((s) => s.name === name && (kind === undefined || s.kind === kind));
+}
+
+const loadSolve = async (): Promise<ProblemRunner> =>
+  (await import('./systems/optimalControl.js')).optimalControlRunner;
+
+/** Every built-in optimal-control problem, in the order of the contract. */
+export const problems: readonly ProblemDescriptor[] = [
+  {
+    name: 'so3-steering',
+    kind: 'problem',
+    package: '@geomech/groupoid',
+    description:
+      'Sub-Riemannian steering on SO(3): l(ξ) = ½|ξ|², controls in span{E1, E2}, from I to exp(φE3) (spec 003 §8.1, S4).',
+    methods: ['full', 'shooting'],
+    params: [
+      { name: 'phi', default: 1, description: 'target rotation angle about E3' },
+      { name: 'n', default: 40, description: 'number of steps (h = 1/n)' },
+    ],
+    choices: [
+      { name: 'map', default: 'cayley', choices: ['cayley', 'exp'], description: 'retraction τ' },
+    ],
+    boundary: [],
+    fields: ['xi', 'lambda', 'R'],
+    plot: { y: ['xi'], components: [0, 1] },
+    load: loadSolve,
+  },
+  {
+    name: 'plate-ball',
+    kind: 'problem',
+    package: '@geomech/groupoid',
+    description:
+      'Plate-ball steering: roll the ball from (x, y, R) to (x, y, R) minimizing ∫ ½(ẋ² + ẏ²) (spec 003 §8.2, S6, S7).',
+    methods: ['full', 'shooting'],
+    params: [
+      { name: 'r', default: 1, description: 'ball radius' },
+      { name: 'Omega', default: 0, description: 'plate angular velocity' },
+      { name: 'c', default: 0, description: 'spin constant' },
+      { name: 'n', default: 30, description: 'number of steps (h = 1/n)' },
+    ],
+    choices: [],
+    boundary: [
+      {
+        name: 'start',
+        default: [0, 0, 0, 0, 0],
+        description: 'x,y,ax,ay,az: contact point and rotation vector (axis × angle)',
+      },
+      { name: 'end', default: [0, 0, 0, 0, 0.3], description: 'x,y,ax,ay,az at t = 1' },
+    ],
+    fields: ['x', 'y', 'R', 'lambda'],
+    plot: { x: 'x', y: ['y'], aspect: 'equal' },
+    load: loadSolve,
+  },
+];
+
+/** Looks a problem up by name. */
+export function findProblem(name: string): ProblemDescriptor | undefined {
+  return problems.find((p) => p.name === name);
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { UsageError } from './errors.js';
-import type { SystemDescriptor } from './registry.js';
+import type { ProblemDescriptor, SystemDescriptor } from './registry.js';
 
 /** A fully resolved simulation request (defaults applied, names checked). */
 export interface SimulateRequest {
@@ -80,4 +80,47 @@ export function requestScalar(
   flag: string,
 ): number {
   return requestVector(map, name, flag, 1)[0]!;
+}
+
+/** A fully resolved optimal-control request of `geomech solve`. */
+export interface SolveRequest {
+  readonly problem: ProblemDescriptor;
+  readonly method: string;
+  /** Parameters by name (`n` included), defaults applied. */
+  readonly params: ReadonlyMap<string, readonly number[]>;
+  /** Non-numeric parameters (e.g. `map=cayley`). */
+  readonly choices: ReadonlyMap<string, string>;
+  /** Boundary data by name (`start`, `end`), defaults applied. */
+  readonly boundary: ReadonlyMap<string, readonly number[]>;
+  readonly tol: number;
+  readonly maxIterations?: number;
+  /** A previous solution's `series` (warm start). */
+  readonly guess?: Readonly<Record<string, unknown>>;
+  /** Number of intermediate problems solved first (continuation), 0 for none. */
+  readonly continuation: number;
+}
+
+/** Progress of a solve: one call per Newton iteration. */
+export interface SolveProgress {
+  readonly stage: string;
+  readonly iteration: number;
+  readonly residualNorm: number;
+}
+
+/** What a problem runner returns. */
+export interface SolveOutput extends SimulationOutput {
+  readonly converged: boolean;
+  readonly iterations: number;
+  readonly residualNorm: number;
+  readonly cost: number;
+  /** Residual norm per iteration. */
+  readonly history: readonly number[];
+  /** Why it failed and what to try, when not converged. */
+  readonly hint?: string;
+  /** Extra scalar results for the JSON header (e.g. constraint norm). */
+  readonly extra?: Readonly<Record<string, number>>;
+}
+
+export interface ProblemRunner {
+  solve(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput;
 }

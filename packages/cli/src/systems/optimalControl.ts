@@ -1,0 +1,178 @@
+/**
+ * Runner of the optimal-control problems of the CLI contract (`geomech solve`): `plate-ball`
+ * (spec 003 §8.2, S6, S7; {@link solvePlateBall}) and `so3-steering` (spec 003 §8.1, S4;
+ * {@link solveSo3Steering}).
+ *
+ * Output states are k = 0, …, n at t = k/n (h = 1/n). Per-state quantities (x, y, R = G_k) are
+ * those of state k; per-step quantities (λ_k, ξ_k) belong to the step g_k from state k − 1 to
+ * state k, so state k carries step k's value and state 0 repeats step 1's (there is no step 0).
+ * A `--guess` file is a previous solution in this layout.
+ *
+ * @module
+ */
+import { axisAngleToRotation, solvePlateBall, solveSo3Steering } from '@geomech/groupoid';
+import { UsageError } from '../errors.js';
+import type { ProblemRunner, Series, SolveOutput, SolveProgress, SolveRequest } from '../runner.js';
+
+const scalar = (request: SolveRequest, name: string): number => request.params.get(name)![0]!;
+
+/** Per-step data (n rows of `width`) → per-state rows (n + 1), state 0 repeating step 1. */
+function stepsToStates(data: ArrayLike<number>, n: number, width: number): Float64Array {
+  const out = new Float64Array((n + 1) * width);
+  for (let j = 0; j < width; j++) out[j] = data[j]!;
+  for (let i = 0; i < n * width; i++) out[width + i] = data[i]!;
+  return out;
+}
+
+/** Per-state rows → per-step rows (drops state 0). */
+function statesToSteps(data: Float64Array, n: number, width: number): Float64Array {
+  return data.slice(width, (n + 1) * width);
+}
+
+/** Reads field `name` of a guess (one entry per state: a number or a `width`-vector). */
+function guessField(
+  guess: Readonly<Record<string, unknown>>,
+  name: string,
+  states: number,
+  width: number,
+): Float64Array {
+  const where = `--guess series.${name}`;
+  const v = guess[name];
+  if (!Array.isArray(v)) throw new UsageError('missing or not an array', where);
+  if (v.length !== states)
+    throw new UsageError(`has ${v.length} states, expected ${states} (n + 1 for this n)`, where);
+  const out = new Float64Array(states * width);
+  for (let k = 0; k < states; k++) {
+    const row = v[k] as unknown;
+    const items = width === 1 && typeof row === 'number' ? [row] : row;
+    if (!Array.isArray(items) || items.length !== width)
+      throw new UsageError(
+        `state ${k} must be ${width === 1 ? 'a number' : `${width} numbers`}`,
+        where,
+      );
+    for (let j = 0; j < width; j++) {
+      const x = items[j] as unknown;
+      if (typeof x !== 'number' || !Number.isFinite(x))
+        throw new UsageError(`state ${k} has a non-finite entry`, where);
+      out[k * width + j] = x;
+    }
+  }
+  return out;
+}
+
+function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  const n = scalar(request, 'n');
+  const r = scalar(request, 'r');
+  if (!(r > 0)) throw new UsageError(`r must be > 0, got ${r}`, '--param r');
+  const end = (name: string) => {
+    const [x, y, ax, ay, az] = request.boundary.get(name)! as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return { x, y, R: axisAngleToRotation(ax, ay, az) };
+  };
+  const g = request.guess;
+  const guess =
+    g === undefined
+      ? undefined
+      : {
+          x: guessField(g, 'x', n + 1, 1),
+          y: guessField(g, 'y', n + 1, 1),
+          R: guessField(g, 'R', n + 1, 9),
+          lambda: statesToSteps(guessField(g, 'lambda', n + 1, 3), n, 3),
+        };
+  const sol = solvePlateBall({
+    r,
+    Omega: scalar(request, 'Omega'),
+    c: scalar(request, 'c'),
+    n,
+    start: end('start'),
+    end: end('end'),
+    tol: request.tol,
+    method: request.method === 'shooting' ? 'shooting' : 'full',
+    continuation: request.continuation > 0 ? request.continuation + 1 : 1,
+    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+    ...(guess === undefined ? {} : { guess }),
+    onProgress: (p) =>
+      progress({ stage: `stage ${p.stage}`, iteration: p.iteration, residualNorm: p.residualNorm }),
+  });
+  const t = Float64Array.from({ length: n + 1 }, (_, k) => k / n);
+  const series: Series[] = [
+    { name: 'x', width: 1, data: sol.x },
+    { name: 'y', width: 1, data: sol.y },
+    { name: 'R', width: 9, data: sol.R },
+    { name: 'lambda', width: 3, data: stepsToStates(sol.lambda, n, 3) },
+  ];
+  return {
+    count: n + 1,
+    t,
+    series,
+    stats: { newtonIterations: sol.iterations, maxResidual: sol.residualNorm },
+    converged: sol.converged,
+    iterations: sol.iterations,
+    residualNorm: sol.residualNorm,
+    cost: sol.cost,
+    history: Array.from(sol.history.residualNorm),
+    extra: { constraintNorm: sol.constraintNorm },
+    ...(sol.hint === undefined ? {} : { hint: sol.hint }),
+  };
+}
+
+const SO3_MAPS: Readonly<Record<string, 'cayley' | 'exp'>> = { cayley: 'cayley', exp: 'exp' };
+
+function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  const n = scalar(request, 'n');
+  const phi = scalar(request, 'phi');
+  const map = SO3_MAPS[request.choices.get('map') ?? 'cayley']!;
+  const g = request.guess;
+  const guess =
+    g === undefined
+      ? undefined
+      : {
+          n,
+          R: guessField(g, 'R', n + 1, 9),
+          xi: statesToSteps(guessField(g, 'xi', n + 1, 3), n, 3),
+          lambda: statesToSteps(guessField(g, 'lambda', n + 1, 1), n, 1),
+        };
+  const sol = solveSo3Steering({
+    phi,
+    n,
+    map,
+    tol: request.tol,
+    method: request.method === 'shooting' ? 'shooting' : 'full',
+    ...(request.continuation > 0 ? { continuation: request.continuation } : {}),
+    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+    ...(guess === undefined ? {} : { guess }),
+    onProgress: (p) =>
+      progress({ stage: p.stage, iteration: p.iteration, residualNorm: p.residualNorm }),
+  });
+  const t = Float64Array.from({ length: n + 1 }, (_, k) => k / n);
+  return {
+    count: n + 1,
+    t,
+    series: [
+      { name: 'xi', width: 3, data: stepsToStates(sol.xi, n, 3) },
+      { name: 'lambda', width: 1, data: stepsToStates(sol.lambda, n, 1) },
+      { name: 'R', width: 9, data: sol.R },
+    ],
+    stats: { newtonIterations: sol.iterations, maxResidual: sol.residualNorm },
+    converged: sol.converged,
+    iterations: sol.iterations,
+    residualNorm: sol.residualNorm,
+    cost: sol.cost,
+    history: sol.history,
+    extra: { bvpResidual: sol.bvpResidual },
+    ...(sol.hint === undefined ? {} : { hint: sol.hint }),
+  };
+}
+
+export const optimalControlRunner: ProblemRunner = {
+  solve(request, progress) {
+    if (request.problem.name === 'plate-ball') return plateBall(request, progress);
+    if (request.problem.name === 'so3-steering') return so3Steering(request, progress);
+    throw new UsageError(`no solver for '${request.problem.name}'`, 'geomech solve');
+  },
+};
