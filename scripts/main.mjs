@@ -1,41 +1,68 @@
 #!/usr/bin/env node
-// The README's main job: a real run of the geomech CLI, written to out/ and summarized here.
-// For now the seed 004 damped oscillator (Fig. 2 data); the plate-ball optimal-control solve
-// replaces it when the optimal-control capability lands.
+// The README's main job: a real optimal-control solve with the geomech CLI. The ball rolls on a
+// plate turning at Ω = 0.5 and must come back to its start point turned by 0.3 rad about the
+// vertical, at minimal ∫ ½(ẋ² + ẏ²) dt (spec 003 §8.2, scenario S7, here with n = 200 steps).
+// The trajectory goes to out/plate-ball.json and its plot to out/plate-ball.svg.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'node_modules', '.bin', 'geomech');
 const outDir = join(root, 'out');
 mkdirSync(outDir, { recursive: true });
-const outFile = join(outDir, 'damped-oscillator.json');
+const outFile = join(outDir, 'plate-ball.json');
+const plotFile = join(outDir, 'plate-ball.svg');
 
-const args = ['simulate', 'damped-oscillator', '--h', '0.5', '--steps', '50', '--out', outFile];
+const args = [
+  'solve',
+  'plate-ball',
+  '--param',
+  'Omega=0.5',
+  '--n',
+  '200',
+  '--start',
+  '0,0,0,0,0',
+  '--end',
+  '0,0,0,0,0.3',
+  '--out',
+  relative(process.cwd(), outFile),
+  '--plot',
+  relative(process.cwd(), plotFile),
+];
 console.log(`$ geomech ${args.join(' ')}`);
 const run = spawnSync(bin, args, { stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
 
 const doc = JSON.parse(readFileSync(outFile, 'utf8'));
-const { t, q, z, energy } = doc.series;
+const { t, x, y, R, lambda } = doc.series;
+const angle = (m) => Math.acos(Math.max(-1, Math.min(1, (m[0] + m[4] + m[8] - 1) / 2)));
 console.log(
-  '\nContact midpoint integrator (seed 004 eq. 79), L = v²/2 − q²/2 + γz, γ = −0.05, h = 0.5',
+  '\nPlate-ball optimal control (spec 003 §8.2): r = 1, Ω = 0.5, c = 0, from (0, 0, I) to (0, 0, exp(0.3 E3))',
 );
-console.log('   t        q              z              ln H');
-for (let k = 0; k < t.length; k += 10) {
+console.log(
+  `converged: ${doc.converged} in ${doc.iterations} Newton iterations, residual ${doc.residualNorm.toExponential(2)}, ` +
+    `constraints ${doc.constraintNorm.toExponential(2)}`,
+);
+console.log(`optimal discrete cost Σ L̂(g_k) = ${doc.cost.toFixed(8)}`);
+console.log('\n    t        x           y        angle(G)     λ1          λ2');
+const n = t.length - 1;
+for (let k = 0; k <= n; k += n / 10) {
   const cells = [
-    t[k].toFixed(1).padStart(4),
-    q[k].toFixed(10).padStart(14),
-    z[k].toFixed(10).padStart(14),
-    Math.log(energy[k]).toFixed(8).padStart(12),
+    t[k].toFixed(2).padStart(5),
+    x[k].toFixed(6).padStart(11),
+    y[k].toFixed(6).padStart(11),
+    angle(R[k]).toFixed(6).padStart(10),
+    lambda[k][0].toFixed(6).padStart(11),
+    lambda[k][1].toFixed(6).padStart(11),
   ];
   console.log(`  ${cells.join(' ')}`);
 }
-const slope = (Math.log(energy[t.length - 1]) - Math.log(energy[0])) / t[t.length - 1];
-console.log(`\nmean decay rate of ln H: ${slope.toFixed(5)} (the exact flow decays at γ = −0.05)`);
+let length = 0;
+for (let k = 1; k <= n; k++) length += Math.hypot(x[k] - x[k - 1], y[k] - y[k - 1]);
+console.log(`\npath length of the contact point: ${length.toFixed(6)}`);
 console.log(
-  `Newton iterations: ${doc.stats.newtonIterations}, max residual ${doc.stats.maxResidual.toExponential(2)}`,
+  `trajectory: ${relative(process.cwd(), outFile)}, plot: ${relative(process.cwd(), plotFile)}`,
 );
-console.log(`full series written to ${outFile}`);
+console.log(`solve time: ${doc.stats.wallMs} ms`);
