@@ -90,6 +90,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     )
     .version(version(), '-V, --version', 'print the version')
     .option('--debug', 'print stack traces of errors')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ geomech list\n  $ geomech simulate pendulum --method dirac-2c --t-end 20 --plot pendulum.svg\n  $ geomech solve plate-ball --param Omega=0.5 --n 200 --out loop.json\n\nExit codes: 0 success, 1 numerical failure, 2 bad usage or input.',
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -107,6 +111,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       'list the built-in systems and problems with their methods, parameters and defaults',
     )
     .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ geomech list\n  $ geomech list --json')
     .action((opts: { json?: boolean }) => {
       io.stdout(renderList(Boolean(opts.json)));
     });
@@ -210,6 +215,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       .argument('<system>', 'system name (see `geomech list`)'),
   )
     .option('--levels <k>', 'number of step sizes h0, h0/2, … (default 5)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ geomech order damped-oscillator --method implicit-z-midpoint --param gamma=-0.5\n  $ geomech order pendulum --method rk4 --h 0.01 --t-end 2 --levels 4',
+    )
     .option('--out <file>', 'write the result to a file instead of stdout')
     .action(async (name: string, opts: OrderOptions) => {
       const text = await runOrder(name, opts);
