@@ -75,3 +75,28 @@ export function bytesPerCall(fn, batches = 100, perBatch = 10_000) {
   const base = heapGrowth(() => noopSink++, batches, perBatch);
   return (heapGrowth(fn, batches, perBatch) - base) / perBatch;
 }
+
+/** Least-squares slope of log(y) against log(x): the fitted exponent of a scaling study. */
+export function slope(xs, ys) {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < lx.length; i++) {
+    num += (lx[i] - mx) * (ly[i] - my);
+    den += (lx[i] - mx) ** 2;
+  }
+  return num / den;
+}
+
+/** Prints a section result for bench/run.mjs as one `@@RESULT <json>` line. */
+export function emit(result) {
+  process.stdout.write(`@@RESULT ${JSON.stringify(result)}\n`);
+}
+
+/** A progress note on stderr (the JSON channel on stdout stays clean). */
+export function note(msg) {
+  process.stderr.write(`  ${msg}\n`);
+}

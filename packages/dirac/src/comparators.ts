@@ -11,15 +11,20 @@
  * @module
  */
 import {
+  allFinite,
   DenseLU,
   DimensionError,
   DomainError,
   jacobianFromFiniteDifferences,
+  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
+  normInf,
   type OdeRhs,
   Rk4Stepper,
+  SINGULAR_JACOBIAN_CONDITION,
+  SingularJacobianError,
 } from '@geomech/core';
 import type { ConstrainedMechanicalSystem } from './constrained.js';
 
@@ -111,6 +116,9 @@ export class IndexReducedOde {
   private readonly A: Float64Array;
   private readonly lu: DenseLU;
   private readonly invM: Float64Array;
+  /** q and v of {@link rhs}, copied out of z (a subarray view per call would allocate). */
+  private readonly qb: Float64Array;
+  private readonly vb: Float64Array;
 
   constructor(sys: ConstrainedMechanicalSystem) {
     const { n, m } = sys;
@@ -118,6 +126,8 @@ export class IndexReducedOde {
       throw new DimensionError('IndexReducedOde: mass', n, sys.mass.length);
     if (m < 1) throw new DomainError('IndexReducedOde: m', m, 'needs at least one constraint');
     this.sys = sys;
+    this.qb = new Float64Array(n);
+    this.vb = new Float64Array(n);
     this.lambda = new Float64Array(m);
     this.Cq = new Float64Array(m * n);
     this.gV = new Float64Array(n);
@@ -139,10 +149,14 @@ export class IndexReducedOde {
       let s = 0;
       for (let j = 0; j < n; j++) s += Cq[a * n + j]! * invM[j]! * gV[j]!;
       lambda[a] = s - cc[a]!;
-      for (let b = 0; b < m; b++) {
-        let t = 0;
-        for (let j = 0; j < n; j++) t += Cq[a * n + j]! * invM[j]! * Cq[b * n + j]!;
-        A[a * m + b] = t;
+      // row a of C M⁻¹ Cᵀ over the nonzeros of C row a (the dense sums, zero terms skipped)
+      const row = a * m;
+      A.fill(0, row, row + m);
+      for (let j = 0; j < n; j++) {
+        const ca = Cq[a * n + j]!;
+        if (ca === 0) continue;
+        const cm = ca * invM[j]!;
+        for (let b = 0; b < m; b++) A[row + b] = A[row + b]! + cm * Cq[b * n + j]!;
       }
     }
     lu.factor(A);
@@ -153,8 +167,12 @@ export class IndexReducedOde {
   /** out ← F(z), z = (q, v) of length 2n: q̇ = v, v̇ = M⁻¹(−∇V(q) + C(q)ᵀ λ(q, v)). */
   rhs(out: Float64Array, z: Float64Array): Float64Array {
     const { n, m } = this.sys;
-    const q = z.subarray(0, n);
-    const v = z.subarray(n, 2 * n);
+    const q = this.qb;
+    const v = this.vb;
+    for (let j = 0; j < n; j++) {
+      q[j] = z[j]!;
+      v[j] = z[n + j]!;
+    }
     const lambda = this.multiplier(q, v);
     const { Cq, gV, invM } = this;
     for (let j = 0; j < n; j++) {
@@ -201,8 +219,14 @@ export interface ComparatorStepper {
   readonly newtonIterations: number;
 }
 
-function checkFinite(z: Float64Array, what: string): void {
-  for (let i = 0; i < z.length; i++) if (!Number.isFinite(z[i]!)) throw new NonFiniteError(what, i);
+/**
+ * Throws {@link NonFiniteError} naming `method` and step `k` when z is not finite. The message
+ * is built only on failure: a template string per step would allocate in the hot loop.
+ */
+function checkFinite(z: Float64Array, method: string, k: number): void {
+  for (let i = 0; i < z.length; i++) {
+    if (!Number.isFinite(z[i]!)) throw new NonFiniteError(`${method}: state after step ${k}`, i);
+  }
 }
 
 /** Explicit Euler z_{k+1} = z_k + h F(z_k) (spec §6). */
@@ -220,7 +244,7 @@ class EulerStepper implements ComparatorStepper {
   step(z: Float64Array, h: number, k: number): void {
     this.ode.rhs(this.f, z);
     for (let i = 0; i < z.length; i++) z[i] = z[i]! + h * this.f[i]!;
-    checkFinite(z, `euler: state after step ${k}`);
+    checkFinite(z, 'euler', k);
   }
 }
 
@@ -287,7 +311,7 @@ class Ab3Stepper implements ComparatorStepper {
     for (let i = 0; i < z.length; i++) {
       z[i] = z[i]! + c * (23 * f0[i]! - 16 * f1[i]! + 5 * f2[i]!);
     }
-    checkFinite(z, `ab3: state after step ${k}`);
+    checkFinite(z, 'ab3', k);
   }
 }
 
@@ -359,6 +383,13 @@ class TrapeziumStepper implements ComparatorStepper {
  * Newton (finite-difference Jacobian in λ, so any ψ scaling works) so that φ(q_{k+1}) = 0;
  * v_{k+1} = v_{½} + (h/2) M⁻¹(−∇V(q_{k+1}) + C(q_{k+1})ᵀ μ) with μ from the linear system
  * C(q_{k+1}) v_{k+1} = 0. Symplectic, symmetric, order 2; not in the paper (spec §6 "optional").
+ *
+ * Cost: C(q) of a chain is sparse (a few nonzeros per row), so the products with C(q_k)ᵀ inside
+ * the Newton residual run over a column-compressed copy of C(q_k) built once per step, and the
+ * velocity-stage matrix C M⁻¹ Cᵀ skips the zero entries (same sums in the same order as the
+ * dense loops, so the results are bit-for-bit those of the dense products). Newton stops at
+ * `tol`, or once ‖φ‖∞ ≤ 1e-12 stops halving: below that the residual is the round-off of φ
+ * (≈ ε·|q|·|C|, above 1e-15 for long chains), and further iterations only stir that noise.
  */
 class RattleStepper implements ComparatorStepper {
   readonly method = comparatorMethods.rattle;
@@ -366,10 +397,11 @@ class RattleStepper implements ComparatorStepper {
   /** μ of the last step (velocity-stage multiplier ≈ λ(t_{k+1}), ψ scaling of C). */
   readonly mu: Float64Array;
   private readonly sys: ConstrainedMechanicalSystem;
-  private readonly solver: NewtonSolver;
   private readonly lam: Float64Array;
   private readonly base: Float64Array;
   private readonly q1: Float64Array;
+  /** q_k, copied out of z. */
+  private readonly qk: Float64Array;
   private readonly Ck: Float64Array;
   private readonly C1: Float64Array;
   private readonly gV: Float64Array;
@@ -377,6 +409,18 @@ class RattleStepper implements ComparatorStepper {
   private readonly A: Float64Array;
   private readonly rhsM: Float64Array;
   private readonly lu: DenseLU;
+  /** C(q_k) column-compressed: column j holds rows cscRow[cscPtr[j]..cscPtr[j+1]). */
+  private readonly cscPtr: Int32Array;
+  private readonly cscRow: Int32Array;
+  private readonly cscVal: Float64Array;
+  // Newton scratch
+  private readonly nx: Float64Array;
+  private readonly nf: Float64Array;
+  private readonly njac: Float64Array;
+  private readonly ndx: Float64Array;
+  private readonly nlu: DenseLU;
+  private readonly tol: number;
+  private readonly maxIterations: number;
   private readonly G: (out: Float64Array, lam: Float64Array) => void;
   private readonly J: (out: Float64Array, lam: Float64Array) => void;
   private readonly maxResidual: number;
@@ -391,6 +435,7 @@ class RattleStepper implements ComparatorStepper {
     this.lam = new Float64Array(m);
     this.base = new Float64Array(n);
     this.q1 = new Float64Array(n);
+    this.qk = new Float64Array(n);
     this.Ck = new Float64Array(m * n);
     this.C1 = new Float64Array(m * n);
     this.gV = new Float64Array(n);
@@ -399,15 +444,30 @@ class RattleStepper implements ComparatorStepper {
     this.A = new Float64Array(m * m);
     this.rhsM = new Float64Array(m);
     this.lu = new DenseLU(m);
+    this.cscPtr = new Int32Array(n + 1);
+    this.cscRow = new Int32Array(m * n);
+    this.cscVal = new Float64Array(m * n);
+    this.nx = new Float64Array(m);
+    this.nf = new Float64Array(m);
+    this.njac = new Float64Array(m * m);
+    this.ndx = new Float64Array(m);
+    this.nlu = new DenseLU(m);
     const tol = options.tol ?? 1e-15;
+    if (!(tol >= 0)) throw new DomainError('rattle: tol', tol, 'must be ≥ 0');
+    const maxIterations = options.maxIterations ?? 30;
+    if (!Number.isInteger(maxIterations) || maxIterations < 0) {
+      throw new DomainError('rattle: maxIterations', maxIterations, 'must be an integer ≥ 0');
+    }
+    this.tol = tol;
+    this.maxIterations = maxIterations;
     this.maxResidual = Math.max(tol, 1e-12);
-    this.solver = new NewtonSolver(m, { tol, maxIterations: options.maxIterations ?? 30 });
     // G(λ) = φ(base + (h²/2) M⁻¹ C(q_k)ᵀ λ), base = q_k + h v_k − (h²/2) M⁻¹ ∇V(q_k)
+    const { cscPtr, cscRow, cscVal } = this;
     this.G = (out, lam) => {
       const c = 0.5 * this.h * this.h;
       for (let j = 0; j < n; j++) {
         let s = 0;
-        for (let a = 0; a < m; a++) s += this.Ck[a * n + j]! * lam[a]!;
+        for (let p = cscPtr[j]!; p < cscPtr[j + 1]!; p++) s += cscVal[p]! * lam[cscRow[p]!]!;
         this.q1[j] = this.base[j]! + c * this.invM[j]! * s;
       }
       sys.phi(out, this.q1);
@@ -420,52 +480,128 @@ class RattleStepper implements ComparatorStepper {
   reset(): void {
     this.lam.fill(0);
   }
+
+  /** Column-compressed copy of C(q_k) (zero entries dropped) for {@link G}. */
+  private compressCk(): void {
+    const { Ck, cscPtr, cscRow, cscVal } = this;
+    const { n, m } = this.sys;
+    let p = 0;
+    for (let j = 0; j < n; j++) {
+      cscPtr[j] = p;
+      for (let a = 0; a < m; a++) {
+        const v = Ck[a * n + j]!;
+        if (v !== 0) {
+          cscRow[p] = a;
+          cscVal[p] = v;
+          p++;
+        }
+      }
+    }
+    cscPtr[n] = p;
+  }
+
+  /**
+   * Newton on G(λ) = 0 from `lam` (the rules of core's NewtonSolver: absolute `tol` on ‖G‖∞,
+   * the step criterion |Δλ|∞ ≤ 4ε·max(1, |λ|∞), a scalar path for m = 1, a condition check on
+   * the Jacobian) plus the round-off stop described on the class. Leaves λ in `lam`; returns the
+   * iterations.
+   */
+  private solveMultiplier(k: number): number {
+    const { G, J, nx: x, nf: f, njac: jac, ndx: dx, nlu: lu, tol } = this;
+    const m = this.sys.m;
+    x.set(this.lam);
+    G(f, x);
+    let r = normInf(f, m);
+    if (!Number.isFinite(r)) throw new NonFiniteError('rattle: φ at the start of Newton', k);
+    let it = 0;
+    for (;;) {
+      if (r <= tol || it >= this.maxIterations) break;
+      J(jac, x);
+      if (m === 1) {
+        const j0 = jac[0]!;
+        if (!Number.isFinite(j0)) throw new NonFiniteError('rattle: Newton Jacobian', 0);
+        if (j0 === 0) throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, k);
+        dx[0] = -f[0]! / j0;
+      } else {
+        if (!allFinite(jac, m * m)) throw new NonFiniteError('rattle: Newton Jacobian', k);
+        lu.factor(jac);
+        const cond = lu.conditionEstimate();
+        if (!(cond < SINGULAR_JACOBIAN_CONDITION)) throw new SingularJacobianError(it, cond, k);
+        for (let a = 0; a < m; a++) dx[a] = -f[a]!;
+        lu.solve(dx, dx);
+      }
+      it++;
+      const dxNorm = normInf(dx, m);
+      if (!Number.isFinite(dxNorm))
+        throw new NewtonDivergedError(it, r, k, 'produced a non-finite step');
+      const smallStep = dxNorm <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, normInf(x, m));
+      for (let a = 0; a < m; a++) x[a] = x[a]! + dx[a]!;
+      if (!allFinite(x, m))
+        throw new NewtonDivergedError(it, r, k, 'produced a non-finite iterate');
+      const before = r;
+      G(f, x);
+      r = normInf(f, m);
+      if (!Number.isFinite(r))
+        throw new NewtonDivergedError(it, r, k, 'produced a non-finite residual');
+      if (smallStep && r > tol) break;
+      // round-off floor of φ reached: the step no longer halves a residual below maxResidual
+      if (r <= this.maxResidual && r > 0.5 * before) break;
+    }
+    this.lam.set(x);
+    return it;
+  }
+
   step(z: Float64Array, h: number, k: number): void {
-    const { sys, base, q1, Ck, C1, gV, invM, A, rhsM, lu, mu } = this;
+    const { sys, base, q1, qk, Ck, C1, gV, invM, A, rhsM, lu, mu } = this;
     const { n, m } = sys;
-    const q = z.subarray(0, n);
-    const v = z.subarray(n, 2 * n);
+    // z = (q, v) is read and written with offsets (subarray views would allocate every step)
     this.h = h;
-    sys.C(Ck, q);
-    sys.gradV(gV, q);
+    for (let j = 0; j < n; j++) qk[j] = z[j]!;
+    sys.C(Ck, qk);
+    this.compressCk();
+    sys.gradV(gV, qk);
     const c = 0.5 * h * h;
-    for (let j = 0; j < n; j++) base[j] = q[j]! + h * v[j]! - c * invM[j]! * gV[j]!;
+    for (let j = 0; j < n; j++) base[j] = z[j]! + h * z[n + j]! - c * invM[j]! * gV[j]!;
     // warm start: λ of the previous step (λ is a force, nearly constant between steps)
-    const r = this.solver.solve(this.G, this.J, this.lam, k);
-    this.iters += r.iterations;
-    this.lam.set(r.x);
+    const iterations = this.solveMultiplier(k);
+    this.iters += iterations;
     this.G(rhsM, this.lam); // sets q1 for the converged λ
     let res = 0;
     for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
-    if (!(res <= this.maxResidual)) throw new NewtonDivergedError(r.iterations, res, k);
+    if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
     // v_{½} = (q_{k+1} − q_k)/h
     for (let j = 0; j < n; j++) {
-      v[j] = (q1[j]! - q[j]!) / h;
-      q[j] = q1[j]!;
+      z[n + j] = (q1[j]! - z[j]!) / h;
+      z[j] = q1[j]!;
     }
-    sys.C(C1, q);
-    sys.gradV(gV, q);
+    sys.C(C1, q1);
+    sys.gradV(gV, q1);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
-    for (let j = 0; j < n; j++) v[j] = v[j]! - hh * invM[j]! * gV[j]!;
+    for (let j = 0; j < n; j++) z[n + j] = z[n + j]! - hh * invM[j]! * gV[j]!;
     for (let a = 0; a < m; a++) {
       let s = 0;
-      for (let j = 0; j < n; j++) s += C1[a * n + j]! * v[j]!;
+      for (let j = 0; j < n; j++) s += C1[a * n + j]! * z[n + j]!;
       mu[a] = -s;
-      for (let b = 0; b < m; b++) {
-        let t = 0;
-        for (let j = 0; j < n; j++) t += C1[a * n + j]! * invM[j]! * C1[b * n + j]!;
-        A[a * m + b] = hh * t;
+      // row a of C M⁻¹ Cᵀ over the nonzeros of C row a (the dense sums, zero terms skipped)
+      const row = a * m;
+      A.fill(0, row, row + m);
+      for (let j = 0; j < n; j++) {
+        const ca = C1[a * n + j]!;
+        if (ca === 0) continue;
+        const cm = ca * invM[j]!;
+        for (let b = 0; b < m; b++) A[row + b] = A[row + b]! + cm * C1[b * n + j]!;
       }
+      for (let b = 0; b < m; b++) A[row + b] = hh * A[row + b]!;
     }
     lu.factor(A);
     lu.solve(mu, mu);
     for (let j = 0; j < n; j++) {
       let s = 0;
       for (let a = 0; a < m; a++) s += C1[a * n + j]! * mu[a]!;
-      v[j] = v[j]! + hh * invM[j]! * s;
+      z[n + j] = z[n + j]! + hh * invM[j]! * s;
     }
-    checkFinite(z, `rattle: state after step ${k}`);
+    checkFinite(z, 'rattle', k);
   }
 }
 

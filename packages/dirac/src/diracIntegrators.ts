@@ -191,21 +191,28 @@ export function diracSolve(
   const S = ws.S;
   const lam = ws.lambda;
   sys.C(C, qk);
+  const minv = ws.minv;
   for (let a = 0; a < m; a++) {
     // S row a and the right-hand side C M⁻¹ f − r
     let rhs = r === undefined ? 0 : -r[a]!;
     for (let j = 0; j < n; j++) {
       const c = C[a * n + j]!;
       if (!Number.isFinite(c)) throw new NonFiniteError('diracSolve: C', a * n + j);
-      rhs += c * ws.minv[j]! * f[j]!;
+      rhs += c * minv[j]! * f[j]!;
     }
     lam[a] = rhs;
-    for (let b = 0; b <= a; b++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += C[a * n + j]! * ws.minv[j]! * C[b * n + j]!;
-      S[a * m + b] = s;
-      S[b * m + a] = s;
+    // S_ab = Σ_j C_aj M⁻¹_j C_bj (b ≤ a), accumulated over the nonzeros of row a only: C of a
+    // chain has a few nonzeros per row, so this is O(m·n + m²·nnz) instead of O(m²·n), with the
+    // same terms summed in the same order as the dense loop (the skipped terms are zeros).
+    const row = a * m;
+    S.fill(0, row, row + a + 1);
+    for (let j = 0; j < n; j++) {
+      const ca = C[a * n + j]!;
+      if (ca === 0) continue;
+      const cm = ca * minv[j]!;
+      for (let b = 0; b <= a; b++) S[row + b] = S[row + b]! + cm * C[b * n + j]!;
     }
+    for (let b = 0; b < a; b++) S[b * m + a] = S[row + b]!;
   }
   const lu = ws.lu.factor(S);
   if (lu.isSingular) throw new SingularMatrixError('diracSolve: C M⁻¹ Cᵀ', -1);

@@ -14,7 +14,7 @@
 // GEOMECH_GROUPOID_DIST=/path/to/index.js points at another build of @geomech/groupoid (the
 // timing harness comes from ../../core/bench/harness.mjs; GEOMECH_CORE_DIST works there).
 import { pathToFileURL } from 'node:url';
-import { fmt, median } from '../../core/bench/harness.mjs';
+import { fmt, median, slope } from '../../core/bench/harness.mjs';
 
 const libUrl = process.env.GEOMECH_GROUPOID_DIST
   ? pathToFileURL(process.env.GEOMECH_GROUPOID_DIST).href
@@ -48,21 +48,6 @@ function timeSolve(n) {
     ms.push(performance.now() - t0);
   }
   return { ms: median(ms), min: Math.min(...ms), max: Math.max(...ms), sol };
-}
-
-/** Least-squares slope of log(y) against log(x). */
-function slope(xs, ys) {
-  const lx = xs.map(Math.log);
-  const ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < lx.length; i++) {
-    num += (lx[i] - mx) * (ly[i] - my);
-    den += (lx[i] - mx) ** 2;
-  }
-  return num / den;
 }
 
 let failed = false;

@@ -13,7 +13,7 @@
 // GEOMECH_GROUPOID_DIST=/path/to/index.js points at another build of @geomech/groupoid (the
 // timing harness comes from ../../core/bench/harness.mjs).
 import { pathToFileURL } from 'node:url';
-import { bytesPerCall, fmt, median } from '../../core/bench/harness.mjs';
+import { bytesPerCall, fmt, median, slope } from '../../core/bench/harness.mjs';
 
 const libUrl = process.env.GEOMECH_GROUPOID_DIST
   ? pathToFileURL(process.env.GEOMECH_GROUPOID_DIST).href
@@ -50,21 +50,6 @@ function timeSolve(n) {
   return { ms: performance.now() - t0, r };
 }
 
-/** Least-squares slope of ln t against ln n. */
-function fitExponent(ns, ts) {
-  const x = ns.map(Math.log);
-  const y = ts.map(Math.log);
-  const mx = x.reduce((a, b) => a + b, 0) / x.length;
-  const my = y.reduce((a, b) => a + b, 0) / y.length;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < x.length; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-  }
-  return sxy / sxx;
-}
-
 // warm-up: let the optimizing compiler see every code path before anything is timed
 for (let i = 0; i < 3; i++) timeIteration(NS[0]);
 
@@ -78,7 +63,7 @@ for (const n of NS) {
     `| ${n} | ${4 * n - 3} | ${fmt(it.median, 2)} (${fmt(it.min, 2)}–${fmt(it.max, 2)}) | ${fmt((1e6 * it.median) / n, 0)} | ${Number.isNaN(it.bytes) ? 'n/a' : fmt(it.bytes, 0)} | ${r.converged ? r.iterations : 'FAIL'} | ${fmt(ms, 1)} | ${r.cost.toFixed(9)} | ${(r.cost - limit).toExponential(2)} |`,
   );
 }
-const p = fitExponent(NS, medians);
+const p = slope(NS, medians);
 
 console.log(`## Groupoid: S4 steering, full banded LM (φ = ${PHI}, Cayley, geodesic guess)`);
 console.log('');

@@ -154,11 +154,16 @@ export class DenseLU {
   /** Packed L\U factors, row-major. */
   readonly lu: Float64Array;
   readonly piv: Int32Array;
-  private anorm1 = 0;
+  /** ‖A‖₁ of the factored matrix, computed on demand from {@link acopy} (NaN: not yet). */
+  private anorm1 = Number.NaN;
   private singularColumn = -1;
   private factored = false;
   private readonly work: Float64Array;
   private readonly work2: Float64Array;
+  /** Copy of the factored matrix, for the lazily computed ‖A‖₁ of {@link conditionEstimate}. */
+  private readonly acopy: Float64Array;
+  /** Result of the last {@link estimateCondition}. */
+  private kappa = Number.NaN;
 
   constructor(n: number) {
     if (!Number.isInteger(n) || n < 1) throw new DimensionError('DenseLU: order', '>= 1', n);
@@ -167,6 +172,7 @@ export class DenseLU {
     this.piv = new Int32Array(n);
     this.work = new Float64Array(n);
     this.work2 = new Float64Array(n);
+    this.acopy = new Float64Array(n * n);
   }
 
   /** Factors `a` (row-major n×n, read from `off`). Does not throw on singular input: see {@link isSingular}. */
@@ -174,13 +180,26 @@ export class DenseLU {
     const nn = this.n * this.n;
     if (a.length - off < nn)
       throw new DimensionError('DenseLU.factor: matrix entries', nn, a.length - off);
+    const lu = this.lu;
+    // a whole Float64Array is copied by memcpy, anything else entry by entry
+    if (off === 0 && a.length === nn && a instanceof Float64Array) lu.set(a);
+    else for (let i = 0; i < nn; i++) lu[i] = a[off + i]!;
+    // Finiteness without a branch per entry: v − v is 0 for finite v and NaN for ±∞ and NaN, so
+    // the sum is 0 exactly when every entry is finite (per-entry checks cost a third of a small
+    // factorization in the integrators' per-step solves).
+    let z = 0;
     for (let i = 0; i < nn; i++) {
-      const v = a[off + i]!;
-      if (!Number.isFinite(v)) throw new NonFiniteError('DenseLU.factor: matrix', i);
-      this.lu[i] = v;
+      const v = lu[i]!;
+      z += v - v;
     }
-    this.anorm1 = norm1(this.lu, this.n);
-    this.singularColumn = luFactorInPlace(this.lu, this.n, this.piv);
+    if (z !== 0) {
+      for (let i = 0; i < nn; i++)
+        if (!Number.isFinite(lu[i]!)) throw new NonFiniteError('DenseLU.factor: matrix', i);
+    }
+    this.acopy.set(lu);
+    // ‖A‖₁ is needed only by conditionEstimate: computed there, on demand
+    this.anorm1 = Number.NaN;
+    this.singularColumn = luFactorInPlace(lu, this.n, this.piv);
     this.factored = true;
     return this;
   }
@@ -225,16 +244,33 @@ export class DenseLU {
    * Estimate of the 1-norm condition number κ₁(A) = ‖A‖₁‖A⁻¹‖₁ by Hager's method as refined by
    * Higham (LAPACK xLACON): a lower bound that is almost always within a factor 3 of the truth.
    * `Infinity` for a singular matrix, and when a solve with A overflows (A⁻¹ is then not
-   * representable, so A is singular to working precision). Allocates nothing.
+   * representable, so A is singular to working precision). Allocates nothing: the estimate is
+   * computed into a field by a void method and this small wrapper, which the optimizing compiler
+   * inlines into its callers, reads it (a double returned from a call that is not inlined is
+   * boxed, i.e. heap-allocated, on every call).
    */
   conditionEstimate(): number {
+    this.estimateCondition();
+    return this.kappa;
+  }
+
+  /** {@link conditionEstimate} into {@link kappa}. */
+  private estimateCondition(): void {
     this.checkFactored();
-    if (this.isSingular) return Number.POSITIVE_INFINITY;
+    if (this.isSingular) {
+      this.kappa = Number.POSITIVE_INFINITY;
+      return;
+    }
     const n = this.n;
     const x = this.work;
     const xi = this.work2;
-    if (n === 1) return 1; // |a|·|1/a|
-    x.fill(1 / n);
+    if (n === 1) {
+      this.kappa = 1; // |a|·|1/a|
+      return;
+    }
+    // a loop, not x.fill(1 / n): a double passed to a builtin is boxed (heap-allocated)
+    const inv = 1 / n;
+    for (let i = 0; i < n; i++) x[i] = inv;
     luSolveInPlace(this.lu, n, this.piv, x);
     let est = 0;
     for (let i = 0; i < n; i++) est += Math.abs(x[i]!);
@@ -242,7 +278,10 @@ export class DenseLU {
     // If a solve overflows (∞, or NaN from ∞ − ∞), ‖A⁻¹‖₁ itself exceeds the floating-point range:
     // report ∞ rather than continuing with poisoned comparisons (which returned small finite
     // values for matrices whose inverse overflows).
-    if (!Number.isFinite(est)) return Number.POSITIVE_INFINITY;
+    if (!Number.isFinite(est)) {
+      this.kappa = Number.POSITIVE_INFINITY;
+      return;
+    }
     for (let iter = 0; iter < 5; iter++) {
       for (let i = 0; i < n; i++) xi[i] = x[i]! >= 0 ? 1 : -1;
       luSolveTransposeInPlace(this.lu, n, this.piv, xi);
@@ -257,13 +296,19 @@ export class DenseLU {
           jmax = i;
         }
       }
-      if (!finite) return Number.POSITIVE_INFINITY;
+      if (!finite) {
+        this.kappa = Number.POSITIVE_INFINITY;
+        return;
+      }
       x.fill(0);
       x[jmax] = 1;
       luSolveInPlace(this.lu, n, this.piv, x);
       let newEst = 0;
       for (let i = 0; i < n; i++) newEst += Math.abs(x[i]!);
-      if (!Number.isFinite(newEst)) return Number.POSITIVE_INFINITY;
+      if (!Number.isFinite(newEst)) {
+        this.kappa = Number.POSITIVE_INFINITY;
+        return;
+      }
       if (newEst <= est) break;
       est = newEst;
     }
@@ -272,11 +317,25 @@ export class DenseLU {
     luSolveInPlace(this.lu, n, this.piv, x);
     let alt = 0;
     for (let i = 0; i < n; i++) alt += Math.abs(x[i]!);
-    if (!Number.isFinite(alt)) return Number.POSITIVE_INFINITY;
+    if (!Number.isFinite(alt)) {
+      this.kappa = Number.POSITIVE_INFINITY;
+      return;
+    }
     alt = (2 * alt) / (3 * n);
     if (alt > est) est = alt;
+    if (Number.isNaN(this.anorm1)) {
+      // ‖A‖₁, the largest absolute column sum of the factored matrix (norm1 inline)
+      const a = this.acopy;
+      let best = 0;
+      for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += Math.abs(a[i * n + j]!);
+        if (s > best) best = s;
+      }
+      this.anorm1 = best;
+    }
     const kappa = est * this.anorm1;
-    return Number.isFinite(kappa) ? kappa : Number.POSITIVE_INFINITY;
+    this.kappa = Number.isFinite(kappa) ? kappa : Number.POSITIVE_INFINITY;
   }
 
   private checkFactored(): void {

@@ -1,0 +1,211 @@
+// Section script of bench/run.mjs: the contact (Herglotz) integrators of @geomech/contact.
+//
+// Section 1 rows (per-step cost on the reference systems, h = 0.01):
+// - MidpointHerglotz on the damped pendulum V = 1 − cos q, γ = −0.1 (the specified problem of
+//   packages/contact/bench/midpoint.mjs: 1e6 steps from (1, 0, 0) per timed batch, no restart,
+//   so ~96% of the late steps need no Newton iteration) and γ = 0 (every step iterates);
+// - MidpointHerglotz and the exact discrete Lagrangian (ContactIntegrator + dampedOscillatorExactLd)
+//   on the damped oscillator k = 1, γ = −0.1, restarted from (1, 0, 0) every 4000 steps (t = 40)
+//   so that the state never decays into subnormal numbers.
+// Section 2: MidpointHerglotz.integrate(…, N, every = N) on the γ = 0 pendulum for N = 1e3 … 1e7.
+// Section 3(a): the JS side of the C comparison (the `step()` rows above, plus the final q and the
+// Newton totals of `integrate` for the agreement check against packages/contact/bench/c).
+import {
+  bytesPerCall,
+  load,
+  note,
+  nsPerCall,
+  QUICK,
+  runSelected,
+  scaleStats,
+  slope,
+  timeRuns,
+} from '../lib/util.mjs';
+
+const {
+  ContactIntegrator,
+  MidpointHerglotz,
+  dampedOscillatorExactLd,
+  mechanicalContactLagrangian,
+  pendulumPotential,
+  quadraticPotential,
+} = await load('contact');
+
+const H = 0.01;
+/** `--hot-only`: the hot path alone (bench/run.mjs's section-3 rounds), no bytes, no driver. */
+const HOT_ONLY = process.argv.includes('--hot-only');
+const STEPS = QUICK ? 200_000 : 1_000_000;
+const REPS = 5;
+const RESTART = 4000;
+
+/** A `step`-like hot path `(q, p, zBox, k)` with its reset and its driver. */
+function midpoint(potential, gamma) {
+  const it = new MidpointHerglotz(mechanicalContactLagrangian(potential, gamma), H);
+  return {
+    step: (q, p, z, k) => {
+      z[0] = it.step(q, p, z[0], k);
+      return it.lastIterations;
+    },
+    driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, steps),
+  };
+}
+
+function exact(k, gamma) {
+  const lag = mechanicalContactLagrangian(quadraticPotential(k), gamma);
+  const it = new ContactIntegrator(dampedOscillatorExactLd(k, gamma, H), { lagrangian: lag });
+  return {
+    step: (q, p, z, kk) => {
+      z[0] = it.stepHamiltonian(q, p, z[0], kk);
+      return it.lastIterations;
+    },
+    driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
+  };
+}
+
+/**
+ * ns/step of the hot path from (1, 0, 0) (restarted every `restart` steps, or only at the start of
+ * each timed batch), bytes/step, Newton iterations/step, and ns/step of the driver.
+ */
+function measure(id, system, method, make, restart) {
+  note(`contact: ${id}`);
+  const m = make();
+  const q = new Float64Array(1);
+  const p = new Float64Array(1);
+  const z = new Float64Array(1); // a typed slot: a captured `let` double would be boxed
+  const reset = () => {
+    q[0] = 1;
+    p[0] = 0;
+    z[0] = 0;
+  };
+  const hot = nsPerCall(
+    (k) => {
+      if (k === 0 || (restart > 0 && k % restart === 0)) reset();
+      m.step(q, p, z, k);
+    },
+    STEPS,
+    REPS,
+  );
+  const qFinal = q[0];
+  if (HOT_ONLY) return { id, hot, qFinal };
+  // Newton iterations per step over one batch (untimed)
+  let its = 0;
+  for (let k = 0; k < STEPS; k++) {
+    if (k === 0 || (restart > 0 && k % restart === 0)) reset();
+    its += m.step(q, p, z, k);
+  }
+  // allocation: restart every 4000 steps so that Newton keeps iterating
+  let c = 0;
+  reset();
+  const bytes = bytesPerCall(() => {
+    if (c === RESTART) {
+      c = 0;
+      reset();
+    }
+    c++;
+    m.step(q, p, z, c);
+  });
+  // the driver runs one simulation (20 000 steps, t = 200, for the restarted rows: the damped
+  // oscillator's amplitude is then e^{−10}, far from subnormal numbers)
+  const driverSteps = restart > 0 ? 20_000 : STEPS;
+  const drv = timeRuns(() => m.driver(driverSteps), REPS, 5).t;
+  const driverBytes = bytesPerCall(() => m.driver(2000), 30, 1) / 2000;
+  return {
+    id,
+    family: 'contact',
+    system,
+    method,
+    h: H,
+    hot,
+    driver: scaleStats(drv, 1e6 / driverSteps),
+    bytes,
+    driverBytes,
+    iterations: its / STEPS,
+    protocol:
+      restart > 0
+        ? `restart from (1, 0, 0) every ${restart} steps`
+        : `${STEPS} steps from (1, 0, 0) per batch`,
+    qFinal,
+  };
+}
+
+const ROWS = {
+  'contact-midpoint-pendulum-damped': () =>
+    measure(
+      'contact-midpoint-pendulum-damped',
+      'damped pendulum, γ = −0.1',
+      'midpoint (79)',
+      () => midpoint(pendulumPotential(1, 1), -0.1),
+      0,
+    ),
+  'contact-midpoint-pendulum': () =>
+    measure(
+      'contact-midpoint-pendulum',
+      'pendulum, γ = 0',
+      'midpoint (79)',
+      () => midpoint(pendulumPotential(1, 1), 0),
+      0,
+    ),
+  'contact-midpoint-oscillator': () =>
+    measure(
+      'contact-midpoint-oscillator',
+      'damped oscillator k = 1, γ = −0.1',
+      'midpoint (79)',
+      () => midpoint(quadraticPotential(1), -0.1),
+      RESTART,
+    ),
+  'contact-exact-oscillator': () =>
+    measure(
+      'contact-exact-oscillator',
+      'damped oscillator k = 1, γ = −0.1',
+      'exact L_d (§8.2)',
+      () => exact(1, -0.1),
+      RESTART,
+    ),
+};
+
+/** Section 3(a) agreement data: integrate() over the C reference's runs. */
+function agreement() {
+  const out = [];
+  for (const [gamma, steps] of [
+    [-0.1, STEPS],
+    [0, STEPS],
+    [-0.1, 2000],
+    [0, 2000],
+  ]) {
+    const it = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), gamma), H);
+    const sol = it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, steps);
+    out.push({ gamma, steps, q: sol.q[sol.count - 1], iterations: sol.stats.newtonIterations });
+  }
+  return out;
+}
+
+/** Section 2: steps scaling of one simulation. */
+function stepsScaling() {
+  const sizes = QUICK ? [1e3, 1e4, 1e5, 1e6] : [1e3, 1e4, 1e5, 1e6, 1e7];
+  const points = [];
+  const it = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), 0), H);
+  const init = { q0: [1], v0: [0], z0: 0 };
+  it.integrate(init, 200_000, 200_000); // warm-up: every size is timed with optimized code
+  for (const N of sizes) {
+    note(`contact: steps scaling N = ${N}`);
+    const runs = N >= 1e6 ? 5 : Math.max(5, Math.round(1e6 / N));
+    const t = timeRuns(() => it.integrate(init, N, N), runs, N >= 1e6 ? 0 : 2).t;
+    points.push({ x: N, ms: t, nsPerStep: (t.median * 1e6) / N });
+  }
+  return {
+    id: 'steps-contact-midpoint',
+    title: 'MidpointHerglotz.integrate, pendulum γ = 0, h = 0.01',
+    xLabel: 'steps N',
+    points,
+    exponent: slope(
+      points.map((p) => p.x),
+      points.map((p) => p.ms.median),
+    ),
+  };
+}
+
+await runSelected({
+  ...ROWS,
+  agreement: () => ({ steps: STEPS, runs: agreement() }),
+  'steps-contact-midpoint': stepsScaling,
+});

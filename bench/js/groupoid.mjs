@@ -1,0 +1,160 @@
+// Section script of bench/run.mjs: the one-step integrators of @geomech/groupoid.
+//
+// Section 1 rows:
+// - the free rigid body on SO(3) (spec 003 S3: 𝕀 = diag(1, 2, 3), h = 0.1, ξ_1 = (0.8, −0.5, 0.3))
+//   with the Cayley map and with exp: the hot path is LieGroupOCP.stepLP + reconstruct (the loop
+//   of simulateRigidBody), restarted every 1000 steps (S3's horizon); the driver is
+//   simulateRigidBody over 1000 steps. `simulateRigidBody` is used from the package index when it
+//   is exported there, else from dist/rigidBody.js; the rows are "pending" when neither exists.
+// - the plate-ball (spec 003 S5: h = 0.05, r = 1, Ω = 0.7, c = 0.3, g_1 from (0, 0) to
+//   (0.02, 0.01), λ_1 = (0.5, −0.4, 0.3)): PlateBall.stepForward (the 8×8 Newton of §8.2) and
+//   stepForwardReduced (the 2-unknown variant), restarted from g_1 every 200 steps (S5's
+//   horizon); the driver is simulatePlateBall over 200 steps.
+// Section 3(c): the JS side of the C comparison, PlateBall.stepForward in runs of 200 steps from
+// g_1 exactly like bench/c/plateball_step.c, with the final state of a run for the agreement check.
+import { load, loadOptional, note, perStep, runSelected } from '../lib/util.mjs';
+
+const G = await load('groupoid');
+const rb = G.simulateRigidBody ? G : await loadOptional('groupoid', 'rigidBody.js');
+
+const REPS = 5;
+/** `--hot-only`: the hot path and the iteration data alone (bench/run.mjs's section-3 rounds). */
+const HOT_ONLY = process.argv.includes('--hot-only');
+
+/** ns/step of a driver over `steps` steps: 5 runs after 2 warm-ups. */
+function driverStats(run, steps) {
+  run();
+  run();
+  const ns = [];
+  for (let r = 0; r < REPS; r++) {
+    const t0 = performance.now();
+    run();
+    ns.push(((performance.now() - t0) * 1e6) / steps);
+  }
+  ns.sort((a, b) => a - b);
+  return { median: ns[2], min: ns[0], max: ns[4], runs: REPS };
+}
+
+function rigidBodyRow(map) {
+  const id = `rigid-body-${map}`;
+  const base = {
+    id,
+    family: 'groupoid',
+    system: 'free rigid body 𝕀 = diag(1, 2, 3) (S3)',
+    method: `Lie–Poisson, ${map === 'cayley' ? 'Cayley' : 'exp'}`,
+    h: 0.1,
+  };
+  if (!rb?.simulateRigidBody || !rb.rigidBodyOCP) {
+    return { ...base, pending: 'simulateRigidBody is not built yet' };
+  }
+  note(`groupoid: ${id}`);
+  const restart = 1000;
+  const ocp = rb.rigidBodyOCP([1, 2, 3], 0.1, map);
+  const xi0 = Float64Array.of(0.8, -0.5, 0.3);
+  const xi = new Float64Array(3);
+  const none = new Float64Array(0);
+  const Gk = new Float64Array(9);
+  const Gprev = new Float64Array(9);
+  const its = new Float64Array(1);
+  const reset = () => {
+    xi.set(xi0);
+    Gprev.set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    ocp.reconstruct(Gk, Gprev, xi);
+  };
+  const step = (k) => {
+    if (k % restart === 0) reset();
+    const r = ocp.stepLP(xi, none, xi, none, k + 1);
+    its[0] += r.iterations;
+    Gprev.set(Gk);
+    ocp.reconstruct(Gk, Gprev, xi);
+  };
+  const { hot, bytes } = perStep(step, restart);
+  its[0] = 0;
+  for (let k = 0; k < restart; k++) step(k);
+  const iterations = its[0] / restart;
+  const driver = driverStats(
+    () =>
+      rb.simulateRigidBody({
+        inertia: [1, 2, 3],
+        xi0,
+        h: 0.1,
+        steps: restart,
+        map,
+        every: restart,
+      }),
+    restart,
+  );
+  return {
+    ...base,
+    hot,
+    bytes,
+    iterations,
+    driver,
+    protocol: `restart every ${restart} steps`,
+  };
+}
+
+/** The S5 plate-ball and its initial data. */
+function plateBall() {
+  const pb = new G.PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+  const g1 = pb.initialElement(0, 0, 0.02, 0.01);
+  const lam1 = Float64Array.of(0.5, -0.4, 0.3);
+  return { pb, g1, lam1 };
+}
+
+function plateBallRow(method) {
+  const id = `plate-ball-${method}`;
+  note(`groupoid: ${id}`);
+  const restart = 200;
+  const { pb, g1, lam1 } = plateBall();
+  const g = new Float64Array(13);
+  const lam = new Float64Array(3);
+  const its = new Float64Array(1);
+  const step =
+    method === 'full'
+      ? (k) => {
+          if (k % restart === 0) {
+            g.set(g1);
+            lam.set(lam1);
+          }
+          its[0] += pb.stepForward(g, lam, g, lam, k);
+        }
+      : (k) => {
+          if (k % restart === 0) {
+            g.set(g1);
+            lam.set(lam1);
+          }
+          its[0] += pb.stepForwardReduced(g, lam, g, lam, k);
+        };
+  const { hot, bytes } = perStep(step, restart);
+  its[0] = 0;
+  for (let k = 0; k < restart; k++) step(k);
+  const iterations = its[0] / restart;
+  const final = { x: g[2], y: g[3], lambda3: lam[2], iterations: its[0] };
+  if (HOT_ONLY) return { id, hot, iterations, final };
+  const driver = driverStats(
+    () => G.simulatePlateBall({ steps: restart, every: restart, method }),
+    restart,
+  );
+  return {
+    id,
+    family: 'groupoid',
+    system: 'plate-ball (S5)',
+    method: method === 'full' ? 'stepForward (8×8 Newton)' : 'stepForwardReduced (2×2)',
+    h: 0.05,
+    hot,
+    bytes,
+    iterations,
+    nsPerIteration: hot.median / iterations,
+    driver,
+    protocol: `restart from g_1 every ${restart} steps`,
+    final,
+  };
+}
+
+await runSelected({
+  'rigid-body-cayley': () => rigidBodyRow('cayley'),
+  'rigid-body-exp': () => rigidBodyRow('exp'),
+  'plate-ball-full': () => plateBallRow('full'),
+  'plate-ball-reduced': () => plateBallRow('reduced'),
+});

@@ -1,0 +1,191 @@
+// Per-step cost of the integrators of @geomech/dirac on their reference systems, h = 0.01.
+// Run after a build: `node bench/integrators.mjs` (tables) or `--json` (for bench/run.mjs).
+//
+// - (±)-discrete Lagrange–Dirac (spec 000 §8): one bordered Newton solve per step
+//   (LagrangeDiracStepper.step, the loop of integrateLagrangeDirac) on the free vertical rolling
+//   disk (m = R = I = J = 1) from q = 0, v = (1, 0, 1, 1), restarted every 2000 steps (t = 20, so
+//   θ stays O(20) and the residual floor of the step stays at its start value);
+// - Dirac-2c (spec 001 §5.7) and RATTLE (spec 001 §6) on the pendulum (θ0 = π/4) and on the
+//   Ziegler column with n = 2, 8, 32 links (see common.mjs for the load and the initial angles),
+//   restarted every 2000 steps (500 for n = 32).
+//
+// Columns: the hot path (`step` on preallocated state, restarts included) in ns/step, median and
+// min–max over 5 timed batches of ~150 ms after a warm-up batch; bytes allocated per step
+// (heap growth between forced GCs, ≈ 0 for allocation-free code); Newton iterations per step;
+// the driver (integrateLagrangeDirac / integrateDirac / integrateConstrained over one restart
+// period, recording only the first and the last state) in ns/step.
+import {
+  dirac,
+  emit,
+  fmt,
+  H,
+  JSON_OUT,
+  note,
+  pendulumCase,
+  perDriverStep,
+  perStep,
+  runSelected,
+  ziegler,
+} from './common.mjs';
+
+const {
+  DiracIntegrator,
+  LagrangeDiracStepper,
+  createComparatorStepper,
+  discretize,
+  integrateConstrained,
+  integrateDirac,
+  integrateLagrangeDirac,
+  verticalRollingDisk,
+} = dirac;
+
+/** (±) Lagrange–Dirac on the free rolling disk. */
+function lagrangeDiracRow(sign) {
+  const restart = 2000;
+  const disk = verticalRollingDisk();
+  const L = disk.lagrangian;
+  const Delta = disk.distribution;
+  const Ld = discretize(L, H, sign === 'plus' ? 'left' : 'right');
+  const st = new LagrangeDiracStepper(Ld, Delta, sign);
+  const q0 = Float64Array.of(0, 0, 0, 0);
+  const v0 = Float64Array.of(1, 0, 1, 1);
+  const q = new Float64Array(4);
+  const qPrev = new Float64Array(4);
+  const P = new Float64Array(4);
+  const guess = new Float64Array(4);
+  const its = new Float64Array(1);
+  const reset = () => {
+    q.set(q0);
+    L.dLdv(P, q, v0);
+    for (let i = 0; i < 4; i++) guess[i] = q0[i] + H * v0[i];
+  };
+  const step = (k) => {
+    const r = st.step(q, P, guess, k);
+    its[0] += r.iterations;
+    qPrev.set(q);
+    q.set(r.q1);
+    P.set(r.P1);
+    for (let i = 0; i < 4; i++) guess[i] = 2 * q[i] - qPrev[i];
+  };
+  note(`dirac: Lagrange–Dirac ${sign}`);
+  const m = perStep(reset, step, restart);
+  its[0] = 0;
+  reset();
+  for (let k = 0; k < restart; k++) step(k);
+  const iterations = its[0] / restart;
+  const driver = perDriverStep(
+    () =>
+      integrateLagrangeDirac(L, Delta, sign, { q0, v0 }, H, restart, {
+        every: restart,
+      }),
+    restart,
+  );
+  return {
+    id: `ld-${sign}-disk`,
+    family: 'dirac',
+    system: 'free rolling disk',
+    method: `Lagrange–Dirac (${sign === 'plus' ? '+' : '−'})`,
+    h: H,
+    ...m,
+    iterations,
+    driver,
+    protocol: `restart every ${restart} steps`,
+  };
+}
+
+/** Dirac-2c on a constrained system. */
+function dirac2cRow(id, system, c, restart) {
+  const it = new DiracIntegrator(c.sys, 'dirac2c', H);
+  const p0 = new Float64Array(c.sys.n);
+  note(`dirac: ${id}`);
+  const m = perStep(
+    () => it.init(c.q0, p0),
+    () => it.step(),
+    restart,
+  );
+  const driver = perDriverStep(
+    () => integrateDirac(c.sys, 'dirac2c', { q0: c.q0, v0: c.v0 }, H, restart, { every: restart }),
+    restart,
+  );
+  return {
+    id,
+    family: 'dirac',
+    system,
+    method: 'Dirac-2c (§5.7)',
+    h: H,
+    ...m,
+    iterations: null, // a linear solve per step, no Newton
+    driver,
+    protocol: `restart every ${restart} steps`,
+  };
+}
+
+/** RATTLE on a constrained system. */
+function rattleRow(id, system, c, restart) {
+  const st = createComparatorStepper(c.sys, 'rattle');
+  const n = c.sys.n;
+  const z = new Float64Array(2 * n);
+  const reset = () => {
+    z.set(c.q0);
+    z.set(c.v0, n);
+    st.reset();
+  };
+  note(`dirac: ${id}`);
+  const m = perStep(reset, (k) => st.step(z, H, k), restart);
+  reset();
+  const i0 = st.newtonIterations;
+  for (let k = 0; k < restart; k++) st.step(z, H, k);
+  const iterations = (st.newtonIterations - i0) / restart;
+  const driver = perDriverStep(
+    () => integrateConstrained(c.sys, 'rattle', c, H, restart, { every: restart }),
+    restart,
+  );
+  return {
+    id,
+    family: 'dirac',
+    system,
+    method: 'RATTLE (§6)',
+    h: H,
+    ...m,
+    iterations,
+    driver,
+    protocol: `restart every ${restart} steps`,
+  };
+}
+
+const table = {
+  'ld-plus-disk': () => lagrangeDiracRow('plus'),
+  'ld-minus-disk': () => lagrangeDiracRow('minus'),
+  'dirac2c-pendulum': () =>
+    dirac2cRow('dirac2c-pendulum', 'pendulum θ0 = π/4', pendulumCase(), 2000),
+  'rattle-pendulum': () => rattleRow('rattle-pendulum', 'pendulum θ0 = π/4', pendulumCase(), 2000),
+};
+for (const links of [2, 8, 32]) {
+  const restart = links >= 32 ? 500 : 2000;
+  const system = (c) => `Ziegler column, n = ${links} (P = ${c.P.toPrecision(3)})`;
+  table[`dirac2c-ziegler-${links}`] = () => {
+    const c = ziegler(links);
+    return dirac2cRow(`dirac2c-ziegler-${links}`, system(c), c, restart);
+  };
+  table[`rattle-ziegler-${links}`] = () => {
+    const c = ziegler(links);
+    return rattleRow(`rattle-ziegler-${links}`, system(c), c, restart);
+  };
+}
+const rows = Object.values(runSelected(table));
+
+if (JSON_OUT) emit({ rows });
+else {
+  const range = (t) => `${fmt(t.median, 0)} (${fmt(t.min, 0)}–${fmt(t.max, 0)})`;
+  console.log('## Dirac integrators: per-step cost, h = 0.01');
+  console.log('');
+  console.log(
+    '| system | method | hot path ns/step median (min–max) | bytes/step | Newton its/step | driver ns/step |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.system} | ${r.method} | ${range(r.hot)} | ${fmt(r.bytes, 1)} | ${r.iterations === null ? '—' : fmt(r.iterations, 2)} | ${range(r.driver)} |`,
+    );
+  }
+}
