@@ -16,15 +16,7 @@
  *
  * @module
  */
-import { integrateDopri5 } from '@geomech/core';
-import {
-  type ComparatorMethodName,
-  type ConstrainedMechanicalSystem,
-  type DiracMethodName,
-  indexReducedRhs,
-  integrateConstrained,
-  integrateDirac,
-} from '@geomech/dirac';
+import type { ConstrainedMechanicalSystem } from '@geomech/dirac';
 import { ConstantNode, type MathNode, OperatorNode, SymbolNode } from 'mathjs';
 import { UsageError } from '../errors.js';
 import {
@@ -33,6 +25,7 @@ import {
   type SimulationOutput,
   type SystemRunner,
 } from '../runner.js';
+import { holonomicReference, integrateHolonomic } from '../systems/holonomic.js';
 import { ModelError } from './errors.js';
 import {
   assignments,
@@ -44,20 +37,6 @@ import {
 } from './expressions.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
-
-const DIRAC_METHODS: Readonly<Record<string, DiracMethodName>> = {
-  'dirac-1': 'dirac1',
-  'dirac-2': 'dirac2',
-  'dirac-2c': 'dirac2c',
-};
-
-const COMPARATOR_METHODS: readonly ComparatorMethodName[] = [
-  'euler',
-  'trapezium',
-  'ab3',
-  'rk4',
-  'rattle',
-];
 
 /** Size of φ(q0) or C(q0)·v0 above which the initial data are reported as off the constraints. */
 const INIT_CONSTRAINT_TOL = 1e-9;
@@ -276,62 +255,11 @@ export function holonomicRunner(model: HolonomicModel): SystemRunner {
     orderFields: ['q'],
     simulate(request: SimulateRequest): SimulationOutput {
       const { sys, q0, v0 } = problem(request);
-      const { m } = sys;
-      const { h, steps, every } = request;
-      const warnings = initWarnings(sys, q0, v0);
-      const dirac = DIRAC_METHODS[request.method];
-      let out: {
-        count: number;
-        t: Float64Array;
-        q: Float64Array;
-        p: Float64Array;
-        lambda: Float64Array;
-        energy: Float64Array;
-        constraint: Float64Array;
-      };
-      let newtonIterations = 0;
-      let maxResidual = 0;
-      if (dirac !== undefined) {
-        out = integrateDirac(sys, dirac, { q0, v0 }, h, steps, { every });
-      } else {
-        const method = COMPARATOR_METHODS.find((x) => x === request.method);
-        if (method === undefined)
-          throw new UsageError(`unknown method '${request.method}'`, '--method');
-        const tr = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
-          every,
-          ...(request.tol === undefined ? {} : { tol: request.tol }),
-          ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
-        });
-        out = tr;
-        newtonIterations = tr.stats.newtonIterations;
-        if (method === 'rattle') maxResidual = tr.stats.maxConstraint;
-      }
-      return {
-        count: out.count,
-        t: out.t.subarray(0, out.count),
-        series: [
-          { name: 'q', width: n, data: out.q.subarray(0, out.count * n) },
-          { name: 'p', width: n, data: out.p.subarray(0, out.count * n) },
-          { name: 'lambda', width: m, data: out.lambda.subarray(0, out.count * m) },
-          { name: 'energy', width: 1, data: out.energy.subarray(0, out.count) },
-          { name: 'constraint', width: m, data: out.constraint.subarray(0, out.count * m) },
-        ],
-        stats: { newtonIterations, maxResidual },
-        warnings,
-      };
+      return { ...integrateHolonomic(sys, q0, v0, request), warnings: initWarnings(sys, q0, v0) };
     },
     reference(request: SimulateRequest): Float64Array {
       const { sys, q0, v0 } = problem(request);
-      const y0 = new Float64Array(2 * n);
-      y0.set(q0, 0);
-      y0.set(v0, n);
-      const sol = integrateDopri5(indexReducedRhs(sys), y0, 0, request.steps * request.h, {
-        rtol: 1e-12,
-        atol: 1e-14,
-        maxSteps: 10_000_000,
-        dense: false,
-      });
-      return Float64Array.from(sol.state(sol.count - 1).subarray(0, n));
+      return holonomicReference(sys, q0, v0, request);
     },
   };
 }

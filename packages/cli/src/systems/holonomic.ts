@@ -149,44 +149,10 @@ export const holonomicRunner: SystemRunner = {
 
   simulate(request: SimulateRequest): SimulationOutput {
     const { sys, q0, v0, ziegler } = problemOf(request);
-    const { n, m } = sys;
-    const { h, steps, every } = request;
-    const dirac = DIRAC_METHODS[request.method];
-    let out: {
-      count: number;
-      t: Float64Array;
-      q: Float64Array;
-      p: Float64Array;
-      lambda: Float64Array;
-      energy: Float64Array;
-      constraint: Float64Array;
-    };
-    let newtonIterations = 0;
-    let maxResidual = 0;
-    if (dirac !== undefined) {
-      // explicit: one linear solve per step, no Newton iteration
-      out = integrateDirac(sys, dirac, { q0, v0 }, h, steps, { every });
-    } else {
-      const method = COMPARATOR_METHODS.find((x) => x === request.method);
-      if (method === undefined)
-        throw new UsageError(`unknown method '${request.method}'`, '--method');
-      const tr = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
-        every,
-        ...(request.tol === undefined ? {} : { tol: request.tol }),
-        ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
-      });
-      out = tr;
-      newtonIterations = tr.stats.newtonIterations;
-      // RATTLE's Newton residual is φ(q_{k+1}) itself: report its maximum over the kept states
-      if (method === 'rattle') maxResidual = tr.stats.maxConstraint;
-    }
-    const series = [
-      { name: 'q', width: n, data: out.q.subarray(0, out.count * n) },
-      { name: 'p', width: n, data: out.p.subarray(0, out.count * n) },
-      { name: 'lambda', width: m, data: out.lambda.subarray(0, out.count * m) },
-      { name: 'energy', width: 1, data: out.energy.subarray(0, out.count) },
-      { name: 'constraint', width: m, data: out.constraint.subarray(0, out.count * m) },
-    ];
+    const { n } = sys;
+    const base = integrateHolonomic(sys, q0, v0, request);
+    const out = { count: base.count, q: base.series[0]!.data };
+    const series = [...base.series];
     if (ziegler) {
       const angles = new Float64Array(out.count * ziegler.links);
       for (let i = 0; i < out.count; i++) {
@@ -197,12 +163,7 @@ export const holonomicRunner: SystemRunner = {
       }
       series.push({ name: 'angles', width: ziegler.links, data: angles });
     }
-    return {
-      count: out.count,
-      t: out.t.subarray(0, out.count),
-      series,
-      stats: { newtonIterations, maxResidual },
-    };
+    return { ...base, series };
   },
 
   /**
@@ -211,16 +172,84 @@ export const holonomicRunner: SystemRunner = {
    */
   reference(request: SimulateRequest): Float64Array {
     const { sys, q0, v0 } = problemOf(request);
-    const { n } = sys;
-    const y0 = new Float64Array(2 * n);
-    y0.set(q0, 0);
-    y0.set(v0, n);
-    const sol = integrateDopri5(indexReducedRhs(sys), y0, 0, request.steps * request.h, {
-      rtol: 1e-12,
-      atol: 1e-14,
-      maxSteps: 10_000_000,
-      dense: false,
-    });
-    return Float64Array.from(sol.state(sol.count - 1).subarray(0, n));
+    return holonomicReference(sys, q0, v0, request);
   },
 };
+
+/**
+ * Runs `request.method` (a Dirac integrator or a comparator) on `sys` from (q0, v0) and returns the
+ * contract's series q, p, lambda, energy, constraint (shared by the built-ins and holonomic models).
+ */
+export function integrateHolonomic(
+  sys: ConstrainedMechanicalSystem,
+  q0: ArrayLike<number>,
+  v0: ArrayLike<number>,
+  request: SimulateRequest,
+): SimulationOutput {
+  const { n, m } = sys;
+  const { h, steps, every } = request;
+  const dirac = DIRAC_METHODS[request.method];
+  let out: {
+    count: number;
+    t: Float64Array;
+    q: Float64Array;
+    p: Float64Array;
+    lambda: Float64Array;
+    energy: Float64Array;
+    constraint: Float64Array;
+  };
+  let newtonIterations = 0;
+  let maxResidual = 0;
+  if (dirac !== undefined) {
+    // explicit: one linear solve per step, no Newton iteration
+    out = integrateDirac(sys, dirac, { q0, v0 }, h, steps, { every });
+  } else {
+    const method = COMPARATOR_METHODS.find((x) => x === request.method);
+    if (method === undefined)
+      throw new UsageError(`unknown method '${request.method}'`, '--method');
+    const tr = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
+      every,
+      ...(request.tol === undefined ? {} : { tol: request.tol }),
+      ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+    });
+    out = tr;
+    newtonIterations = tr.stats.newtonIterations;
+    // RATTLE's Newton residual is φ(q_{k+1}) itself: report its maximum over the kept states
+    if (method === 'rattle') maxResidual = tr.stats.maxConstraint;
+  }
+  return {
+    count: out.count,
+    t: out.t.subarray(0, out.count),
+    series: [
+      { name: 'q', width: n, data: out.q.subarray(0, out.count * n) },
+      { name: 'p', width: n, data: out.p.subarray(0, out.count * n) },
+      { name: 'lambda', width: m, data: out.lambda.subarray(0, out.count * m) },
+      { name: 'energy', width: 1, data: out.energy.subarray(0, out.count) },
+      { name: 'constraint', width: m, data: out.constraint.subarray(0, out.count * m) },
+    ],
+    stats: { newtonIterations, maxResidual },
+  };
+}
+
+/**
+ * The index-reduced ODE q̇ = v, M v̇ = −∇V(q) + C(q)ᵀλ(q, v) (spec 001 §6) from (q0, v0), integrated
+ * by DOPRI5 at rtol 1e-12 to t = steps·h; returns q(t) (the `geomech order` reference).
+ */
+export function holonomicReference(
+  sys: ConstrainedMechanicalSystem,
+  q0: ArrayLike<number>,
+  v0: ArrayLike<number>,
+  request: SimulateRequest,
+): Float64Array {
+  const { n } = sys;
+  const y0 = new Float64Array(2 * n);
+  y0.set(q0, 0);
+  y0.set(v0, n);
+  const sol = integrateDopri5(indexReducedRhs(sys), y0, 0, request.steps * request.h, {
+    rtol: 1e-12,
+    atol: 1e-14,
+    maxSteps: 10_000_000,
+    dense: false,
+  });
+  return Float64Array.from(sol.state(sol.count - 1).subarray(0, n));
+}
