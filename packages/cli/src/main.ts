@@ -175,8 +175,17 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         } else if (name === undefined) {
           throw new UsageError('missing system name (or give --model FILE)', 'geomech simulate');
         }
-        const request = resolveSimulate(name ?? '', opts, model);
+        const resolved = resolveSimulate(name ?? '', opts, model);
         checkPlotPath(opts.plot);
+        const bar = createProgress((t) => io.stderr(t), io.stderrIsTTY && !opts.quiet);
+        const request =
+          io.stderrIsTTY && !opts.quiet
+            ? {
+                ...resolved,
+                onProgress: (done: number, total: number) =>
+                  bar.update(`step ${done} of ${total}`, done / total),
+              }
+            : resolved;
         let text: string;
         let output: SimulationOutput;
         try {
@@ -192,6 +201,8 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
             );
           }
           throw err;
+        } finally {
+          bar.done();
         }
         if (opts.out !== undefined) io.writeFile(opts.out, text);
         else io.stdout(text);

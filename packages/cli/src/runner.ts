@@ -19,6 +19,8 @@ export interface SimulateRequest {
   readonly init: ReadonlyMap<string, readonly number[]>;
   readonly tol?: number;
   readonly maxIterations?: number;
+  /** Progress of the run (steps done, steps); set by the CLI when it draws a progress bar. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** One output series: `width` numbers per kept state (1 for scalars). */

@@ -68,3 +68,35 @@ describe('determinism and memory', () => {
     expect(out.maxRssKb).toBeLessThan(200 * 1024);
   }, 60_000);
 });
+
+describe('progress on a terminal', () => {
+  async function run(tty: boolean, ...args: string[]) {
+    const { main } = await import('../src/index.js');
+    let stderr = '';
+    let stdout = '';
+    const code = await main(args, {
+      stderrIsTTY: tty,
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: (t) => {
+        stderr += t;
+      },
+      writeFile: () => {},
+    });
+    return { code, stderr, stdout };
+  }
+  it('simulate draws a bar on a TTY stderr, clears it, and keeps stdout clean', async () => {
+    const r = await run(true, 'simulate', 'pendulum', '--steps', '200000', '--every', '1000');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\r\[#*\.*\] +\d+% step \d+ of 200000/);
+    expect(r.stderr.endsWith('\r')).toBe(true);
+    expect(JSON.parse(r.stdout).ok).toBe(true);
+  });
+  it('--quiet and a non-TTY stderr print nothing', async () => {
+    const quiet = await run(true, 'simulate', 'pendulum', '--steps', '20000', '--quiet');
+    expect(quiet.stderr).toBe('');
+    const pipe = await run(false, 'simulate', 'pendulum', '--steps', '20000');
+    expect(pipe.stderr).toBe('');
+  });
+});

@@ -32,6 +32,8 @@ import {
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
 } from '@geomech/core';
 import { copyVector } from './internal.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
@@ -75,6 +77,8 @@ export interface ContactIntegratorOptions {
 export interface ContactIntegrateOptions {
   /** Keep every `every`-th state (and always the first and the last). Default 1. */
   readonly every?: number;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**
@@ -536,6 +540,8 @@ export class ContactIntegrator {
       newtonIterations += this.lastIterations;
       if (this.lastResidual > maxResidual) maxResidual = this.lastResidual;
       if (k % every === 0 || k === steps) keep(k);
+      if (options.onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0)
+        options.onProgress(k, steps);
     }
     if (this.firstNegativeSigmaStep >= 0) {
       warnings.push(negativeSigmaWarning(this.firstNegativeSigmaStep, this.firstNegativeSigma));

@@ -23,6 +23,8 @@ import {
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
   SingularJacobianError,
 } from '@geomech/core';
 import { copyVector } from './internal.js';
@@ -264,7 +266,12 @@ export class MidpointHerglotz {
    * (q0, v0, z0), p_0 = v0 (the Legendre transform of L) and every step is Hamiltonian.
    * Keeps every `every`-th state, and always the first and the last.
    */
-  integrate(init: ContactInitialData, steps: number, every = 1): ContactSolution {
+  integrate(
+    init: ContactInitialData,
+    steps: number,
+    every = 1,
+    onProgress?: ProgressCallback,
+  ): ContactSolution {
     const { n, h } = this;
     if (!Number.isInteger(steps) || steps < 0)
       throw new DomainError('integrate: steps', steps, 'must be an integer >= 0');
@@ -319,6 +326,7 @@ export class MidpointHerglotz {
       newtonIterations += this.lastIterations;
       if (this.lastResidual > maxResidual) maxResidual = this.lastResidual;
       if (k % every === 0 || k === steps) keep(k, z);
+      if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
     }
     const warnings = this.sigma < 0 ? [negativeSigmaWarning(0, this.sigma)] : [];
     return { ...sol, dim: n, count: kept, stats: { newtonIterations, maxResidual }, warnings };

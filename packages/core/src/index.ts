@@ -30,5 +30,6 @@ export * from './linalg/qr.js';
 export * from './linalg/small.js';
 export * from './ode/dopri5.js';
 export * from './ode/rk4.js';
+export * from './progress.js';
 export * from './solvers/leastSquares.js';
 export * from './solvers/newton.js';

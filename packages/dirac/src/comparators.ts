@@ -22,6 +22,8 @@ import {
   NonFiniteError,
   normInf,
   type OdeRhs,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
   Rk4Stepper,
   SINGULAR_JACOBIAN_CONDITION,
   SingularJacobianError,
@@ -640,6 +642,8 @@ export function createComparatorStepper(
 export interface IntegrateConstrainedOptions extends ComparatorOptions {
   /** Record every `every`-th step (the initial and final states always). Default 1. */
   readonly every?: number;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Work counters of {@link integrateConstrained}. */
@@ -760,7 +764,9 @@ export function integrateConstrained(
     s++;
   };
   record(0);
+  const onProgress = options.onProgress;
   for (let k = 0; k < steps; k++) {
+    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
     stepper.step(z, h, k);
     if ((k + 1) % every === 0 || k + 1 === steps) record(k + 1);
   }

@@ -20,6 +20,8 @@ import {
   DimensionError,
   DomainError,
   NonFiniteError,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
   SingularMatrixError,
 } from '@geomech/core';
 import type { ConstrainedMechanicalSystem } from './constrained.js';
@@ -414,6 +416,8 @@ export interface IntegrateDiracOptions extends DiracIntegratorOptions {
   readonly every?: number;
   /** Default `'shifted'` for `'dirac2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
   readonly energyPairing?: EnergyPairing;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Work counters of {@link integrateDirac}. */
@@ -505,7 +509,9 @@ export function integrateDirac(
   const qOld = new Float64Array(n);
   let j = 0;
   let maxC = 0;
+  const onProgress = options.onProgress;
   for (let k = 0; k <= steps; k++) {
+    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
     const record = k % every === 0 || k === steps;
     if (record) {
       for (let i = 0; i < n; i++) {

@@ -22,7 +22,14 @@
  *
  * @module
  */
-import { DimensionError, DomainError, NewtonDivergedError, NewtonSolver } from '@geomech/core';
+import {
+  DimensionError,
+  DomainError,
+  NewtonDivergedError,
+  NewtonSolver,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
+} from '@geomech/core';
 import type { Distribution, Lagrangian } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -664,6 +671,8 @@ export interface LagrangeDiracOptions extends LagrangeDiracStepOptions {
   readonly rule?: DiscreteRule;
   /** A user discrete Lagrangian (overrides `rule`; its h must equal the step h). */
   readonly Ld?: DiscreteLagrangian;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Flat trajectory of {@link integrateLagrangeDirac} (row-major samples × size). */
@@ -776,7 +785,9 @@ export function integrateLagrangeDirac(
   const W = new Float64Array(Math.max(1, m * n));
   const qPrev = new Float64Array(n);
   let s = 0;
+  const onProgress = options.onProgress;
   for (let k = 0; k <= steps; k++) {
+    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
     const r = stepper.step(q, P, guess, k);
     sol.newton.solves++;
     sol.newton.iterations += r.iterations;

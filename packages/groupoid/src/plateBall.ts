@@ -35,6 +35,8 @@ import {
   mulVec3,
   NewtonDivergedError,
   NonFiniteError,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
   SingularJacobianError,
 } from '@geomech/core';
 
@@ -1232,6 +1234,8 @@ export interface PlateBallSimulationOptions {
   /** Tolerance and iteration cap of the step solves. */
   readonly tol?: number;
   readonly maxIterations?: number;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** A plate-ball trajectory in flat storage (one row per kept state k = 1, …, steps + 1). */
@@ -1354,7 +1358,9 @@ export function simulatePlateBall(options: PlateBallSimulationOptions = {}): Pla
   keep(1);
   let newtonIterations = 0;
   let maxResidual = 0;
+  const onProgress = options.onProgress;
   for (let k = 1; k <= steps; k++) {
+    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
     if (method === 'full') pb.stepForward(g, lam, g, lam, k);
     else pb.stepForwardReduced(g, lam, g, lam, k);
     newtonIterations += pb.lastIterations;

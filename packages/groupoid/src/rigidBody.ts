@@ -7,6 +7,8 @@
 import {
   DimensionError,
   DomainError,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
   type Retraction,
   SO3,
   so3Cayley,
@@ -124,6 +126,8 @@ export interface RigidBodyOptions {
   readonly tol?: number;
   /** Newton iteration cap per step. Default 50. */
   readonly maxIterations?: number;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**
@@ -235,7 +239,9 @@ export function simulateRigidBody(options: RigidBodyOptions): RigidBodySeries {
   keep(1);
   let newtonIterations = 0;
   let maxResidual = 0;
+  const onProgress = options.onProgress;
   for (let k = 1; k < last; k++) {
+    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, last - 1);
     const r = ocp.stepLP(xi, none, xi, none, k);
     newtonIterations += r.iterations;
     if (r.residualNorm > maxResidual) maxResidual = r.residualNorm;

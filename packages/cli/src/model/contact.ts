@@ -535,14 +535,22 @@ function run(model: ContactModel, request: SimulateRequest): Trajectory {
   const options = newtonOptions(request);
   if (model.mechanical && method === 'midpoint' && 'potential' in L) {
     // the library's fast path of (79), as the built-in contact systems use it
-    return new MidpointHerglotz(L as never, h, options).integrate(init, steps, every);
+    return new MidpointHerglotz(L as never, h, options).integrate(
+      init,
+      steps,
+      every,
+      request.onProgress,
+    );
   }
   const Ld = discreteLagrangian(method, L, h);
   const integrator = new ContactIntegrator(Ld, { ...options, lagrangian: L });
   if (model.timeDependent && L instanceof CompiledContactLagrangian) {
     return integrateWithTime(L, Ld, integrator, init, steps, every, TIME_OFFSET[method] ?? 0);
   }
-  return integrator.integrate(init, steps, { every });
+  return integrator.integrate(init, steps, {
+    every,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  });
 }
 
 /**

@@ -197,6 +197,7 @@ export function lagrangeDiracRunner(model: LagrangeDiracModel): SystemRunner {
         every,
         ...(request.tol === undefined ? {} : { tol: request.tol }),
         ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       });
       const m = sol.m;
       const fields = [

@@ -98,11 +98,19 @@ export const contactRunner: SystemRunner = {
     const init = initialData(request);
     const sol: DiscreteContactSolution | ReturnType<MidpointHerglotz['integrate']> =
       request.method === 'midpoint'
-        ? new MidpointHerglotz(L, request.h, options).integrate(init, request.steps, request.every)
+        ? new MidpointHerglotz(L, request.h, options).integrate(
+            init,
+            request.steps,
+            request.every,
+            request.onProgress,
+          )
         : new ContactIntegrator(discreteLagrangian(request, L), {
             ...options,
             lagrangian: L,
-          }).integrate(init, request.steps, { every: request.every });
+          }).integrate(init, request.steps, {
+            every: request.every,
+            ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+          });
     const trim = (a: Float64Array) => a.subarray(0, sol.count);
     return {
       count: sol.count,

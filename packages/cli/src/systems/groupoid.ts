@@ -40,6 +40,7 @@ function plateBall(request: SimulateRequest): SimulationOutput {
     lambda1: requestVector(request.init, 'lambda1', '--init', 3),
     steps: request.steps,
     every: request.every,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     ...(request.tol === undefined ? {} : { tol: request.tol }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
   });
@@ -73,6 +74,7 @@ function rigidBody(request: SimulateRequest): SimulationOutput {
     steps: request.steps,
     map,
     every: request.every,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     ...(request.tol === undefined ? {} : { tol: request.tol }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
   });

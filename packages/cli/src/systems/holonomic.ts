@@ -202,13 +202,17 @@ export function integrateHolonomic(
   let maxResidual = 0;
   if (dirac !== undefined) {
     // explicit: one linear solve per step, no Newton iteration
-    out = integrateDirac(sys, dirac, { q0, v0 }, h, steps, { every });
+    out = integrateDirac(sys, dirac, { q0, v0 }, h, steps, {
+      every,
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    });
   } else {
     const method = COMPARATOR_METHODS.find((x) => x === request.method);
     if (method === undefined)
       throw new UsageError(`unknown method '${request.method}'`, '--method');
     const tr = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
       every,
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       ...(request.tol === undefined ? {} : { tol: request.tol }),
       ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
     });

@@ -150,6 +150,7 @@ export const lagrangeDiracRunner: SystemRunner = {
       every,
       ...(request.tol === undefined ? {} : { tol: request.tol }),
       ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     });
     const { n, m } = sol;
     const fields = [
