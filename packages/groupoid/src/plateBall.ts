@@ -859,34 +859,46 @@ export class PlateBall {
    * `this.tgt`, base point outG[0..1] fixed.
    */
   private solveForward(g: Float64Array, lam: Float64Array, step?: number): number {
+    return this.solveStep(g, lam, true, step);
+  }
+
+  /**
+   * Newton on the 8 unknowns of one step against the target `tgt`, forward (x1, y1, R ← R·exp(δ̂),
+   * λ; residual [P⁻ − tgt; φ/h]) or backward (x0, y0, R ← exp(δ̂)·R, λ; residual [P⁺ − tgt; φ/h]).
+   * Allocates nothing; throws like {@link stepForward}.
+   */
+  private solveStep(g: Float64Array, lam: Float64Array, forward: boolean, step?: number): number {
     const { res, jac, du, lu, tgt } = this;
     this.normInto(tgt, 5);
     const tolAbs = this.tol * Math.max(1, this.nrm);
+    const xi = forward ? 2 : 0;
     let it = 0;
     let rn = 0;
     for (;;) {
-      this.forwardResidual(g, lam);
+      this.stepResidual(g, lam, forward);
       rn = this.nrm;
       if (!Number.isFinite(rn)) {
         throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
       }
       if (rn <= tolAbs) break;
       if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
-      this.stepJacobian(jac, g, lam);
+      if (forward) this.stepJacobian(jac, g, lam);
+      else this.backwardJacobian(jac, g, lam);
       lu.factor(jac);
       if (lu.isSingular) throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
       for (let i = 0; i < 8; i++) du[i] = -res[i]!;
       lu.solve(du, du);
       it++;
-      g[2] = g[2]! + du[0]!;
-      g[3] = g[3]! + du[1]!;
+      g[xi] = g[xi]! + du[0]!;
+      g[xi + 1] = g[xi + 1]! + du[1]!;
       expSO3Into(this.m9, 0, du, 2);
-      mul3(g, g, this.m9, R0, R0, 0);
+      if (forward) mul3(g, g, this.m9, R0, R0, 0);
+      else mul3(g, this.m9, g, R0, 0, R0);
       lam[0] = lam[0]! + du[5]!;
       lam[1] = lam[1]! + du[6]!;
       lam[2] = lam[2]! + du[7]!;
       if (stagnated(du, 8, g, lam)) {
-        this.forwardResidual(g, lam);
+        this.stepResidual(g, lam, forward);
         rn = this.nrm;
         break;
       }
@@ -897,10 +909,11 @@ export class PlateBall {
     return it;
   }
 
-  /** res ← [P⁻(g, λ) − tgt; φ(g)/h]; its ‖·‖∞ into `nrm`. */
-  private forwardResidual(g: Float64Array, lam: Float64Array): void {
+  /** res ← [P⁻(g, λ) − tgt (forward) or P⁺(g, λ) − tgt (backward); φ(g)/h]; its ‖·‖∞ into `nrm`. */
+  private stepResidual(g: Float64Array, lam: Float64Array, forward: boolean): void {
     const { res, tgt } = this;
-    this.legendreMinus(res, g, lam);
+    if (forward) this.legendreMinus(res, g, lam);
+    else this.legendrePlus(res, g, lam);
     for (let i = 0; i < 5; i++) res[i] = res[i]! - tgt[i]!;
     this.phiScaled(res, 5, g);
     this.normInto(res, 8);
@@ -939,8 +952,7 @@ export class PlateBall {
     lamk1: ArrayLike<number>,
     step?: number,
   ): number {
-    const { jac, du, lu, tgt } = this;
-    this.legendreMinus(tgt, gk1, lamk1);
+    this.legendreMinus(this.tgt, gk1, lamk1);
     const x0 = gk1[0]!;
     const y0 = gk1[1]!;
     const gx = 2 * x0 - gk1[2]!;
@@ -954,50 +966,7 @@ export class PlateBall {
     g[2] = x0;
     g[3] = y0;
     this.reprojectRotation(g);
-    this.normInto(tgt, 5);
-    const tolAbs = this.tol * Math.max(1, this.nrm);
-    let it = 0;
-    let rn = 0;
-    for (;;) {
-      this.backwardResidual(g, lam);
-      rn = this.nrm;
-      if (!Number.isFinite(rn)) {
-        throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
-      }
-      if (rn <= tolAbs) break;
-      if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
-      this.backwardJacobian(jac, g, lam);
-      lu.factor(jac);
-      if (lu.isSingular) throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
-      for (let i = 0; i < 8; i++) du[i] = -this.res[i]!;
-      lu.solve(du, du);
-      it++;
-      g[0] = g[0]! + du[0]!;
-      g[1] = g[1]! + du[1]!;
-      expSO3Into(this.m9, 0, du, 2);
-      mul3(g, this.m9, g, R0, 0, R0);
-      lam[0] = lam[0]! + du[5]!;
-      lam[1] = lam[1]! + du[6]!;
-      lam[2] = lam[2]! + du[7]!;
-      if (stagnated(du, 8, g, lam)) {
-        this.backwardResidual(g, lam);
-        rn = this.nrm;
-        break;
-      }
-    }
-    this.lastIterations = it;
-    this.lastResidualNorm = rn;
-    checkBranch(g, step);
-    return it;
-  }
-
-  /** res ← [P⁺(g, λ) − tgt; φ(g)/h]; its ‖·‖∞ into `nrm`. */
-  private backwardResidual(g: Float64Array, lam: Float64Array): void {
-    const { res, tgt } = this;
-    this.legendrePlus(res, g, lam);
-    for (let i = 0; i < 5; i++) res[i] = res[i]! - tgt[i]!;
-    this.phiScaled(res, 5, g);
-    this.normInto(res, 8);
+    return this.solveStep(g, lam, false, step);
   }
 
   /**
