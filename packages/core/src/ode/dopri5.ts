@@ -26,7 +26,14 @@ import {
   NonFiniteError,
   StepSizeUnderflowError,
 } from '../errors.js';
-import type { OdeMethodTraits, OdeRhs, OdeSolution } from './rk4.js';
+import {
+  extendSolution,
+  type IntegrationStats,
+  Recorder,
+  type Solution,
+} from '../integrate/solution.js';
+import { type MethodTraits, methodTraits } from '../integrate/traits.js';
+import type { OdeRhs } from './rk4.js';
 
 // Dormand–Prince 5(4) tableau (Hairer–Nørsett–Wanner, Table II.5.2).
 const C2 = 1 / 5;
@@ -82,13 +89,15 @@ const FACOLD_MIN = 1e-4;
  * dopri5Method.embeddedOrder; // 4
  * ```
  */
-export const dopri5Method: OdeMethodTraits = Object.freeze({
-  name: 'DOPRI5',
+export const dopri5Method: MethodTraits = methodTraits({
+  name: 'dopri5',
+  description: 'adaptive Dormand–Prince 5(4) with dense output (Hairer, Nørsett, Wanner)',
   order: 5,
   embeddedOrder: 4,
   isExplicit: true,
   isSymplectic: false,
   isSymmetric: false,
+  isVariational: false,
 });
 
 /**
@@ -307,57 +316,25 @@ export interface Dopri5Options {
   readonly dense?: boolean;
 }
 
-/** Work counters of an adaptive integration. */
-export interface Dopri5Stats {
-  /** Attempted steps (accepted + rejected). */
-  readonly steps: number;
-  readonly accepted: number;
-  readonly rejected: number;
-  /** Right-hand-side evaluations, including the two of the starting-step heuristic. */
-  readonly fEvals: number;
-}
-
 /**
- * Result of a DOPRI5 integration: flat samples (`t`, `y`, `count`), work counters, the accepted
- * step grid and, unless `dense: false`, the continuous extension behind {@link Dopri5Solution.at}.
+ * What a DOPRI5 integration adds to the one {@link Solution} (series `y`): the accepted step grid,
+ * the continuous extension behind {@link Dopri5Extras.at}, and the interval. Its `stats` carry
+ * `attempts`, `accepted`, `rejected` and `fEvals`; `h` is NaN (variable steps) and `steps` counts
+ * accepted steps.
  */
-export class Dopri5Solution implements OdeSolution {
-  constructor(
-    readonly n: number,
-    readonly count: number,
-    /** Sample times: the accepted step points (t0 first, tEnd last) or the requested `tEval`. */
-    readonly t: Float64Array,
-    /** Sample states, row-major `count × n`. */
-    readonly y: Float64Array,
-    readonly stats: Dopri5Stats,
-    /** Accepted step points t0, t1, …, tEnd (length accepted + 1). */
-    readonly stepTimes: Float64Array,
-    /** Continuous-extension coefficients, 5n per accepted step; empty when `dense: false`. */
-    readonly dense: Float64Array | undefined,
-  ) {}
-
+export interface Dopri5Extras {
+  /** Work counters, all present. */
+  readonly stats: Dopri5Stats;
+  /** State dimension. */
+  readonly n: number;
+  /** Accepted step points t0, t1, …, tEnd (length accepted + 1). */
+  readonly stepTimes: Float64Array;
+  /** Continuous-extension coefficients, 5n per accepted step; undefined when `dense: false`. */
+  readonly dense: Float64Array | undefined;
   /** Start of the integration interval. */
-  get t0(): number {
-    return this.stepTimes[0]!;
-  }
-
+  readonly t0: number;
   /** End of the integration interval. */
-  get tEnd(): number {
-    return this.stepTimes[this.stepTimes.length - 1]!;
-  }
-
-  /** View (no copy) of sample k's state. Throws {@link DomainError} for k outside [0, count). */
-  state(k: number): Float64Array {
-    if (!Number.isInteger(k) || k < 0 || k >= this.count) {
-      throw new DomainError(
-        'Dopri5Solution.state: index',
-        k,
-        `must be an integer in [0, ${this.count})`,
-      );
-    }
-    return this.y.subarray(k * this.n, (k + 1) * this.n);
-  }
-
+  readonly tEnd: number;
   /**
    * The solution at any time of the interval by the continuous extension of the step containing
    * `t` (4th order: local interpolation error O(h⁵); at step points it returns the step values).
@@ -372,39 +349,62 @@ export class Dopri5Solution implements OdeSolution {
    * sol.at(2.5)[0]; // ≈ cos 2.5
    * ```
    */
-  at(t: number, out: Float64Array = new Float64Array(this.n)): Float64Array {
-    const n = this.n;
-    if (out.length < n) throw new DimensionError('Dopri5Solution.at: out length', n, out.length);
-    const cont = this.dense;
-    if (cont === undefined) {
-      throw new DomainError('Dopri5Solution.at', 'dense: false', 'needs dense output');
-    }
-    const ts = this.stepTimes;
-    const m = ts.length - 1; // number of steps
-    const t0 = ts[0]!;
-    const t1 = ts[m]!;
-    const lo = Math.min(t0, t1);
-    const hi = Math.max(t0, t1);
-    if (!(t >= lo && t <= hi)) {
-      throw new DomainError('Dopri5Solution.at: t', t, `must lie in [${lo}, ${hi}]`);
-    }
-    if (m === 0) {
-      // empty interval: r1 holds y0
-      for (let i = 0; i < n; i++) out[i] = cont[i]!;
-      return out;
-    }
-    const sgn = t1 >= t0 ? 1 : -1;
-    // largest j in [0, m−1] with sgn·ts[j] ≤ sgn·t
-    let a = 0;
-    let b = m - 1;
-    while (a < b) {
-      const mid = (a + b + 1) >> 1;
-      if (sgn * ts[mid]! <= sgn * t) a = mid;
-      else b = mid - 1;
-    }
-    const tOld = ts[a]!;
-    return dopri5DenseEval(out, cont, n, (t - tOld) / (ts[a + 1]! - tOld), 5 * n * a);
-  }
+  at(t: number, out?: Float64Array): Float64Array;
+}
+
+/** Work counters of an adaptive integration (all of {@link IntegrationStats}' optional ones set). */
+export type Dopri5Stats = Required<IntegrationStats>;
+
+/** Result of a DOPRI5 integration: the one {@link Solution} with series `y`, plus {@link Dopri5Extras}. */
+export type Dopri5Solution = Solution<'y'> & Dopri5Extras;
+
+/** Builds the {@link Dopri5Extras} of a run (cold path, once per integration). */
+function dopri5Extras(
+  stats: Dopri5Stats,
+  n: number,
+  stepTimes: Float64Array,
+  dense: Float64Array | undefined,
+): Dopri5Extras {
+  return {
+    stats,
+    n,
+    stepTimes,
+    dense,
+    t0: stepTimes[0]!,
+    tEnd: stepTimes[stepTimes.length - 1]!,
+    at(t: number, out: Float64Array = new Float64Array(n)): Float64Array {
+      if (out.length < n) throw new DimensionError('Dopri5Solution.at: out length', n, out.length);
+      const cont = dense;
+      if (cont === undefined) {
+        throw new DomainError('Dopri5Solution.at', 'dense: false', 'needs dense output');
+      }
+      const ts = stepTimes;
+      const m = ts.length - 1; // number of steps
+      const ta = ts[0]!;
+      const tb = ts[m]!;
+      const lo = Math.min(ta, tb);
+      const hi = Math.max(ta, tb);
+      if (!(t >= lo && t <= hi)) {
+        throw new DomainError('Dopri5Solution.at: t', t, `must lie in [${lo}, ${hi}]`);
+      }
+      if (m === 0) {
+        // empty interval: r1 holds y0
+        for (let i = 0; i < n; i++) out[i] = cont[i]!;
+        return out;
+      }
+      const sgn = tb >= ta ? 1 : -1;
+      // largest j in [0, m−1] with sgn·ts[j] ≤ sgn·t
+      let a = 0;
+      let b = m - 1;
+      while (a < b) {
+        const mid = (a + b + 1) >> 1;
+        if (sgn * ts[mid]! <= sgn * t) a = mid;
+        else b = mid - 1;
+      }
+      const tOld = ts[a]!;
+      return dopri5DenseEval(out, cont, n, (t - tOld) / (ts[a + 1]! - tOld), 5 * n * a);
+    },
+  };
 }
 
 /**
@@ -512,7 +512,7 @@ function checkRange(what: string, v: number, lo: number, hi: number, loOpen: boo
  * ```ts
  * const integ = new Dopri5Integrator(1, (out, _t, y) => { out[0] = y[0]!; }, { rtol: 1e-10, atol: 1e-12 });
  * const sol = integ.integrate([1], 0, 1);
- * sol.state(sol.count - 1)[0]; // ≈ e
+ * sol.last('y')[0]; // ≈ e
  * integ.integrate([2], 0, 1);  // same scratch, another initial value
  * ```
  */
@@ -625,13 +625,31 @@ export class Dopri5Integrator {
     const fEvals0 = stepper.fEvals;
     const stepTimes = new Growable(64);
     const dense = this.keepDense ? new Growable(64 * 5 * n) : undefined;
-    const outT = new Growable(tEval === undefined ? 64 : tEval.length);
-    const outY = new Growable(tEval === undefined ? 64 * n : tEval.length * n);
+    const rec = new Recorder<'y'>(
+      dopri5Method,
+      [{ name: 'y', width: n }],
+      tEval === undefined ? 'grow' : Math.max(tEval.length, 1),
+    );
+    const yEval = new Float64Array(n);
     let evalIdx = 0;
+    let accepted = 0;
     const record = (s: number, src: Float64Array): void => {
-      outT.push(s);
-      const off = outY.reserve(n);
-      outY.data.set(src, off);
+      rec.keep(accepted, s, src);
+    };
+    const finish = (attempts: number, rejected: number): Dopri5Solution => {
+      const stats: Dopri5Stats = {
+        newtonIterations: 0,
+        maxIterations: 0,
+        maxResidual: 0,
+        attempts,
+        accepted,
+        rejected,
+        fEvals: stepper.fEvals - fEvals0,
+      };
+      return extendSolution(
+        rec.finish({ steps: accepted, h: Number.NaN, stats }),
+        dopri5Extras(stats, n, stepTimes.toArray(), dense?.toArray()),
+      );
     };
 
     stepTimes.push(t0);
@@ -643,7 +661,6 @@ export class Dopri5Integrator {
       }
     }
 
-    let accepted = 0;
     let rejected = 0;
     if (tEnd === t0) {
       if (dense !== undefined) {
@@ -651,15 +668,7 @@ export class Dopri5Integrator {
         const off = dense.reserve(5 * n);
         dense.data.set(y, off);
       }
-      return new Dopri5Solution(
-        n,
-        outT.length,
-        outT.toArray(),
-        outY.toArray(),
-        { steps: 0, accepted: 0, rejected: 0, fEvals: 0 },
-        stepTimes.toArray(),
-        dense?.toArray(),
-      );
+      return finish(0, 0);
     }
 
     const hmax = Math.abs(this.hmax ?? tEnd - t0);
@@ -731,9 +740,8 @@ export class Dopri5Integrator {
           stepper.denseCoefficients(cont, y, h);
           while (evalIdx < tEval.length && (tEval[evalIdx]! - xNew) * posneg <= 0) {
             const s = tEval[evalIdx]!;
-            const off = outY.reserve(n);
-            dopri5DenseEval(outY.data, cont, n, (s - x) / h, 0, off);
-            outT.push(s);
+            dopri5DenseEval(yEval, cont, n, (s - x) / h);
+            rec.keep(accepted, s, yEval);
             evalIdx++;
           }
         }
@@ -761,15 +769,7 @@ export class Dopri5Integrator {
       h = hnew;
     }
 
-    return new Dopri5Solution(
-      n,
-      outT.length,
-      outT.toArray(),
-      outY.toArray(),
-      { steps: attempts, accepted, rejected, fEvals: stepper.fEvals - fEvals0 },
-      stepTimes.toArray(),
-      dense?.toArray(),
-    );
+    return finish(attempts, rejected);
   }
 
   /**
@@ -822,9 +822,9 @@ export class Dopri5Integrator {
  * // logistic y' = y(1 − y), y(0) = 0.1, exact y = 1/(1 + 9e^{−t})
  * const sol = integrateDopri5((out, _t, y) => { out[0] = y[0]! * (1 - y[0]!); },
  *   [0.1], 0, 10, { rtol: 1e-12, atol: 1e-14, tEval: [5, 10] });
- * sol.state(1)[0];   // ≈ 1/(1 + 9e^{−10}), error ~1e-13
+ * sol.sample('y', 1)[0];   // ≈ 1/(1 + 9e^{−10}), error ~1e-13
  * sol.at(2.5)[0];    // dense output anywhere in [0, 10]
- * sol.stats.rejected;
+ * sol.stats.rejected; // rejected steps
  * ```
  */
 export function integrateDopri5(

@@ -49,6 +49,38 @@ export interface NewtonOptions {
   lineSearch?: boolean;
   /** Throw {@link NewtonDivergedError} instead of returning `converged: false`. Default false. */
   throwOnFailure?: boolean;
+  /**
+   * Manifold Newton: the update x ← retract(x, λΔx) instead of x + λΔx, where Δx ∈ Rⁿ are the
+   * tangent coordinates of the chart the Jacobian is taken in (e.g. `X·Exp(Δ)` on a Lie group,
+   * or a group part and an additive multiplier part, see {@link borderedRetraction}). `out` may
+   * alias `x`. Default: the additive update.
+   */
+  retract?: ((out: Float64Array, x: Float64Array, dx: Float64Array) => void) | undefined;
+  /** Length of an iterate's storage (≥ n; a rotation stores 9 numbers for 3 tangent ones). Default n. */
+  storageSize?: number;
+  /**
+   * How a singular Jacobian is detected: `'estimate'` (default) estimates κ₁(J) after each
+   * factorization (two extra solves) and stops at κ₁ ≥ {@link SINGULAR_JACOBIAN_CONDITION};
+   * `'pivot'` only stops at an exactly zero pivot (for hot loops whose Jacobian is known to be
+   * well conditioned; a near-singular J then shows as a large or non-finite step).
+   */
+  conditionCheck?: 'estimate' | 'pivot';
+  /**
+   * Builds the error thrown for a singular Jacobian (cold path), e.g. a
+   * `NonRegularSystemError` with singular values; receives a copy of J. Default: a
+   * {@link SingularJacobianError}.
+   */
+  onSingular?:
+    | ((
+        jacobian: Float64Array,
+        n: number,
+        iteration: number,
+        conditionEstimate: number,
+        step: number | undefined,
+      ) => Error)
+    | undefined;
+  /** Names the solve in thrown errors, e.g. `'forward step'`. */
+  what?: string | undefined;
 }
 
 /** Why a Newton solve stopped. */
@@ -71,7 +103,20 @@ export interface NewtonResult {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function validate(options: NewtonOptions): Required<NewtonOptions> {
+interface ResolvedNewtonOptions {
+  readonly tol: number;
+  readonly stepTol: number;
+  readonly maxIterations: number;
+  readonly lineSearch: boolean;
+  readonly throwOnFailure: boolean;
+  readonly retract: ((out: Float64Array, x: Float64Array, dx: Float64Array) => void) | undefined;
+  readonly storageSize: number | undefined;
+  readonly conditionCheck: 'estimate' | 'pivot';
+  readonly onSingular: NewtonOptions['onSingular'];
+  readonly what: string | undefined;
+}
+
+function validate(options: NewtonOptions): ResolvedNewtonOptions {
   const tol = options.tol ?? NEWTON_DEFAULT_TOL;
   const stepTol = options.stepTol ?? NEWTON_DEFAULT_STEP_TOL;
   const maxIterations = options.maxIterations ?? 50;
@@ -80,12 +125,25 @@ function validate(options: NewtonOptions): Required<NewtonOptions> {
   if (!Number.isInteger(maxIterations) || maxIterations < 0) {
     throw new DomainError('newton: maxIterations', maxIterations, 'must be an integer ≥ 0');
   }
+  const conditionCheck = options.conditionCheck ?? 'estimate';
+  if (conditionCheck !== 'estimate' && conditionCheck !== 'pivot') {
+    throw new DomainError(
+      'newton: conditionCheck',
+      conditionCheck,
+      "must be 'estimate' or 'pivot'",
+    );
+  }
   return {
     tol,
     stepTol,
     maxIterations,
     lineSearch: options.lineSearch ?? false,
     throwOnFailure: options.throwOnFailure ?? false,
+    retract: options.retract,
+    storageSize: options.storageSize,
+    conditionCheck,
+    onSingular: options.onSingular,
+    what: options.what,
   };
 }
 
@@ -115,27 +173,51 @@ function validate(options: NewtonOptions): Required<NewtonOptions> {
  * ```
  */
 export class NewtonSolver {
+  /** Number of equations = tangent dimension of the unknowns. */
   readonly n: number;
-  readonly options: Readonly<Required<NewtonOptions>>;
+  /** Length of an iterate's storage (n unless a retraction says otherwise). */
+  readonly storageSize: number;
+  readonly options: Readonly<ResolvedNewtonOptions>;
+  /**
+   * ‖F‖∞ at the guess (index 0) and after each iteration of the last solve (entries
+   * 0..iterations are valid); preallocated, overwritten by the next solve.
+   */
+  readonly history: Float64Array;
   private readonly lu: DenseLU;
   private readonly x: Float64Array;
   private readonly f: Float64Array;
   private readonly jac: Float64Array;
   private readonly dx: Float64Array;
+  private readonly dxs: Float64Array;
   private readonly xt: Float64Array;
   private readonly ft: Float64Array;
   private readonly result: Mutable<NewtonResult>;
 
   constructor(n: number, options: NewtonOptions = {}) {
     if (!Number.isInteger(n) || n < 1) throw new DimensionError('NewtonSolver: size', '>= 1', n);
+    const resolved = validate(options);
+    const ns = resolved.storageSize ?? n;
+    if (!Number.isInteger(ns) || ns < n) {
+      throw new DimensionError('NewtonSolver: storageSize', `an integer >= ${n}`, ns);
+    }
+    if (ns !== n && resolved.retract === undefined) {
+      throw new DomainError(
+        'NewtonSolver: storageSize',
+        ns,
+        'needs a retract option when it differs from n',
+      );
+    }
     this.n = n;
-    this.options = Object.freeze(validate(options));
+    this.storageSize = ns;
+    this.options = Object.freeze(resolved);
+    this.history = new Float64Array(resolved.maxIterations + 1);
     this.lu = new DenseLU(n);
-    this.x = new Float64Array(n);
+    this.x = new Float64Array(ns);
     this.f = new Float64Array(n);
     this.jac = new Float64Array(n * n);
     this.dx = new Float64Array(n);
-    this.xt = new Float64Array(n);
+    this.dxs = new Float64Array(n);
+    this.xt = new Float64Array(ns);
     this.ft = new Float64Array(n);
     this.result = {
       x: this.x,
@@ -149,7 +231,8 @@ export class NewtonSolver {
 
   /**
    * Solves F(x) = 0 from `x0` (not modified; may be the previous result's `x`). `F` and `J` receive
-   * the solver's iterate buffer and must not modify or keep it.
+   * the solver's iterate buffer and must not modify or keep it. With a retraction, `x0` has
+   * `storageSize` entries and `J` is taken in the chart Δ ↦ retract(x, Δ) at Δ = 0.
    *
    * @param step - integrator step index, copied into thrown errors.
    * @param tolOverride - residual tolerance of this solve only (e.g. raised to the round-off floor
@@ -163,15 +246,17 @@ export class NewtonSolver {
     step?: number,
     tolOverride?: number,
   ): NewtonResult {
-    const { n, x, f, jac, dx, xt, ft, lu, result } = this;
-    const { stepTol, maxIterations, lineSearch, throwOnFailure } = this.options;
+    const { n, storageSize: ns, x, f, jac, dx, dxs, xt, ft, lu, result, history } = this;
+    const { stepTol, maxIterations, lineSearch, throwOnFailure, retract, conditionCheck, what } =
+      this.options;
     const tol = tolOverride ?? this.options.tol;
     if (!(tol >= 0)) throw new DomainError('NewtonSolver.solve: tolOverride', tol, 'must be ≥ 0');
-    if (x0.length !== n) throw new DimensionError('NewtonSolver.solve: x0', n, x0.length);
-    if (x0 !== x) for (let i = 0; i < n; i++) x[i] = x0[i]!;
+    if (x0.length !== ns) throw new DimensionError('NewtonSolver.solve: x0', ns, x0.length);
+    if (x0 !== x) for (let i = 0; i < ns; i++) x[i] = x0[i]!;
     F(f, x);
     let r = normInf(f, n);
-    if (!Number.isFinite(r)) throw new NonFiniteError('newton: F(x0)', firstNonFinite(f, n));
+    if (!Number.isFinite(r)) throw new NonFiniteError(label(what, 'F(x0)'), firstNonFinite(f, n));
+    history[0] = r;
     let stepNorm = 0;
     let k = 0;
     let reason: NewtonStopReason = 'maxIterations';
@@ -188,33 +273,36 @@ export class NewtonSolver {
       if (n === 1) {
         // Scalar fast path: no LU for a 1×1 system (κ = 1 unless J = 0).
         const j0 = jac[0]!;
-        if (!Number.isFinite(j0)) throw new NonFiniteError('newton: J(x)', 0);
-        if (j0 === 0) throw new SingularJacobianError(k, Number.POSITIVE_INFINITY, step);
+        if (!Number.isFinite(j0)) throw new NonFiniteError(label(what, 'J(x)'), 0);
+        if (j0 === 0) throw this.singular(k, Number.POSITIVE_INFINITY, step);
         dx[0] = -f[0]! / j0;
       } else {
         if (!allFinite(jac, n * n))
-          throw new NonFiniteError('newton: J(x)', firstNonFinite(jac, n * n));
+          throw new NonFiniteError(label(what, 'J(x)'), firstNonFinite(jac, n * n));
         lu.factor(jac);
-        const cond = lu.conditionEstimate();
-        if (!(cond < SINGULAR_JACOBIAN_CONDITION)) throw new SingularJacobianError(k, cond, step);
+        if (lu.isSingular) throw this.singular(k, Number.POSITIVE_INFINITY, step);
+        if (conditionCheck === 'estimate') {
+          const cond = lu.conditionEstimate();
+          if (!(cond < SINGULAR_JACOBIAN_CONDITION)) throw this.singular(k, cond, step);
+        }
         for (let i = 0; i < n; i++) dx[i] = -f[i]!;
         lu.solve(dx, dx);
       }
       k++;
       const dxNorm = normInf(dx, n);
       if (!Number.isFinite(dxNorm)) {
-        throw new NewtonDivergedError(k, r, step, 'produced a non-finite step');
+        throw this.diverged(k, r, step, 'produced a non-finite step');
       }
-      const smallStep = stepTol > 0 && dxNorm <= stepTol * Math.max(1, normInf(x, n));
+      const smallStep = stepTol > 0 && dxNorm <= stepTol * Math.max(1, normInf(x, ns));
       if (!lineSearch || smallStep) {
-        for (let i = 0; i < n; i++) x[i] = x[i]! + dx[i]!;
+        if (retract === undefined) for (let i = 0; i < n; i++) x[i] = x[i]! + dx[i]!;
+        else retract(x, x, dx);
         stepNorm = dxNorm;
-        if (!allFinite(x, n))
-          throw new NewtonDivergedError(k, r, step, 'produced a non-finite iterate');
+        if (!allFinite(x, ns)) throw this.diverged(k, r, step, 'produced a non-finite iterate');
         F(f, x);
         r = normInf(f, n);
-        if (!Number.isFinite(r))
-          throw new NewtonDivergedError(k, r, step, 'produced a non-finite residual');
+        history[k] = r;
+        if (!Number.isFinite(r)) throw this.diverged(k, r, step, 'produced a non-finite residual');
         if (smallStep && r > tol) {
           reason = 'step';
           break;
@@ -226,8 +314,12 @@ export class NewtonSolver {
       let lambda = 1;
       let accepted = false;
       while (lambda >= MIN_LINE_SEARCH_STEP) {
-        for (let i = 0; i < n; i++) xt[i] = x[i]! + lambda * dx[i]!;
-        if (allFinite(xt, n)) {
+        if (retract === undefined) for (let i = 0; i < n; i++) xt[i] = x[i]! + lambda * dx[i]!;
+        else {
+          for (let i = 0; i < n; i++) dxs[i] = lambda * dx[i]!;
+          retract(xt, x, dxs);
+        }
+        if (allFinite(xt, ns)) {
           F(ft, xt);
           const trial = finiteNorm2(ft, n);
           if (trial <= Math.sqrt(1 - 2 * ARMIJO_CONSTANT * lambda) * phiNorm) {
@@ -245,6 +337,7 @@ export class NewtonSolver {
       f.set(ft);
       stepNorm = lambda * dxNorm;
       r = normInf(f, n);
+      history[k] = r;
     }
     result.converged = reason === 'residual' || reason === 'step';
     result.iterations = k;
@@ -252,7 +345,7 @@ export class NewtonSolver {
     result.stepNorm = stepNorm;
     result.reason = reason;
     if (!result.converged && throwOnFailure) {
-      throw new NewtonDivergedError(
+      throw this.diverged(
         k,
         r,
         step,
@@ -261,6 +354,66 @@ export class NewtonSolver {
     }
     return result;
   }
+
+  /** The error for a singular Jacobian at iteration `k` (cold path). */
+  private singular(k: number, cond: number, step: number | undefined): Error {
+    const make = this.options.onSingular;
+    if (make !== undefined) return make(this.jac.slice(), this.n, k, cond, step);
+    return new SingularJacobianError(k, cond, step);
+  }
+
+  /** A {@link NewtonDivergedError} carrying the residual history (cold path). */
+  private diverged(
+    k: number,
+    r: number,
+    step: number | undefined,
+    reason: string,
+  ): NewtonDivergedError {
+    const history = Array.from(this.history.subarray(0, Math.min(k, this.history.length - 1) + 1));
+    return new NewtonDivergedError(k, r, step, reason, this.options.what, history);
+  }
+}
+
+function label(what: string | undefined, thing: string): string {
+  return `${what ?? 'newton'}: ${thing}`;
+}
+
+/**
+ * The retraction of bordered (constrained) unknowns (x, λ): x on a manifold with tangent dimension
+ * `r` and storage `storage`, moved by `retractX`, followed by m multipliers updated additively.
+ * Tangent layout [Δx (r), Δλ (m)], storage layout [x (storage), λ (m)]. Use it with
+ * `new NewtonSolver(r + m, { retract: borderedRetraction(r, storage, m, retractX), storageSize: storage + m })`.
+ *
+ * @example
+ * ```ts
+ * // unknowns: a rotation R (9 numbers, 3 tangent) and one multiplier
+ * const retract = borderedRetraction(3, 9, 1, (out, R, d) => SO3.rplus(out, R, d));
+ * const x = new Float64Array(10); SO3.identity(x.subarray(0, 9));
+ * retract(x, x, Float64Array.of(0, 0, 0, 2)); // R unchanged, λ = 2
+ * ```
+ */
+export function borderedRetraction(
+  r: number,
+  storage: number,
+  m: number,
+  retractX: (out: Float64Array, x: Float64Array, dx: Float64Array) => unknown,
+): (out: Float64Array, x: Float64Array, dx: Float64Array) => void {
+  if (!Number.isInteger(r) || r < 0) throw new DimensionError('borderedRetraction: r', '>= 0', r);
+  if (!Number.isInteger(storage) || storage < r) {
+    throw new DimensionError('borderedRetraction: storage', `>= ${r}`, storage);
+  }
+  if (!Number.isInteger(m) || m < 0) throw new DimensionError('borderedRetraction: m', '>= 0', m);
+  const xs = new Float64Array(storage);
+  const ds = new Float64Array(r);
+  const tmp = new Float64Array(storage);
+  return (out, x, dx) => {
+    if (dx.length < r + m) throw new DimensionError('borderedRetraction: dx', r + m, dx.length);
+    for (let i = 0; i < storage; i++) xs[i] = x[i]!;
+    for (let i = 0; i < r; i++) ds[i] = dx[i]!;
+    retractX(tmp, xs, ds);
+    out.set(tmp, 0);
+    for (let a = 0; a < m; a++) out[storage + a] = x[storage + a]! + dx[r + a]!;
+  };
 }
 
 /** ‖v‖₂ of the first `len` entries, NaN when any is non-finite (`norm2` maps NaN entries to 0). */

@@ -125,7 +125,8 @@ describe('integrateDopri5 against exact solutions (rtol 1e-12, atol 1e-14)', () 
     expect(sol.count).toBe(sol.stats.accepted + 1);
     expect(sol.y).toHaveLength(2 * sol.count);
     let worst = 0;
-    for (let k = 0; k < sol.count; k++) worst = Math.max(worst, oscErr(sol.state(k), sol.t[k]!));
+    for (let k = 0; k < sol.count; k++)
+      worst = Math.max(worst, oscErr(sol.sample('y', k), sol.t[k]!));
     expect(worst).toBeLessThanOrEqual(1e-10);
   });
 
@@ -193,7 +194,7 @@ describe('integrateDopri5 against exact solutions (rtol 1e-12, atol 1e-14)', () 
     expect(sol.t0).toBe(T);
     expect(sol.tEnd).toBe(0);
     for (let k = 1; k < sol.count; k++) expect(sol.t[k]!).toBeLessThan(sol.t[k - 1]!);
-    expect(oscErr(sol.state(sol.count - 1), 0)).toBeLessThanOrEqual(1e-10);
+    expect(oscErr(sol.sample('y', sol.count - 1), 0)).toBeLessThanOrEqual(1e-10);
     for (const t of [0, 0.123, 5, 17.3, T]) expect(oscErr(sol.at(t), t)).toBeLessThanOrEqual(1e-10);
   });
 });
@@ -212,7 +213,7 @@ describe('dense output and tEval', () => {
         expect(sol.at(t, out)).toBe(out);
         worstDense = Math.max(worstDense, oscErr(out, t));
       }
-      worstStep = Math.max(worstStep, oscErr(sol.state(k + 1), ts[k + 1]!));
+      worstStep = Math.max(worstStep, oscErr(sol.sample('y', k + 1), ts[k + 1]!));
     }
     expect(worstDense).toBeLessThanOrEqual(1e-10);
     // the interpolant adds nothing visible to the global error at this tolerance
@@ -223,7 +224,7 @@ describe('dense output and tEval', () => {
     const sol = integrateDopri5(oscillator, [1, 0], 0, 3, { rtol: 1e-8, atol: 1e-10 });
     for (let k = 0; k < sol.count; k++) {
       const u = sol.at(sol.t[k]!);
-      const y = sol.state(k);
+      const y = sol.sample('y', k);
       for (let i = 0; i < 2; i++) expect(Math.abs(u[i]! - y[i]!)).toBeLessThanOrEqual(4e-16);
     }
   });
@@ -234,7 +235,7 @@ describe('dense output and tEval', () => {
     expect(sol.count).toBe(tEval.length);
     expect(Array.from(sol.t)).toEqual(tEval);
     for (let k = 0; k < sol.count; k++) {
-      expect(oscErr(sol.state(k), tEval[k]!)).toBeLessThanOrEqual(1e-10);
+      expect(oscErr(sol.sample('y', k), tEval[k]!)).toBeLessThanOrEqual(1e-10);
     }
     expect(sol.stepTimes.length).toBe(sol.stats.accepted + 1);
     expect(oscErr(sol.at(2.2), 2.2)).toBeLessThanOrEqual(1e-10);
@@ -249,7 +250,7 @@ describe('dense output and tEval', () => {
     });
     expect(Array.from(sol.t)).toEqual(tEval);
     for (let k = 0; k < sol.count; k++)
-      expect(oscErr(sol.state(k), tEval[k]!)).toBeLessThanOrEqual(1e-10);
+      expect(oscErr(sol.sample('y', k), tEval[k]!)).toBeLessThanOrEqual(1e-10);
     expect(sol.dense).toBeUndefined();
     expect(() => sol.at(1)).toThrow(DomainError);
   });
@@ -270,7 +271,7 @@ describe('dense output and tEval', () => {
   it('an empty interval returns the initial state', () => {
     const sol = integrateDopri5(oscillator, [0.3, 0.4], 2, 2);
     expect(sol.count).toBe(1);
-    expect(sol.stats.steps).toBe(0);
+    expect(sol.stats.attempts).toBe(0);
     expect(Array.from(sol.at(2))).toEqual([0.3, 0.4]);
   });
 });
@@ -283,7 +284,7 @@ describe('step-size control', () => {
   );
 
   it('global error decreases with the tolerance and stays within [0.1, 10]·tol (measured 2.8–4.5·tol)', () => {
-    const errs = runs.map((s) => oscErr(s.state(s.count - 1), T));
+    const errs = runs.map((s) => oscErr(s.sample('y', s.count - 1), T));
     for (let k = 0; k < tols.length; k++) {
       if (k > 0) expect(errs[k]!).toBeLessThan(errs[k - 1]! / 3); // tol steps of 10
       expect(errs[k]! / tols[k]!).toBeGreaterThanOrEqual(0.1);
@@ -297,15 +298,15 @@ describe('step-size control', () => {
     expect(Math.abs(fit.order + 0.2)).toBeLessThanOrEqual(0.03);
   });
 
-  it('stats add up: steps = accepted + rejected, fEvals = 6·steps + 2 (FSAL + hinit)', () => {
+  it('stats add up: attempts = accepted + rejected, fEvals = 6·attempts + 2 (FSAL + hinit)', () => {
     for (const s of runs) {
-      const { steps, accepted, rejected, fEvals } = s.stats;
-      expect(steps).toBe(accepted + rejected);
-      expect(fEvals).toBe(6 * steps + 2);
+      const { attempts, accepted, rejected, fEvals } = s.stats;
+      expect(attempts).toBe(accepted + rejected);
+      expect(fEvals).toBe(6 * attempts + 2);
     }
     // a given h0 skips hinit: 6·steps + 1
     const s = integrateDopri5(oscillator, [1, 0], 0, 1, { h0: 0.01 });
-    expect(s.stats.fEvals).toBe(6 * s.stats.steps + 1);
+    expect(s.stats.fEvals).toBe(6 * s.stats.attempts + 1);
   });
 
   it('hmax caps every accepted step', () => {

@@ -21,7 +21,7 @@ describe('Rk4Stepper', () => {
     });
     const h = 0.1;
     const y = Float64Array.of(1);
-    expect(s.step(y, 0, h)).toBe(y); // in place
+    expect(s.step(y, 0, 0, h)).toBe(0); // in place, no Newton iterations
     expect(Math.abs(y[0]! - (1 + h + h ** 2 / 2 + h ** 3 / 6 + h ** 4 / 24))).toBeLessThanOrEqual(
       1e-16,
     );
@@ -34,19 +34,19 @@ describe('Rk4Stepper', () => {
       seen.push(t);
       out[0] = 0;
     });
-    s.step(Float64Array.of(0), 2, 0.5);
+    s.step(Float64Array.of(0), 0, 2, 0.5);
     expect(seen).toEqual([2, 2.25, 2.25, 2.5]);
   });
 
   it('rejects a wrong state length, a bad dimension, and a non-finite result (state unchanged)', () => {
     const s = new Rk4Stepper(2, oscillator);
-    expect(() => s.step(new Float64Array(3), 0, 0.1)).toThrow(DimensionError);
+    expect(() => s.step(new Float64Array(3), 0, 0, 0.1)).toThrow(DimensionError);
     expect(() => new Rk4Stepper(0, oscillator)).toThrow(DomainError);
     const bad = new Rk4Stepper(1, (out, t) => {
       out[0] = t > 0.3 ? Number.NaN : 1;
     });
     const y = Float64Array.of(5);
-    expect(() => bad.step(y, 0.2, 0.2)).toThrow(NonFiniteError);
+    expect(() => bad.step(y, 0, 0.2, 0.2)).toThrow(NonFiniteError);
     expect(y[0]).toBe(5);
   });
 });
@@ -65,7 +65,7 @@ describe('integrateRk4', () => {
     const { h, steps } = refinementLevels(T, 16, 5);
     const errors = steps.map((n) => {
       const sol = integrateRk4(oscillator, [1, 0], 0, T, n);
-      const y = sol.state(sol.count - 1);
+      const y = sol.sample('y', sol.count - 1);
       return Math.hypot(y[0]! - 1, y[1]!);
     });
     const fit = convergenceOrder(h, errors);
@@ -93,13 +93,13 @@ describe('integrateRk4', () => {
     expect(sol.y).toHaveLength(10);
     expect(Array.from(sol.t)).toEqual([0, 3 * 0.1, 6 * 0.1, 9 * 0.1, 1]); // t0 + k·h, last exactly tEnd
     expect(sol.steps).toBe(10);
-    expect(sol.fEvals).toBe(40);
+    expect(sol.stats.fEvals).toBe(40);
     const full = integrateRk4(oscillator, [1, 0], 0, 1, 10);
     expect(full.count).toBe(11);
-    expect(Array.from(sol.state(2))).toEqual(Array.from(full.state(6)));
-    expect(Array.from(sol.state(4))).toEqual(Array.from(full.state(10)));
-    expect(sol.state(1).buffer).toBe(sol.y.buffer); // a view, not a copy
-    expect(() => sol.state(5)).toThrow(DomainError);
+    expect(Array.from(sol.sample('y', 2))).toEqual(Array.from(full.sample('y', 6)));
+    expect(Array.from(sol.sample('y', 4))).toEqual(Array.from(full.sample('y', 10)));
+    expect(sol.sample('y', 1).buffer).toBe(sol.y.buffer); // a view, not a copy
+    expect(() => sol.sample('y', 5)).toThrow(DomainError);
   });
 
   it('integrates backward in time (tEnd < t0) to 1e-9 with 1000 steps', () => {
@@ -107,7 +107,7 @@ describe('integrateRk4', () => {
     const sol = integrateRk4(oscillator, [Math.cos(T), -Math.sin(T)], T, 0, 1000);
     expect(sol.h).toBeCloseTo(-0.002, 15);
     expect(sol.t[sol.count - 1]).toBe(0);
-    const y = sol.state(sol.count - 1);
+    const y = sol.sample('y', sol.count - 1);
     expect(Math.abs(y[0]! - 1)).toBeLessThanOrEqual(1e-9);
     expect(Math.abs(y[1]!)).toBeLessThanOrEqual(1e-9);
   });

@@ -1,0 +1,264 @@
+/**
+ * The one stepping loop of geomech. Packages define *steppers* (a method joined with a problem,
+ * owning its caches and its Newton solver) and call {@link integrate}, which advances the state,
+ * passes time and inputs, keeps every `every`-th state (and always the first and the last), reports
+ * progress, gathers Newton statistics and warnings, and returns the one {@link Solution}.
+ *
+ * Time: step k leaves t_k = t0 + k·h (computed directly, no accumulated round-off) and the last
+ * sample is at t0 + steps·h (exactly `tEnd` when the run is given by its final time). Inputs: step k receives u_k (a row of the `inputs` matrix, or what an
+ * input function writes for (k, t_k)); steppers without inputs receive an empty array.
+ *
+ * @module
+ */
+import { DimensionError, DomainError, GeomechError, NonFiniteError } from '../errors.js';
+import { PROGRESS_INTERVAL_STEPS, type ProgressCallback } from '../progress.js';
+import {
+  type IntegrationFailure,
+  keptCount,
+  MAX_RECORD_BYTES,
+  Recorder,
+  type SeriesSpec,
+  type Solution,
+} from './solution.js';
+import type { MethodTraits } from './traits.js';
+
+/** Writes the input u_k of step k (leaving time t) into `out` (length `inputSize`). */
+export type InputFunction = (out: Float64Array, k: number, t: number) => void;
+
+/**
+ * A method joined with a problem: advances a flat state in place and records it. Steppers own
+ * their scratch, so `step` and `record` allocate nothing.
+ *
+ * The state holds everything a step needs (e.g. (q_{k−1}, q_k) for a two-step method); `record`
+ * writes the 'state'-timed series of {@link series} concatenated in order.
+ */
+export interface Stepper<F extends string = string> {
+  readonly method: MethodTraits;
+  /** Length of the flat state. */
+  readonly stateSize: number;
+  /** Length of an input u_k (0 for an unforced system). */
+  readonly inputSize: number;
+  /** The recorded series, in the order `record` and `recordLeaving` write them. */
+  readonly series: readonly SeriesSpec<F>[];
+  /**
+   * Advances `state` in place by one step from time `t` with step size `h` and input `u`.
+   * Returns the Newton iterations used (0 for an explicit step). Throws a {@link GeomechError}
+   * naming step `k` when the step fails; then `state` must be left at its value before the call.
+   */
+  step(state: Float64Array, k: number, t: number, h: number, u: Float64Array): number;
+  /** ‖F‖∞ at the accepted solution of the last step's solve (0 for explicit steps). */
+  readonly lastResidual: number;
+  /** Writes the 'state' series of `state` (at step k, time t) into `out`. */
+  record(out: Float64Array, state: Float64Array, k: number, t: number): void;
+  /** Writes the 'leaving' series of the step just taken into `out` (needed when any exist). */
+  recordLeaving?(out: Float64Array): void;
+  /**
+   * Writes the 'leaving' series of the step that would leave `state`, without changing `state` or
+   * the stepper's diagnostics (for the last kept sample); NaN entries when that step fails. Without
+   * it, the last sample's 'leaving' series stay NaN.
+   */
+  peekLeaving?(
+    out: Float64Array,
+    state: Float64Array,
+    k: number,
+    t: number,
+    h: number,
+    u: Float64Array,
+  ): void;
+  /** Called once before the first step (reset diagnostics, start-up flags). */
+  reset?(state: Float64Array, t0: number, h: number): void;
+  /** Warnings gathered during the run, read once at its end. */
+  warnings?(): readonly string[];
+}
+
+/** Options of {@link integrate}. */
+export interface IntegrateOptions {
+  /** Number of steps (a safe integer ≥ 0). */
+  readonly steps: number;
+  /** Step size (negative integrates backward). Give `h` or `tEnd`. */
+  readonly h?: number;
+  /**
+   * Final time: h = (tEnd − t0)/steps, and the last sample is at exactly `tEnd`. Give `h` or
+   * `tEnd`; with `steps = 0` only `h` makes sense.
+   */
+  readonly tEnd?: number;
+  /** Initial time. Default 0. */
+  readonly t0?: number;
+  /** Keep every `every`-th state; the first and the last are always kept. Default 1. */
+  readonly every?: number;
+  /**
+   * The inputs u_0 … u_{steps−1}: a flat `steps × inputSize` array, or a function of (k, t).
+   * Required when the stepper has inputs; a missing one means u = 0.
+   */
+  readonly inputs?: ArrayLike<number> | InputFunction;
+  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
+  /**
+   * What a failed step does: `'throw'` (default) rethrows the step's error; `'return'` returns the
+   * samples recorded so far plus the last good state, with `failure` set and `ok: false`.
+   */
+  readonly onFailure?: 'throw' | 'return';
+  /** Largest recorded storage in bytes. Default {@link MAX_RECORD_BYTES}. */
+  readonly maxRecordBytes?: number;
+}
+
+const EMPTY = new Float64Array(0);
+
+/**
+ * Integrates a {@link Stepper} from `x0` for `steps` steps of size `h`, recording every `every`-th
+ * state (and the first and the last) in one {@link Solution}.
+ *
+ * @throws {@link DomainError} for bad options, {@link DimensionError} for a wrong-length state or
+ *   input, {@link NonFiniteError} for a non-finite initial state,
+ *   {@link ResourceLimitError} when the record would exceed `maxRecordBytes` (before any step),
+ *   and the step's own error when a step fails (unless `onFailure: 'return'`).
+ * @example
+ * ```ts
+ * // explicit Euler for y' = −y, as a stepper
+ * const euler: Stepper<'y'> = {
+ *   method: methodTraits({ name: 'euler', order: 1, isExplicit: true }),
+ *   stateSize: 1, inputSize: 0, lastResidual: 0,
+ *   series: [{ name: 'y', width: 1 }],
+ *   step: (s, _k, _t, h) => { s[0] = s[0]! - h * s[0]!; return 0; },
+ *   record: (out, s) => { out[0] = s[0]!; },
+ * };
+ * const sol = integrate(euler, [1], { h: 0.1, steps: 10, every: 5 });
+ * sol.count; // 3 (states 0, 5, 10)
+ * sol.y[2];  // 0.9¹⁰ = 0.3486784401
+ * ```
+ */
+export function integrate<F extends string>(
+  stepper: Stepper<F>,
+  x0: ArrayLike<number>,
+  options: IntegrateOptions,
+): Solution<F> {
+  const { steps } = options;
+  const t0 = options.t0 ?? 0;
+  if (!Number.isFinite(t0)) throw new DomainError('integrate: t0', t0, 'must be finite');
+  if ((options.h === undefined) === (options.tEnd === undefined)) {
+    throw new DomainError(
+      'integrate: h, tEnd',
+      `${options.h}, ${options.tEnd}`,
+      'give exactly one',
+    );
+  }
+  const tEnd = options.tEnd;
+  if (tEnd !== undefined && !Number.isFinite(tEnd)) {
+    throw new DomainError('integrate: tEnd', tEnd, 'must be finite');
+  }
+  if (tEnd !== undefined && !(Number.isSafeInteger(steps) && steps >= 1)) {
+    throw new DomainError('integrate: steps', steps, 'must be an integer >= 1 with tEnd');
+  }
+  const h = options.h ?? (tEnd! - t0) / steps;
+  const every = options.every ?? 1;
+  const onFailure = options.onFailure ?? 'throw';
+  if (!Number.isFinite(h) || h === 0)
+    throw new DomainError('integrate: h', h, 'must be finite and non-zero');
+  if (!Number.isSafeInteger(steps) || steps < 0) {
+    throw new DomainError('integrate: steps', steps, 'must be an integer >= 0');
+  }
+  if (!Number.isSafeInteger(every) || every < 1) {
+    throw new DomainError('integrate: every', every, 'must be an integer >= 1');
+  }
+  if (!Number.isFinite(t0 + steps * h)) {
+    throw new DomainError('integrate: t0 + steps·h', t0 + steps * h, 'must be finite');
+  }
+  if (onFailure !== 'throw' && onFailure !== 'return') {
+    throw new DomainError('integrate: onFailure', onFailure, "must be 'throw' or 'return'");
+  }
+  const n = stepper.stateSize;
+  if (x0.length !== n) throw new DimensionError('integrate: x0', n, x0.length);
+  const state = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = x0[i]!;
+    if (!Number.isFinite(v)) throw new NonFiniteError('integrate: x0', i);
+    state[i] = v;
+  }
+  const m = stepper.inputSize;
+  const inputs = options.inputs;
+  let inputMatrix: ArrayLike<number> | undefined;
+  let inputFn: InputFunction | undefined;
+  if (typeof inputs === 'function') inputFn = inputs;
+  else if (inputs !== undefined) {
+    if (inputs.length !== steps * m) {
+      throw new DimensionError('integrate: inputs (steps × inputSize)', steps * m, inputs.length);
+    }
+    inputMatrix = inputs;
+  }
+  const u = m === 0 ? EMPTY : new Float64Array(m);
+
+  const recorder = new Recorder<F>(
+    stepper.method,
+    stepper.series,
+    keptCount(steps, every),
+    options.maxRecordBytes ?? MAX_RECORD_BYTES,
+  );
+  const row = new Float64Array(Math.max(recorder.stateWidth, 1));
+  const leaving = recorder.leavingWidth > 0 ? new Float64Array(recorder.leavingWidth) : undefined;
+  if (leaving !== undefined && stepper.recordLeaving === undefined) {
+    throw new DomainError(
+      'integrate: stepper',
+      stepper.method.name,
+      "has 'leaving' series but no recordLeaving",
+    );
+  }
+  const onProgress = options.onProgress;
+
+  stepper.reset?.(state, t0, h);
+  stepper.record(row, state, 0, t0);
+  recorder.keep(0, t0, row);
+  let newtonIterations = 0;
+  let maxIterations = 0;
+  let maxResidual = 0;
+  let failure: IntegrationFailure | undefined;
+  let k = 0;
+  for (; k < steps; k++) {
+    const t = t0 + k * h;
+    if (m > 0) {
+      if (inputFn !== undefined) inputFn(u, k, t);
+      else if (inputMatrix !== undefined)
+        for (let i = 0; i < m; i++) u[i] = inputMatrix[k * m + i]!;
+    }
+    let it: number;
+    try {
+      it = stepper.step(state, k, t, h, u);
+    } catch (error) {
+      if (onFailure === 'throw' || !(error instanceof GeomechError)) throw error;
+      failure = { step: k, t, error };
+      break;
+    }
+    newtonIterations += it;
+    if (it > maxIterations) maxIterations = it;
+    const r = stepper.lastResidual;
+    if (r > maxResidual) maxResidual = r;
+    if (leaving !== undefined && recorder.lastK === k) {
+      stepper.recordLeaving!(leaving);
+      recorder.setLeaving(leaving);
+    }
+    const done = k + 1;
+    if (done % every === 0 || done === steps) {
+      const tk = done === steps && tEnd !== undefined ? tEnd : t0 + done * h;
+      stepper.record(row, state, done, tk);
+      recorder.keep(done, tk, row);
+    }
+    if (onProgress !== undefined && done % PROGRESS_INTERVAL_STEPS === 0) onProgress(done, steps);
+  }
+  if (failure !== undefined && recorder.lastK !== k) {
+    // keep the last good state
+    stepper.record(row, state, k, t0 + k * h);
+    recorder.keep(k, t0 + k * h, row);
+  }
+  if (leaving !== undefined && stepper.peekLeaving !== undefined && failure === undefined) {
+    if (m > 0) u.fill(0);
+    leaving.fill(Number.NaN);
+    stepper.peekLeaving(leaving, state, k, t0 + k * h, h, u);
+    recorder.setLeaving(leaving);
+  }
+  return recorder.finish({
+    steps: k,
+    h,
+    stats: { newtonIterations, maxIterations, maxResidual },
+    warnings: stepper.warnings?.() ?? [],
+    ...(failure === undefined ? {} : { failure }),
+  });
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DimensionError,
+  DomainError,
+  integrate,
+  keptCount,
+  methodTraits,
+  NewtonDivergedError,
+  NonFiniteError,
+  Recorder,
+  ResourceLimitError,
+  type Stepper,
+} from '../../src/index.js';
+
+/** Explicit Euler for y' = −a·y + u, recording y and the step's increment ('leaving'). */
+function eulerStepper(a = 1, inputSize = 0): Stepper<'y' | 'dy'> & { calls: number } {
+  let lastDy = Number.NaN;
+  return {
+    calls: 0,
+    method: methodTraits({ name: 'explicit-euler', order: 1, isExplicit: true }),
+    stateSize: 1,
+    inputSize,
+    lastResidual: 0,
+    series: [
+      { name: 'y', width: 1 },
+      { name: 'dy', width: 1, timing: 'leaving' },
+    ],
+    step(s, _k, _t, h, u) {
+      this.calls++;
+      lastDy = h * (-a * s[0]! + (inputSize > 0 ? u[0]! : 0));
+      s[0] = s[0]! + lastDy;
+      return 0;
+    },
+    record(out, s) {
+      out[0] = s[0]!;
+    },
+    recordLeaving(out) {
+      out[0] = lastDy;
+    },
+    peekLeaving(out, s, _k, _t, h) {
+      out[0] = -h * a * s[0]!;
+    },
+  };
+}
+
+describe('keptCount', () => {
+  it('counts the first, every every-th and the last state', () => {
+    expect(keptCount(10, 1)).toBe(11);
+    expect(keptCount(10, 5)).toBe(3);
+    expect(keptCount(10, 3)).toBe(5);
+    expect(keptCount(0, 7)).toBe(1);
+    expect(keptCount(10, 20)).toBe(2);
+  });
+});
+
+describe('integrate', () => {
+  it('keeps every every-th state, the first and the last, at t0 + k·h', () => {
+    const sol = integrate(eulerStepper(), [1], { h: 0.1, steps: 10, every: 3, t0: 2 });
+    expect(sol.count).toBe(5);
+    expect(Array.from(sol.k)).toEqual([0, 3, 6, 9, 10]);
+    expect(sol.t[1]).toBe(2 + 3 * 0.1);
+    expect(sol.t[4]).toBe(2 + 10 * 0.1);
+    expect(sol.y[4]).toBeCloseTo(0.9 ** 10, 15);
+    expect(sol.sample('y', 2)[0]).toBeCloseTo(0.9 ** 6, 15);
+    expect(sol.last('y')[0]).toBe(sol.y[4]);
+    expect(sol.ok).toBe(true);
+    expect(sol.steps).toBe(10);
+    expect(sol.method.name).toBe('explicit-euler');
+  });
+
+  it("fills 'leaving' series from the step leaving each kept state, and peeks for the last", () => {
+    const sol = integrate(eulerStepper(), [1], { h: 0.1, steps: 4, every: 2 });
+    // kept states 0, 2, 4; dy of state j is −h·y_j
+    for (let j = 0; j < sol.count; j++) expect(sol.dy[j]).toBeCloseTo(-0.1 * sol.y[j]!, 15);
+  });
+
+  it('passes inputs as a matrix or a function, and time to the stepper', () => {
+    const s = eulerStepper(0, 1);
+    const byMatrix = integrate(s, [0], { h: 0.5, steps: 4, inputs: [1, 2, 3, 4] });
+    expect(byMatrix.y[4]).toBe(0.5 * (1 + 2 + 3 + 4));
+    const byFunction = integrate(s, [0], {
+      h: 0.5,
+      steps: 4,
+      inputs: (out, k, t) => {
+        out[0] = k + 1 + 0 * t;
+      },
+    });
+    expect(byFunction.y[4]).toBe(byMatrix.y[4]);
+    expect(() => integrate(s, [0], { h: 0.5, steps: 4, inputs: [1, 2, 3] })).toThrow(
+      DimensionError,
+    );
+  });
+
+  it('reports progress every PROGRESS_INTERVAL_STEPS steps', () => {
+    const calls: number[] = [];
+    integrate(eulerStepper(), [1], {
+      h: 1e-6,
+      steps: 10000,
+      every: 10000,
+      onProgress: (done) => calls.push(done),
+    });
+    expect(calls).toEqual([4096, 8192]);
+  });
+
+  it('validates its options and the initial state', () => {
+    const s = eulerStepper();
+    expect(() => integrate(s, [1], { h: 0, steps: 1 })).toThrow(DomainError);
+    expect(() => integrate(s, [1], { h: 0.1, steps: -1 })).toThrow(DomainError);
+    expect(() => integrate(s, [1], { h: 0.1, steps: 1.5 })).toThrow(DomainError);
+    expect(() => integrate(s, [1], { h: 0.1, steps: 1, every: 0 })).toThrow(DomainError);
+    expect(() => integrate(s, [1, 2], { h: 0.1, steps: 1 })).toThrow(DimensionError);
+    expect(() => integrate(s, [Number.NaN], { h: 0.1, steps: 1 })).toThrow(NonFiniteError);
+    expect(() => integrate(s, [1], { h: 1e300, steps: 1e10 })).toThrow(DomainError);
+  });
+
+  it('refuses a record larger than the limit before taking a step', () => {
+    const s = eulerStepper();
+    expect(() => integrate(s, [1], { h: 1e-9, steps: 1e12 })).toThrow(ResourceLimitError);
+    expect(s.calls).toBe(0);
+    expect(() => integrate(s, [1], { h: 0.1, steps: 1000, maxRecordBytes: 1000 })).toThrow(
+      /trajectory storage: 32032 bytes exceeds the limit 1000 bytes/,
+    );
+  });
+
+  it("returns the partial run with onFailure: 'return', rethrows by default", () => {
+    const failing: Stepper<'y'> = {
+      method: methodTraits({ name: 'failing' }),
+      stateSize: 1,
+      inputSize: 0,
+      lastResidual: 1e-14,
+      series: [{ name: 'y', width: 1 }],
+      step(s, k) {
+        if (k === 7) throw new NewtonDivergedError(50, 1e-3, k);
+        s[0] = s[0]! + 1;
+        return 3;
+      },
+      record(out, s) {
+        out[0] = s[0]!;
+      },
+    };
+    expect(() => integrate(failing, [0], { h: 1, steps: 10 })).toThrow(NewtonDivergedError);
+    const sol = integrate(failing, [0], { h: 1, steps: 10, every: 5, onFailure: 'return' });
+    expect(sol.ok).toBe(false);
+    expect(sol.failure?.step).toBe(7);
+    expect(sol.failure?.error).toBeInstanceOf(NewtonDivergedError);
+    expect(Array.from(sol.k)).toEqual([0, 5, 7]);
+    expect(Array.from(sol.y)).toEqual([0, 5, 7]);
+    expect(sol.steps).toBe(7);
+    expect(sol.stats.newtonIterations).toBe(21);
+    expect(sol.stats.maxIterations).toBe(3);
+    expect(sol.stats.maxResidual).toBe(1e-14);
+  });
+
+  it('runs 10⁶ steps keeping only the first and the last state', () => {
+    const s = eulerStepper(1e-7);
+    const sol = integrate(s, [1], { h: 1, steps: 1_000_000, every: 1_000_000 });
+    expect(sol.count).toBe(2);
+    // 10⁶ roundings of relative size ε/2 each: |error| ≤ 10⁶·ε ≈ 2.2e-10
+    expect(Math.abs(sol.y[1]! - (1 - 1e-7) ** 1e6)).toBeLessThan(2.3e-10);
+  });
+});
+
+describe('Recorder', () => {
+  it('refuses reserved and duplicate names and bad widths', () => {
+    const m = methodTraits({ name: 'x' });
+    expect(() => new Recorder(m, [{ name: 'count', width: 1 }], 1)).toThrow(DomainError);
+    expect(
+      () =>
+        new Recorder(
+          m,
+          [
+            { name: 'q', width: 1 },
+            { name: 'q', width: 2 },
+          ],
+          1,
+        ),
+    ).toThrow(DomainError);
+    expect(() => new Recorder(m, [{ name: 'q', width: 0 }], 1)).toThrow(DomainError);
+    const r = new Recorder(m, [{ name: 'q', width: 1 }], 1);
+    r.keep(0, 0, [1]);
+    expect(() => r.keep(1, 1, [2])).toThrow(DomainError);
+    const sol = r.finish({ steps: 0, h: Number.NaN });
+    expect(() => sol.sample('q', 1)).toThrow(DomainError);
+    expect(() => sol.get('p' as 'q')).toThrow(DomainError);
+  });
+});
+
+describe('methodTraits', () => {
+  it('freezes, keeps unknown traits undefined and checks the CLI spelling', () => {
+    const m = methodTraits({ name: 'dirac-2c', order: 2, stepsUsed: 2 });
+    expect(Object.isFrozen(m)).toBe(true);
+    expect(m.isSymplectic).toBeUndefined();
+    expect(m.stepsUsed).toBe(2);
+    expect(() => methodTraits({ name: 'Dirac2c' })).toThrow(DomainError);
+    expect(() => methodTraits({ name: 'dirac_2c' })).toThrow(DomainError);
+    expect(() => methodTraits({ name: 'rk4', order: 0 })).toThrow(DomainError);
+  });
+});
