@@ -34,7 +34,7 @@ function pendulumLadder() {
     const opts = { rtol, atol: 1e-3 * rtol, dense: false };
     const r = timeRuns(() => core.integrateDopri5(f, z0, 0, T, opts), 5, 3);
     const sol = r.last;
-    const z = sol.state(sol.count - 1);
+    const z = sol.sample('y', sol.count - 1);
     dopri.push({
       method: 'DOPRI5 (core)',
       rtol,

@@ -542,7 +542,7 @@ describe('time-dependent contact Lagrangians', () => {
       T,
       { rtol: 1e-13, atol: 1e-15 },
     );
-    return sol.state(sol.count - 1); // (q, p = ẋ, z) at T
+    return sol.sample('y', sol.count - 1); // (q, p = ẋ, z) at T
   })();
   /** max |(q, p, z)_N − exact| of a run (spec 004 §6.4's error measure). */
   const error = (q: number, p: number, z: number) =>

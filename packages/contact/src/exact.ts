@@ -710,7 +710,7 @@ class HerglotzShooter {
     let yEnd: Float64Array;
     try {
       const sol = this.integrator.integrate(y0, 0, this.h);
-      yEnd = sol.state(sol.count - 1);
+      yEnd = sol.sample('y', sol.count - 1);
     } catch (e) {
       if (isIntegrationFailure(e)) {
         throw new NewtonDivergedError(
@@ -1034,7 +1034,7 @@ export function contactExponentialMap(
     y0[2 * n] = z0;
     y0[2 * n + 1] = 0;
     const sol = integrator.integrate(y0, 0, h);
-    const yEnd = sol.state(sol.count - 1);
+    const yEnd = sol.sample('y', sol.count - 1);
     return { q0: Float64Array.from(q0), q1: yEnd.slice(0, n), z0 };
   };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { GeomechError, NonFiniteError } from '@geomech/core';
+import { NonFiniteError, RegularityError } from '@geomech/core';
 
 /**
  * Relative threshold of the regularity guard: a step is singular when
@@ -18,22 +18,9 @@ export const SIGMA_REGULARITY_TOL = 1e-12;
 /**
  * The conformal factor σ = 1 + D_z L_d of a step vanished (spec 004 §5.4: F⁻L_d (40) and the
  * discrete Herglotz equations (39) need σ ≠ 0; e.g. the paper's midpoint with h = −1/γ).
+ * Defined once in core's error registry; re-exported here.
  */
-export class RegularityError extends GeomechError {
-  override name = 'RegularityError';
-  constructor(
-    /** The step (index k of the state it leaves) where σ vanished. */
-    readonly step: number,
-    /** The offending σ = 1 + D_z L_d. */
-    readonly sigma: number,
-    /** The threshold it fell below, relative to max(1, |D_z L_d|). */
-    readonly threshold: number = SIGMA_REGULARITY_TOL,
-  ) {
-    super(
-      `singular discrete Lagrangian at step ${step}: 1 + Dz Ld = ${sigma} (|σ| < ${threshold}·max(1, |Dz Ld|)); reduce h`,
-    );
-  }
-}
+export { RegularityError };
 
 /**
  * Throws {@link RegularityError} when σ = 1 + dz vanishes relative to max(1, |dz|), and

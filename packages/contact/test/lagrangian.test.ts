@@ -451,14 +451,14 @@ describe('herglotzVectorField (spec 004 §4.2 [D])', () => {
     expect(E0).toBeCloseTo(1, 14);
     let worst = 0;
     for (let k = 0; k < sol.count; k++) {
-      const y = sol.state(k);
+      const y = sol.sample('y', k);
       const E = energy(lag, y.subarray(0, 1), y.subarray(1, 2), y[2]!);
       const expected = E0 * Math.exp(gamma * sol.t[k]!);
       worst = Math.max(worst, Math.abs(E - expected) / expected);
     }
     expect(worst).toBeLessThan(1e-9);
     // and the decay is real: H(10) = e^{−3} H(0)
-    const yEnd = sol.state(sol.count - 1);
+    const yEnd = sol.sample('y', sol.count - 1);
     expect(energy(lag, yEnd.subarray(0, 1), yEnd.subarray(1, 2), yEnd[2]!)).toBeLessThan(0.05);
   });
 
@@ -479,7 +479,7 @@ describe('herglotzVectorField (spec 004 §4.2 [D])', () => {
     const sol = integrateDopri5(aug, y0, 0, 10, { ...TIGHT, tEval: ts });
     const E0 = energy(lag, f64(0.7), f64(0.4), 0.2);
     for (let k = 0; k < sol.count; k++) {
-      const y = sol.state(k);
+      const y = sol.sample('y', k);
       const E = energy(lag, y.subarray(0, 1), y.subarray(1, 2), y[2]!);
       expect(Math.abs(E - E0 * Math.exp(y[3]!))).toBeLessThan(1e-9 * Math.abs(E0));
     }
@@ -558,7 +558,7 @@ describe('contactHamiltonianVectorField (spec 004 §4.1 [D])', () => {
       tEval: ts,
     });
     for (let k = 0; k < sol.count; k++) {
-      const y = sol.state(k);
+      const y = sol.sample('y', k);
       const H = Hm.H(y.subarray(0, 1), y.subarray(1, 2), y[2]!);
       expect(Math.abs(H - Math.exp(gamma * sol.t[k]!)) / H).toBeLessThan(1e-9);
     }
@@ -580,8 +580,8 @@ describe('contactHamiltonianVectorField (spec 004 §4.1 [D])', () => {
       { ...TIGHT, tEval: ts },
     );
     for (let k = 0; k < ts.length; k++) {
-      const yL = solL.state(k);
-      const yH = solH.state(k);
+      const yL = solL.sample('y', k);
+      const yH = solH.sample('y', k);
       const p = legendre(new Float64Array(1), lag, yL.subarray(0, 1), yL.subarray(1, 2), yL[2]!);
       expect(Math.abs(yH[0]! - yL[0]!)).toBeLessThan(1e-9);
       expect(Math.abs(yH[1]! - p[0]!)).toBeLessThan(1e-9);
@@ -636,7 +636,7 @@ describe('herglotzAction (spec 004 (23)–(29), Thm 2.1)', () => {
         1,
         TIGHT,
       );
-      const yEnd = sol.state(sol.count - 1);
+      const yEnd = sol.sample('y', sol.count - 1);
       expect(Math.abs(herglotzAction(lag, curve, z0, 1) - yEnd[0]!)).toBeLessThan(1e-12);
       const d = 1e-4;
       const fd =
@@ -730,7 +730,7 @@ describe('herglotzAction (spec 004 (23)–(29), Thm 2.1)', () => {
       return [buf[0]!, buf[1]!];
     };
     // the action of the solution is its own z(1)
-    const zEnd = sol.state(sol.count - 1)[2]!;
+    const zEnd = sol.sample('y', sol.count - 1)[2]!;
     const A = herglotzAction(
       lag,
       {

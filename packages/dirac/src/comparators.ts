@@ -265,7 +265,7 @@ class Rk4ComparatorStepper implements ComparatorStepper {
   }
   reset(): void {}
   step(z: Float64Array, h: number, k: number): void {
-    this.rk.step(z, k * h, h);
+    this.rk.step(z, k, k * h, h);
   }
 }
 
@@ -305,7 +305,7 @@ class Ab3Stepper implements ComparatorStepper {
     this.ode.rhs(this.f0, z);
     if (this.history < 2) {
       this.history++;
-      this.rk.step(z, k * h, h);
+      this.rk.step(z, k, k * h, h);
       return;
     }
     const c = h / 12;

@@ -29,9 +29,10 @@ import {
   eigenvalues,
   expm,
   finiteDifferenceJacobian,
-  GeomechError,
   minNormSolve,
   NEWTON_DEFAULT_STEP_TOL,
+  type NonRegularDefect,
+  NonRegularSystemError,
   nullSpace,
   type OdeRhs,
   SINGULAR_JACOBIAN_CONDITION,
@@ -56,41 +57,13 @@ import type { Distribution, Lagrangian } from './types.js';
 // errors
 
 /**
- * What makes an implicit Lagrangian system non-regular for a solver:
- * - `rank-deficient-constraints`: rank A(q) < m, the one-forms ωᵃ are dependent (e.g. a full
- *   node-incidence matrix; drop the reference node, spec 002 §3.6, §7 item 5);
- * - `singular-constrained-mass`: GᵀMG is singular, L is degenerate on Δ and the DAE has hidden
- *   (secondary) constraints: use {@link constraintAlgorithm} / {@link integrateDegenerate};
- * - `undetermined-dynamics`: after the constraint algorithm some velocity directions are still
- *   free on the constraint subspace (a gauge freedom), so no unique flow exists.
+ * What makes an implicit Lagrangian system non-regular for a solver (core's
+ * {@link NonRegularDefect} without the groupoid's bordered-Jacobian case):
+ * `rank-deficient-constraints`, `singular-constrained-mass`, `undetermined-dynamics`.
  */
-export type NonRegularDefect =
-  | 'rank-deficient-constraints'
-  | 'singular-constrained-mass'
-  | 'undetermined-dynamics';
+export type ImplicitNonRegularDefect = Exclude<NonRegularDefect, 'singular-bordered-jacobian'>;
 
-/**
- * The implicit Lagrangian system is not regular for the requested solver; `defect` names why.
- *
- * @example
- * ```ts
- * try { integrateIndexReduced(lc4, { q0, v0 }, 10); }
- * catch (e) { if (e instanceof NonRegularSystemError) e.defect; } // 'singular-constrained-mass'
- * ```
- */
-export class NonRegularSystemError extends GeomechError {
-  override name = 'NonRegularSystemError';
-  constructor(
-    readonly defect: NonRegularDefect,
-    readonly detail: string,
-    /** The numerical rank found (of A, of GᵀMG, or of the flow matrix on the constraint subspace). */
-    readonly rank: number,
-    /** The rank regularity requires. */
-    readonly expected: number,
-  ) {
-    super(`non-regular implicit Lagrangian system (${defect}): ${detail}`);
-  }
-}
+// NonRegularSystemError is core's (one error registry); re-exported by this package's index.
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -245,7 +218,7 @@ export interface RegularityReport {
   /** Numerical rank of GᵀMG (relative to ‖M‖₂). */
   readonly rankConstrainedMass: number;
   /** The first defect found, `undefined` for a regular point. */
-  readonly defect: NonRegularDefect | undefined;
+  readonly defect: ImplicitNonRegularDefect | undefined;
 }
 
 /**
@@ -492,7 +465,7 @@ export class ImplicitLagrangianSystem {
       r,
     );
     const rankConstrainedMass = r === 0 ? 0 : rankAtScale(GMG, r, r, spectralNorm(M, n, n), rtol);
-    let defect: NonRegularDefect | undefined;
+    let defect: ImplicitNonRegularDefect | undefined;
     if (rankA < m) defect = 'rank-deficient-constraints';
     else if (rankConstrainedMass < r) defect = 'singular-constrained-mass';
     return { m, rankA, r, rankConstrainedMass, defect };
@@ -511,20 +484,18 @@ export class ImplicitLagrangianSystem {
   checkRegular(q: Float64Array, v: Float64Array, rtol = DIRAC_RANK_RTOL): RegularityReport {
     const rep = this.regularity(q, v, rtol);
     if (rep.defect === 'rank-deficient-constraints') {
-      throw new NonRegularSystemError(
-        rep.defect,
-        `rank A(q) = ${rep.rankA} < m = ${rep.m}: the constraint one-forms are dependent; drop redundant rows`,
-        rep.rankA,
-        rep.m,
-      );
+      throw new NonRegularSystemError(rep.defect, {
+        detail: `rank A(q) = ${rep.rankA} < m = ${rep.m}: the constraint one-forms are dependent; drop redundant rows`,
+        rank: rep.rankA,
+        expected: rep.m,
+      });
     }
     if (rep.defect === 'singular-constrained-mass') {
-      throw new NonRegularSystemError(
-        rep.defect,
-        `rank GᵀMG = ${rep.rankConstrainedMass} < dim Δ = ${rep.r}: L is degenerate on Δ (secondary constraints); use integrateDegenerate`,
-        rep.rankConstrainedMass,
-        rep.r,
-      );
+      throw new NonRegularSystemError(rep.defect, {
+        detail: `rank GᵀMG = ${rep.rankConstrainedMass} < dim Δ = ${rep.r}: L is degenerate on Δ (secondary constraints); use integrateDegenerate`,
+        rank: rep.rankConstrainedMass,
+        expected: rep.r,
+      });
     }
     return rep;
   }
@@ -735,7 +706,8 @@ function dopriOptions(
 function addStats(a: SolverStats | undefined, b: SolverStats): SolverStats {
   if (a === undefined) return { ...b };
   return {
-    steps: a.steps + b.steps,
+    ...a,
+    attempts: a.attempts + b.attempts,
     accepted: a.accepted + b.accepted,
     rejected: a.rejected + b.rejected,
     fEvals: a.fEvals + b.fEvals,
@@ -853,12 +825,11 @@ class IndexReducedField {
     lu.factor(kkt);
     if (lu.isSingular || lu.conditionEstimate() >= SINGULAR_JACOBIAN_CONDITION) {
       sys.checkRegular(q, v);
-      throw new NonRegularSystemError(
-        'singular-constrained-mass',
-        'the index-reduction matrix [M −Aᵀ; A 0] is singular to working precision',
-        n + m - 1,
-        n + m,
-      );
+      throw new NonRegularSystemError('singular-constrained-mass', {
+        detail: 'the index-reduction matrix [M −Aᵀ; A 0] is singular to working precision',
+        rank: n + m - 1,
+        expected: n + m,
+      });
     }
     lu.solve(b, x);
     checkFinite('integrateIndexReduced: [v̇; μ]', x);
@@ -1008,7 +979,7 @@ export function integrateIndexReduced(
       const tk = times[k]!;
       if (tk > tPrev) {
         const sol = integ.integrate(y, tPrev, tk);
-        y.set(sol.state(sol.count - 1));
+        y.set(sol.sample('y', sol.count - 1));
         stats = addStats(stats, sol.stats);
         q.set(y.subarray(0, n));
         v.set(y.subarray(n));
@@ -1026,7 +997,7 @@ export function integrateIndexReduced(
     const sol = integ.integrate(y, t0, tEnd);
     stats = { ...sol.stats };
     for (let k = 0; k < count; k++) {
-      const s = sol.state(k);
+      const s = sol.sample('y', k);
       qs.set(s.subarray(0, n), k * n);
       vs.set(s.subarray(n), k * n);
     }
@@ -1199,12 +1170,11 @@ class NullSpaceField {
       this.lu.factor(Mr);
       if (this.lu.isSingular || this.lu.conditionEstimate() >= SINGULAR_JACOBIAN_CONDITION) {
         sys.checkRegular(q, v);
-        throw new NonRegularSystemError(
-          'singular-constrained-mass',
-          'GᵀMG is singular to working precision',
-          r - 1,
-          r,
-        );
+        throw new NonRegularSystemError('singular-constrained-mass', {
+          detail: 'GᵀMG is singular to working precision',
+          rank: r - 1,
+          expected: r,
+        });
       }
       this.lu.solve(b, udot);
     }
@@ -1283,7 +1253,7 @@ export function integrateNullSpace(
   const vs = new Float64Array(count * n);
   const us = new Float64Array(count * r);
   for (let k = 0; k < count; k++) {
-    const s = sol.state(k);
+    const s = sol.sample('y', k);
     field.evaluate(s);
     qs.set(field.q, k * n);
     vs.set(field.v, k * n);
@@ -1625,12 +1595,11 @@ export function constraintAlgorithm(
   if (m > 0) {
     const rankA = rankAtScale(A, m, n, spectralNorm(A, m, n), rtol);
     if (rankA < m)
-      throw new NonRegularSystemError(
-        'rank-deficient-constraints',
-        `rank A = ${rankA} < m = ${m}: the constraint one-forms are dependent; drop redundant rows`,
-        rankA,
-        m,
-      );
+      throw new NonRegularSystemError('rank-deficient-constraints', {
+        detail: `rank A = ${rankA} < m = ${m}: the constraint one-forms are dependent; drop redundant rows`,
+        rank: rankA,
+        expected: m,
+      });
   }
   const ker = kernel(A, m, n, m > 0 ? rtol * spectralNorm(A, m, n) : 0);
   const G = ker.basis;
@@ -1709,12 +1678,11 @@ export function constraintAlgorithm(
   if (d > 0) {
     const rankEB = rankAtScale(EB, N, d, Math.max(1, spectralNorm(EB, N, d)), rtol);
     if (rankEB < d)
-      throw new NonRegularSystemError(
-        'undetermined-dynamics',
-        `E is not injective on the ${d}-dimensional constraint subspace: ${d - rankEB} velocity direction(s) stay free (gauge freedom)`,
-        rankEB,
-        d,
-      );
+      throw new NonRegularSystemError('undetermined-dynamics', {
+        detail: `E is not injective on the ${d}-dimensional constraint subspace: ${d - rankEB} velocity direction(s) stay free (gauge freedom)`,
+        rank: rankEB,
+        expected: d,
+      });
     const qr = new DenseQR(N, d).factor(EB, N, d);
     const col = new Float64Array(N);
     const sol = new Float64Array(d);
@@ -1873,7 +1841,7 @@ export function integrateDegenerate(
         tEnd,
       );
       stats = { ...sol.stats };
-      for (let k = 0; k < count; k++) xis.set(sol.state(k), k * d);
+      for (let k = 0; k < count; k++) xis.set(sol.sample('y', k), k * d);
     }
   }
   const qs = new Float64Array(count * n);

@@ -5,6 +5,9 @@
  *
  * @packageDocumentation
  */
+
+// errors of this package, defined once in core's registry
+export { type NonRegularDefect, NonRegularSystemError } from '@geomech/core';
 export * from './comparators.js';
 export * from './constrained.js';
 export * from './diracIntegrators.js';

@@ -102,7 +102,7 @@ function orderOf(method: ComparatorMethodName, n0: number, levels: number): numb
   const T = 0.5;
   const z0 = [...init.q0, ...init.v0];
   const ref = integrateDopri5(indexReducedRhs(sys), z0, 0, T, { rtol: 1e-12, atol: 1e-14 });
-  const zr = ref.state(ref.count - 1);
+  const zr = ref.sample('y', ref.count - 1);
   const { h, steps } = refinementLevels(T, n0, levels);
   const errs = h.map((hk, i) => {
     const tr = integrateConstrained(sys, method, init, hk, steps[i]!, { every: steps[i]! });

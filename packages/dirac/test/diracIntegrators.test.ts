@@ -123,7 +123,7 @@ function pendulumReference(T: number, mass = 1): Float64Array {
     T,
     { rtol: 1e-12, atol: 1e-14, tEval: [T] },
   );
-  return sol.state(0).slice();
+  return sol.sample('y', 0).slice();
 }
 
 describe('diracSolve (§5.5) against the closed-form pendulum step (§5.4)', () => {

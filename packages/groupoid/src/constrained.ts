@@ -39,14 +39,14 @@ import {
   DenseLU,
   DimensionError,
   DomainError,
-  GeomechError,
   NewtonDivergedError,
   NonFiniteError,
+  NonRegularSystemError,
+  NotComposableError,
   nullSpace,
   type SubspaceBasis,
   singularValues,
 } from '@geomech/core';
-import { NotComposableError } from './pair.js';
 import type { AStar, LieGroupoid } from './types.js';
 
 /** Default step of the fourth-order finite-difference trivialized gradients (as `gradients.ts`). */
@@ -177,62 +177,8 @@ export interface NoetherSymmetryCheck {
 /** Which of the two bordered systems of §5.2. */
 export type StepDirection = 'forward' | 'backward';
 
-/**
- * The bordered Jacobian of a step is singular: the system is not regular there (spec 003 Def 3.5,
- * §12 item 6). Carries the singular values that show it.
- *
- * @example
- * ```ts
- * try { sys.stepForward(g, lambda); } catch (e) {
- *   if (e instanceof NonRegularSystemError) console.log(e.direction, e.sigmaMin);
- * }
- * ```
- */
-export class NonRegularSystemError extends GeomechError {
-  override name = 'NonRegularSystemError';
-  constructor(
-    readonly direction: StepDirection,
-    /** Smallest singular value of the bordered Jacobian. */
-    readonly sigmaMin: number,
-    /** Largest singular value of the bordered Jacobian. */
-    readonly sigmaMax: number,
-    /** 1-norm condition estimate from the LU factorization (∞ at an exact zero pivot). */
-    readonly conditionEstimate: number,
-    /** Newton iteration at which it was met. */
-    readonly iteration: number,
-    readonly step?: number,
-  ) {
-    super(
-      `non-regular constrained system: ${direction} bordered Jacobian is singular at Newton iteration ` +
-        `${iteration}${step === undefined ? '' : ` of step ${step}`} (sigma_min = ${sigmaMin.toExponential(3)}, ` +
-        `sigma_max = ${sigmaMax.toExponential(3)}, condition estimate ${conditionEstimate.toExponential(2)})`,
-    );
-  }
-}
-
-/**
- * Newton failed in a constrained step (spec 003 §5.2); `history` holds ‖residual‖∞ after each
- * iteration (index 0: the guess). A {@link NewtonDivergedError}.
- *
- * @example
- * ```ts
- * try { sys.stepForward(g, lambda, { maxIterations: 3 }); } catch (e) {
- *   if (e instanceof ConstrainedNewtonDivergedError) console.log(e.history);
- * }
- * ```
- */
-export class ConstrainedNewtonDivergedError extends NewtonDivergedError {
-  constructor(
-    readonly direction: StepDirection,
-    iterations: number,
-    residualNorm: number,
-    readonly history: readonly number[],
-    step?: number,
-    reason?: string,
-  ) {
-    super(iterations, residualNorm, step, reason ?? 'did not converge');
-  }
-}
+// NonRegularSystemError and NewtonDivergedError are core's (one error registry); re-exported by
+// this package's index for compatibility.
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -565,7 +511,7 @@ export class DiscreteConstrainedSystem {
    * @returns the system's forward result object (overwritten by the next forward step).
    * @throws NonRegularSystemError when the bordered Jacobian is singular (condition estimate ≥
    *   `maxCondition`), with its smallest singular value.
-   * @throws ConstrainedNewtonDivergedError (a NewtonDivergedError) with the residual history when
+   * @throws NewtonDivergedError (`what`: `'forward step'`/`'backward step'`) with the residual history when
    *   Newton does not converge in `maxIterations` or produces non-finite values.
    * @throws NotComposableError when the guess is not in the α-fibre over β(g_k).
    * @example
@@ -1143,7 +1089,14 @@ export class DiscreteConstrainedSystem {
     if (!(cond < this.maxCondition)) {
       // cold path: the singular values that show the non-regularity
       const s = singularValues(J.slice(0, n * n), n, n);
-      throw new NonRegularSystemError(dir, s[n - 1]!, s[0]!, cond, iteration, step);
+      throw new NonRegularSystemError('singular-bordered-jacobian', {
+        direction: dir,
+        sigmaMin: s[n - 1]!,
+        sigmaMax: s[0]!,
+        conditionEstimate: cond,
+        iteration,
+        ...(step === undefined ? {} : { step }),
+      });
     }
     return cond;
   }
@@ -1154,9 +1107,9 @@ export class DiscreteConstrainedSystem {
     rn: number,
     step: number | undefined,
     reason: string,
-  ): ConstrainedNewtonDivergedError {
+  ): NewtonDivergedError {
     const history = Array.from(this.history.subarray(0, k + 1));
-    return new ConstrainedNewtonDivergedError(dir, k, rn, history, step, reason);
+    return new NewtonDivergedError(k, rn, step, reason, `${dir} step`, history);
   }
 
   /**

@@ -18,7 +18,13 @@
  *
  * @module
  */
-import { DenseQR, DimensionError, DomainError, type LieGroup } from '@geomech/core';
+import {
+  DenseQR,
+  DimensionError,
+  DomainError,
+  type LieGroup,
+  NotComposableError,
+} from '@geomech/core';
 import {
   type ArrowCurve,
   CURVE_VELOCITY_STEP,
@@ -26,7 +32,7 @@ import {
   curveVelocity,
 } from './algebroid.js';
 import { LieGroupGroupoid } from './lieGroupGroupoid.js';
-import { NotComposableError, PairGroupoid } from './pair.js';
+import { PairGroupoid } from './pair.js';
 import { ProductGroupoid } from './product.js';
 import type { AStar, LieGroupoid } from './types.js';
 

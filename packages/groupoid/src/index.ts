@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+// errors of this package, defined once in core's registry
+export { NewtonDivergedError, NonRegularSystemError, NotComposableError } from '@geomech/core';
 export * from './adaptive.js';
 export * from './algebroid.js';
 export * from './constrained.js';

@@ -7,19 +7,10 @@
  *
  * @module
  */
-import { DimensionError, DomainError, GeomechError, type Rng } from '@geomech/core';
+import { DimensionError, DomainError, NotComposableError, type Rng } from '@geomech/core';
 import type { LieGroupoid } from './types.js';
 
-/** Two arrows whose product was asked for are not composable: β(g) ≠ α(h). */
-export class NotComposableError extends GeomechError {
-  override name = 'NotComposableError';
-  constructor(
-    /** max |β(g) − α(h)| */
-    readonly gap: number,
-  ) {
-    super(`arrows are not composable: |target(g) - source(h)| = ${gap}`);
-  }
-}
+export { NotComposableError };
 
 /**
  * Pair groupoid structure maps (spec 003 §3.5(a)):

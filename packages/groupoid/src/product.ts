@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { DimensionError, type Rng, SO3 } from '@geomech/core';
+import { DimensionError, NotComposableError, type Rng, SO3 } from '@geomech/core';
 import { LieGroupGroupoid } from './lieGroupGroupoid.js';
-import { NotComposableError, PairGroupoid } from './pair.js';
+import { PairGroupoid } from './pair.js';
 import type { LieGroupoid } from './types.js';
 
 /** Scratch of one factor: an arrow-sized, two base-sized and two tangent-sized buffers. */

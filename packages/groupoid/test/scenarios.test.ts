@@ -1,11 +1,14 @@
 // Scenarios S1, S2, S9, S11 of spec 003 §10 for the generic DiscreteConstrainedSystem.
-import { cayInv, DenseLU, nullSpace, SO3, singularValues } from '@geomech/core';
-import { describe, expect, it } from 'vitest';
 import {
-  type ConstrainedSystemSpec,
-  DiscreteConstrainedSystem,
+  cayInv,
+  DenseLU,
   NonRegularSystemError,
-} from '../src/constrained.js';
+  nullSpace,
+  SO3,
+  singularValues,
+} from '@geomech/core';
+import { describe, expect, it } from 'vitest';
+import { type ConstrainedSystemSpec, DiscreteConstrainedSystem } from '../src/constrained.js';
 import { LieGroupGroupoid } from '../src/lieGroupGroupoid.js';
 import { PairGroupoid } from '../src/pair.js';
 import { timeExtended } from '../src/product.js';

@@ -602,7 +602,7 @@ export function contactRunner(model: ContactModel): SystemRunner {
         atol: 1e-15,
         maxSteps: 10_000_000,
       });
-      const last = sol.state(sol.count - 1);
+      const last = sol.sample('y', sol.count - 1);
       const q = Float64Array.from(last.subarray(0, n));
       const v = Float64Array.from(last.subarray(n, 2 * n));
       const z = last[2 * n]!;

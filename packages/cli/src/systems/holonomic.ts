@@ -255,5 +255,5 @@ export function holonomicReference(
     maxSteps: 10_000_000,
     dense: false,
   });
-  return Float64Array.from(sol.state(sol.count - 1).subarray(0, n));
+  return Float64Array.from(sol.sample('y', sol.count - 1).subarray(0, n));
 }

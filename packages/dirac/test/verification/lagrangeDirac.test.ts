@@ -15,7 +15,7 @@ const T = 2;
 const init = { thetaDot: 1, phiDot: 1 };
 const y0 = disk.reducedInitialState(init);
 const ref = integrateDopri5(disk.reducedRhs, y0, 0, T, { rtol: 1e-13, atol: 1e-13 });
-const qT = ref.state(ref.count - 1).slice(0, 4);
+const qT = ref.sample('y', ref.count - 1).slice(0, 4);
 const s0 = disk.stateFromReduced(y0);
 
 describe('global order 1 on the forced disk (spec 000 §10.8)', () => {
