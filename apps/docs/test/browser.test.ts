@@ -125,7 +125,9 @@ function parseColor(css: string): RGBA {
   const rgb = /^rgba?\(([^)]*)\)$/.exec(s);
   if (rgb) {
     const parts = rgb[1]!.split(/[\s,/]+/).filter((p) => p !== '');
-    const v = parts.map((p) => (p.endsWith('%') ? (Number(p.slice(0, -1)) * 255) / 100 : Number(p)));
+    const v = parts.map((p) =>
+      p.endsWith('%') ? (Number(p.slice(0, -1)) * 255) / 100 : Number(p),
+    );
     return [v[0]!, v[1]!, v[2]!, parts[3] === undefined ? 1 : Number(parts[3])];
   }
   throw new Error(`cannot read the colour '${css}'`);
@@ -161,7 +163,7 @@ function lab(c: RGBA): [number, number, number] {
   const x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
   const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   const z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27) * t / 116 + 16 / 116);
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t) / 116 + 16 / 116);
   return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
 }
 
@@ -193,7 +195,10 @@ function inspectPage(tab: Page): Promise<PageReport> {
       if (/^(mailto:|javascript:)/.test(raw)) continue;
       const url = new URL(a.href, location.href);
       if (url.origin !== location.origin) continue;
-      links.push({ href: url.pathname + url.hash, text: (a.textContent ?? '').trim().slice(0, 60) });
+      links.push({
+        href: url.pathname + url.hash,
+        text: (a.textContent ?? '').trim().slice(0, 60),
+      });
     }
     const overflow: string[] = [];
     const doc = document.documentElement;
@@ -201,23 +206,26 @@ function inspectPage(tab: Page): Promise<PageReport> {
       overflow.push(`the page is ${doc.scrollWidth} px wide in a ${doc.clientWidth} px window`);
     const content = document.querySelector('.vp-doc');
     if (content) {
+      const box = content.getBoundingClientRect();
+      const reported: Element[] = [];
       for (const el of Array.from(content.querySelectorAll<HTMLElement>('*'))) {
         // code blocks and the example editor may scroll sideways; nothing else may
-        if (el.closest('pre, textarea, [class*="language-"]')) continue;
-        if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
-          const style = getComputedStyle(el);
-          if (style.overflowX === 'visible' && el.tagName !== 'TABLE') continue;
+        if (el.closest('pre, textarea, [class*="language-"], .katex-mathml')) continue;
+        if (reported.some((r) => r.contains(el))) continue;
+        const what = `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}">`;
+        const text = (el.textContent ?? '').trim().slice(0, 80);
+        const scrolls = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0;
+        if (scrolls && (getComputedStyle(el).overflowX !== 'visible' || el.tagName === 'TABLE')) {
+          overflow.push(`${what} holds ${el.scrollWidth} px in ${el.clientWidth} px: ${text}`);
+          reported.push(el);
+          continue;
+        }
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > box.right + 1) {
           overflow.push(
-            `<${el.tagName.toLowerCase()} class="${el.className}"> holds ${el.scrollWidth} px in ${el.clientWidth} px: ${(el.textContent ?? '').trim().slice(0, 80)}`,
+            `${what} ends at ${r.right.toFixed(0)} px, past the text column (${box.right.toFixed(0)} px): ${text}`,
           );
-        } else {
-          const r = el.getBoundingClientRect();
-          const box = content.getBoundingClientRect();
-          if (r.width > 0 && r.right > box.right + 1 && !el.closest('table')) {
-            overflow.push(
-              `<${el.tagName.toLowerCase()} class="${el.className}"> ends at ${r.right.toFixed(0)} px, past the text column (${box.right.toFixed(0)} px): ${(el.textContent ?? '').trim().slice(0, 80)}`,
-            );
-          }
+          reported.push(el);
         }
       }
     }
@@ -251,18 +259,34 @@ interface ChartReport {
   readonly background: string;
 }
 
+/** The parts of a Chart.js object the checks read. */
+interface ChartLike {
+  scales: Record<
+    'x' | 'y',
+    { type: string; min: number; max: number; ticks: { label: unknown }[] }
+  >;
+  data: { datasets: { label: string; borderColor: unknown; data: { x: number; y: number }[] }[] };
+  options: {
+    scales: Record<'x' | 'y', { grid: { color: unknown }; ticks: { color: unknown } }>;
+    plugins: { title: { text: unknown } };
+  };
+}
+
 /** The axes, data ranges and colours of every chart of the example box `index`, from Chart.js. */
 function inspectCharts(tab: Page, index: number): Promise<(ChartReport | string)[]> {
   return tab.evaluate((i) => {
     const box = document.querySelectorAll('.runnable-example')[i];
     const plots = Array.from(box?.querySelectorAll<HTMLElement>('.runnable-plot') ?? []);
     return plots.map((el, j) => {
-      // biome-ignore lint/suspicious/noExplicitAny: the Chart.js instance the component attaches
-      const chart = (el as any).__geomechChart ?? (el.querySelector('canvas') as any)?.__geomechChart;
+      const chart = (el as HTMLElement & { __geomechChart?: ChartLike }).__geomechChart;
       if (!chart) return `plot ${j + 1} exposes no Chart.js object (__geomechChart)`;
       const specRanges = el.dataset.ranges ? JSON.parse(el.dataset.ranges) : undefined;
       let background = getComputedStyle(el).backgroundColor;
-      for (let e: HTMLElement | null = el; e && /rgba\(0, 0, 0, 0\)|transparent/.test(background); e = e.parentElement)
+      for (
+        let e: HTMLElement | null = el;
+        e && /rgba\(0, 0, 0, 0\)|transparent/.test(background);
+        e = e.parentElement
+      )
         background = getComputedStyle(e).backgroundColor;
       if (/rgba\(0, 0, 0, 0\)|transparent/.test(background))
         background = getComputedStyle(document.body).backgroundColor;
@@ -284,7 +308,7 @@ function inspectCharts(tab: Page, index: number): Promise<(ChartReport | string)
           log,
           min: scale.min,
           max: scale.max,
-          ticks: scale.ticks.map((t: { label: unknown }) => String(t.label ?? '')),
+          ticks: scale.ticks.map((t) => String(t.label ?? '')),
           dataMin,
           dataMax,
           specMin: specRanges?.[id]?.[0],
@@ -293,11 +317,13 @@ function inspectCharts(tab: Page, index: number): Promise<(ChartReport | string)
           text: String(opts.ticks.color),
         };
       });
-      const series = chart.data.datasets.map((ds: { label: string; borderColor: unknown; data: unknown[] }) => ({
-        label: ds.label,
-        color: String(ds.borderColor),
-        points: ds.data.length,
-      }));
+      const series = chart.data.datasets.map(
+        (ds: { label: string; borderColor: unknown; data: unknown[] }) => ({
+          label: ds.label,
+          color: String(ds.borderColor),
+          points: ds.data.length,
+        }),
+      );
       return { title: String(chart.options.plugins.title.text ?? ''), axes, series, background };
     });
   }, index);
@@ -343,7 +369,9 @@ function chartFailures(where: string, charts: (ChartReport | string)[]): string[
         );
       const labelled = a.ticks.filter((s) => s.trim() !== '');
       if (labelled.length < 2)
-        out.push(`${at}: the ${a.id} axis has ${labelled.length} tick label(s) (${a.ticks.join(' | ')})`);
+        out.push(
+          `${at}: the ${a.id} axis has ${labelled.length} tick label(s) (${a.ticks.join(' | ')})`,
+        );
       if (contrast(a.grid, c.background) < 1.25)
         out.push(
           `${at}: grid ${a.grid} on ${c.background} has contrast ${contrast(a.grid, c.background).toFixed(2)} < 1.25`,
@@ -432,52 +460,54 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
     expect(examplePages.length).toBeGreaterThanOrEqual(5);
   });
 
-  it(
-    'every page: no console error, no horizontal overflow at 1280 px, distinct pager links, every internal link and anchor resolves',
-    async () => {
-      const { ctx, tab, errors } = await open();
-      const reports = new Map<string, PageReport>();
-      const failures: string[] = [];
-      try {
-        for (const route of routes) {
-          const response = await tab.goto(`${base}${route}`, { waitUntil: 'load', timeout: 60_000 });
-          if (response?.status() !== 200) failures.push(`${route}: HTTP ${response?.status()}`);
-          await tab.waitForFunction(() => document.querySelector('#app')?.hasChildNodes(), null, {
-            timeout: 30_000,
-          });
-          const report = await inspectPage(tab);
-          reports.set(route, report);
-          for (const o of report.overflow) failures.push(`${route}: overflow: ${o}`);
-          const { prev, next } = report.pager;
-          if (prev !== undefined && prev === next)
-            failures.push(`${route}: the pager shows "${prev}" as both previous and next`);
-          for (const e of errors.splice(0)) failures.push(`${route}: ${e}`);
-        }
-        const known = new Set(routes);
-        for (const [route, report] of reports) {
-          for (const link of report.links) {
-            const url = new URL(link.href, base);
-            const target = routeOf(url.pathname);
-            const asset = existsSync(join(site, decodeURIComponent(url.pathname)));
-            if (!known.has(target) && !asset) {
-              failures.push(`${route}: link "${link.text}" → ${link.href}: no such page`);
-              continue;
-            }
-            if (url.hash.length > 1) {
-              const id = decodeURIComponent(url.hash.slice(1));
-              const ids = reports.get(target)?.ids ?? [];
-              if (!ids.includes(id))
-                failures.push(`${route}: link "${link.text}" → ${link.href}: no element #${id}`);
-            }
+  it('every page: no console error, no horizontal overflow at 1280 px, distinct pager links, every internal link and anchor resolves', async () => {
+    const { ctx, tab, errors } = await open();
+    const reports = new Map<string, PageReport>();
+    const failures: string[] = [];
+    try {
+      for (const route of routes) {
+        const response = await tab.goto(`${base}${route}`, { waitUntil: 'load', timeout: 60_000 });
+        if (response?.status() !== 200) failures.push(`${route}: HTTP ${response?.status()}`);
+        // VitePress pages are hydrated into #app; the source pages are plain HTML
+        await tab.waitForFunction(
+          () => {
+            const app = document.querySelector('#app');
+            return app === null || app.hasChildNodes();
+          },
+          null,
+          { timeout: 30_000 },
+        );
+        const report = await inspectPage(tab);
+        reports.set(route, report);
+        for (const o of report.overflow) failures.push(`${route}: overflow: ${o}`);
+        const { prev, next } = report.pager;
+        if (prev !== undefined && prev === next)
+          failures.push(`${route}: the pager shows "${prev}" as both previous and next`);
+        for (const e of errors.splice(0)) failures.push(`${route}: ${e}`);
+      }
+      const known = new Set(routes);
+      for (const [route, report] of reports) {
+        for (const link of report.links) {
+          const url = new URL(link.href, base);
+          const target = routeOf(url.pathname);
+          const asset = existsSync(join(site, decodeURIComponent(url.pathname)));
+          if (!known.has(target) && !asset) {
+            failures.push(`${route}: link "${link.text}" → ${link.href}: no such page`);
+            continue;
+          }
+          if (url.hash.length > 1) {
+            const id = decodeURIComponent(url.hash.slice(1));
+            const ids = reports.get(target)?.ids ?? [];
+            if (!ids.includes(id))
+              failures.push(`${route}: link "${link.text}" → ${link.href}: no element #${id}`);
           }
         }
-      } finally {
-        await ctx.close();
       }
-      expect(failures, failures.slice(0, 200).join('\n')).toEqual([]);
-    },
-    900_000,
-  );
+    } finally {
+      await ctx.close();
+    }
+    expect(failures, failures.slice(0, 200).join('\n')).toEqual([]);
+  }, 900_000);
 
   for (const page of examplePages) {
     it(`examples/${page.slug}: every Run draws charts whose axes hold the data, in light and dark mode`, async () => {
@@ -527,7 +557,7 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
       const code = box.locator('textarea');
       const output = async () => (await box.locator('.runnable-output').allInnerTexts()).join('\n');
 
-      await code.fill("const a = 1;\nconst b = 2;\nconst c = (a + ;\nconsole.log(c);\n");
+      await code.fill('const a = 1;\nconst b = 2;\nconst c = (a + ;\nconsole.log(c);\n');
       await box.locator('button.runnable-run').click();
       expect(await settle(tab, 0)).toBe('error');
       expect(await output()).toMatch(/SyntaxError.*line 3/);
@@ -541,9 +571,7 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
       expect(text).toMatch(/has no export 'MidpointHerglotzz'.*line 3/);
       expect(text).toContain("did you mean 'MidpointHerglotz'");
 
-      await code.fill(
-        "let k = 0;\nconsole.log('start');\nwhile (true) k++;\n",
-      );
+      await code.fill("let k = 0;\nconsole.log('start');\nwhile (true) k++;\n");
       await box.locator('button.runnable-run').click();
       await expect.poll(() => box.getAttribute('data-status'), { timeout: 10_000 }).toBe('running');
       // the page stays responsive while the example runs
