@@ -244,7 +244,7 @@ function summary(file) {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\|/g, '\\|');
   // the first sentence
-  const end = /[.:;](\s|$)/.exec(text.slice(30));
+  const end = /\.(\s|$)/.exec(text.slice(30));
   return end ? text.slice(0, 30 + end.index + 1) : text;
 }
 

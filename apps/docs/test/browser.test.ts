@@ -221,9 +221,16 @@ function inspectPage(tab: Page): Promise<PageReport> {
           continue;
         }
         const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.right > box.right + 1) {
+        // what an ancestor clips (KaTeX's stretchy SVGs are wider than the boxes that show them)
+        let right = r.right;
+        for (let a = el.parentElement; a && a !== content; a = a.parentElement) {
+          const ox = getComputedStyle(a).overflowX;
+          if (ox !== 'visible') right = Math.min(right, a.getBoundingClientRect().right);
+        }
+        // (2 px: KaTeX's sub- and superscripts may overhang their box by a pixel)
+        if (r.width > 0 && right > box.right + 2) {
           overflow.push(
-            `${what} ends at ${r.right.toFixed(0)} px, past the text column (${box.right.toFixed(0)} px): ${text}`,
+            `${what} ends at ${right.toFixed(0)} px, past the text column (${box.right.toFixed(0)} px): ${text}`,
           );
           reported.push(el);
         }
