@@ -212,15 +212,20 @@ export function logAxis(lo: number, hi: number): AxisRange {
   return { min: below(lo), max: above(hi), log: true };
 }
 
+/** The most labelled powers of ten on a logarithmic axis (every k-th power beyond it). */
+export const MAX_LOG_LABELS = 8;
+
 /**
  * The label of a tick on a logarithmic axis from `min` to `max`: over two decades or more only
- * the powers of ten are labelled, over less the values 1, 2 and 5 times a power of ten, and over
- * less than half a decade every tick. Labels read `1e-6`, `0.01`, `2`, `500`, `1e6`.
+ * the powers of ten are labelled (every k-th one, so at most {@link MAX_LOG_LABELS} of them),
+ * over less the values 1, 2 and 5 times a power of ten, and over less than half a decade every
+ * tick. Labels read `1e-6`, `0.01`, `2`, `500`, `1e6`.
  *
  * @example
  * ```ts
  * logTickLabel(0.02, 0.01, 0.1); // '0.02'
  * logTickLabel(0.03, 0.01, 0.1); // ''
+ * logTickLabel(1e-15, 1e-16, 1e10); // '' (every 4th power over 26 decades: 1e-16, 1e-12, …)
  * ```
  */
 export function logTickLabel(value: number, min: number, max: number): string {
@@ -229,8 +234,14 @@ export function logTickLabel(value: number, min: number, max: number): string {
   const e = Math.floor(Math.log10(value) + 1e-9);
   const m = value / 10 ** e;
   const near = (a: number, b: number) => Math.abs(a - b) < 1e-6 * b;
+  const every = Math.max(1, Math.ceil((decades + 1) / MAX_LOG_LABELS));
+  const first = Math.ceil(Math.log10(min) - 1e-9);
   const shown =
-    decades >= 2 ? near(m, 1) : decades >= 0.5 ? MANTISSAS.some((k) => near(m, k)) : true;
+    decades >= 2
+      ? near(m, 1) && (e - first) % every === 0
+      : decades >= 0.5
+        ? MANTISSAS.some((k) => near(m, k))
+        : true;
   if (!shown) return '';
   const mant = Number.parseFloat(m.toPrecision(3));
   if (Math.abs(e) <= 3) return String(Number.parseFloat((mant * 10 ** e).toPrecision(3)));

@@ -180,6 +180,8 @@ describe('chart axes', () => {
     };
     expect(ticks(0.01, 0.1)).toEqual(['0.01', '0.02', '0.05', '0.1']);
     expect(ticks(1e-16, 1e-12)).toEqual(['1e-16', '1e-15', '1e-14', '1e-13', '1e-12']);
+    // 26 decades: every 4th power, at most MAX_LOG_LABELS labels
+    expect(ticks(1e-16, 1e10)).toEqual(['1e-16', '1e-12', '1e-8', '1e-4', '1', '1e4', '1e8']);
     for (const [lo, hi] of [
       [0.0125, 0.1],
       [3e-15, 1.7e9],
