@@ -2,7 +2,8 @@
  * End-to-end test of the built site in a real browser (headless Chromium through playwright-core),
  * as a new reader would use it:
  *
- * - every page of the site (every `.html` of pages/.vitepress/dist, API pages included) loads at a
+ * - every VitePress page of the site (every `.html` of pages/.vitepress/dist but the generated
+ *   source pages, whose line anchors are checked from their files; API pages included) loads at a
  *   1280 px wide window without console errors, without horizontal overflow (of the page or of a
  *   table, formula or box inside the text; code blocks may scroll), and with distinct
  *   "previous"/"next" pager links;
@@ -77,19 +78,30 @@ function serve(dir: string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-/** The route of every page of the built site: `index.html` → `/`, `a/b.html` → `/a/b`. */
+/**
+ * The route of every VitePress page of the built site: `index.html` → `/`, `a/b.html` → `/a/b`.
+ * The generated source pages (/source/…, plain HTML with one anchor per line) are not crawled:
+ * links into them are checked against their files ({@link sourceIds}).
+ */
 function siteRoutes(dir = site): string[] {
   const out: string[] = [];
   for (const f of readdirSync(dir)) {
     const path = join(dir, f);
     if (statSync(path).isDirectory()) {
-      if (f !== 'assets') out.push(...siteRoutes(path));
+      if (f !== 'assets' && !(dir === site && f === 'source')) out.push(...siteRoutes(path));
     } else if (f.endsWith('.html') && f !== '404.html') {
       const rel = relative(site, path).split(sep).join('/');
       out.push(`/${rel.replace(/(^|\/)index\.html$/, '$1').replace(/\.html$/, '')}`);
     }
   }
   return out.sort();
+}
+
+/** The ids of a generated source page (`/source/core/src/lie/so3.ts.html`), or undefined. */
+function sourceIds(pathname: string): Set<string> | undefined {
+  const file = join(site, decodeURIComponent(pathname));
+  if (!pathname.startsWith('/source/') || !existsSync(file)) return undefined;
+  return new Set(Array.from(readFileSync(file, 'utf8').matchAll(/ id="([^"]+)"/g), (m) => m[1]!));
 }
 
 /** The route a link path points to (clean URLs; `.html` and a trailing `index` dropped). */
@@ -464,6 +476,9 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
 
   it('finds the pages and the example pages', () => {
     expect(routes.length).toBeGreaterThanOrEqual(29);
+    // the API reference has a page per module, and the source pages exist
+    expect(routes.filter((r) => r.startsWith('/api/')).length).toBeGreaterThan(40);
+    expect(sourceIds('/source/core/src/lie/so3.ts.html')?.has('L1')).toBe(true);
     expect(examplePages.length).toBeGreaterThanOrEqual(5);
   });
 
@@ -497,6 +512,7 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
         for (const link of report.links) {
           const url = new URL(link.href, base);
           const target = routeOf(url.pathname);
+          const source = sourceIds(url.pathname);
           const asset = existsSync(join(site, decodeURIComponent(url.pathname)));
           if (!known.has(target) && !asset) {
             failures.push(`${route}: link "${link.text}" → ${link.href}: no such page`);
@@ -504,8 +520,8 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
           }
           if (url.hash.length > 1) {
             const id = decodeURIComponent(url.hash.slice(1));
-            const ids = reports.get(target)?.ids ?? [];
-            if (!ids.includes(id))
+            const ids = source ?? new Set(reports.get(target)?.ids ?? []);
+            if (!ids.has(id))
               failures.push(`${route}: link "${link.text}" → ${link.href}: no element #${id}`);
           }
         }

@@ -33,7 +33,21 @@ export default defineConfig({
   head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   lastUpdated: false,
   srcExclude: ['**/README.md'],
+  // Deterministic output: the local search index numbers its entries in the order pages finish
+  // rendering, which the default concurrency (64) leaves to chance.
+  buildConcurrency: 1,
   markdown: {
+    // Shiki gives up highlighting a line after 500 ms by default, so a loaded machine produced
+    // different colours from run to run; no time limit makes the highlighting deterministic.
+    codeTransformers: [
+      {
+        name: 'geomech:deterministic-highlighting',
+        preprocess(code, options) {
+          (options as { tokenizeTimeLimit?: number }).tokenizeTimeLimit = 0;
+          return code;
+        },
+      },
+    ],
     // TSDoc math like `T*_{g⁻¹}G` must stay text: no `{…}` attribute syntax on any page
     attrs: { disable: true },
     config(md) {
