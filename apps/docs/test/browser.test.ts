@@ -224,15 +224,17 @@ function inspectPage(tab: Page): Promise<PageReport> {
         // code blocks and the example editor may scroll sideways; nothing else may
         if (el.closest('pre, textarea, [class*="language-"], .katex-mathml')) continue;
         if (reported.some((r) => r.contains(el))) continue;
-        const what = `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}">`;
-        const text = (el.textContent ?? '').trim().slice(0, 80);
+        const what = () =>
+          `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}">`;
+        const text = () => (el.textContent ?? '').trim().slice(0, 80);
         const scrolls = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0;
         if (scrolls && (getComputedStyle(el).overflowX !== 'visible' || el.tagName === 'TABLE')) {
-          overflow.push(`${what} holds ${el.scrollWidth} px in ${el.clientWidth} px: ${text}`);
+          overflow.push(`${what()} holds ${el.scrollWidth} px in ${el.clientWidth} px: ${text()}`);
           reported.push(el);
           continue;
         }
         const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.right <= box.right + 2) continue;
         // what an ancestor clips (KaTeX's stretchy SVGs are wider than the boxes that show them)
         let right = r.right;
         for (let a = el.parentElement; a && a !== content; a = a.parentElement) {
@@ -240,9 +242,9 @@ function inspectPage(tab: Page): Promise<PageReport> {
           if (ox !== 'visible') right = Math.min(right, a.getBoundingClientRect().right);
         }
         // (2 px: KaTeX's sub- and superscripts may overhang their box by a pixel)
-        if (r.width > 0 && right > box.right + 2) {
+        if (right > box.right + 2) {
           overflow.push(
-            `${what} ends at ${right.toFixed(0)} px, past the text column (${box.right.toFixed(0)} px): ${text}`,
+            `${what()} ends at ${right.toFixed(0)} px, past the text column (${box.right.toFixed(0)} px): ${text()}`,
           );
           reported.push(el);
         }
