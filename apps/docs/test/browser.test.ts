@@ -573,7 +573,7 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
     }, 600_000);
   }
 
-  it('the editor reports the line of a syntax error and of a misspelled import, and Stop ends a long run off the main thread', async () => {
+  it('the editor reports the line of a syntax error and of a misspelled import, Stop ends a long run off the main thread, and a theme switch restyles the charts', async () => {
     const { ctx, tab } = await open();
     try {
       await tab.goto(`${base}/examples/damped-oscillator`, { waitUntil: 'networkidle' });
@@ -609,6 +609,18 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
       await box.locator('button.runnable-reset').click();
       await box.locator('button.runnable-run').click();
       expect(await settle(tab, 0)).toBe('done');
+
+      // switching the theme restyles the drawn charts with the dark palette
+      const firstColor = () =>
+        tab.evaluate(() => {
+          const el = document.querySelector('.runnable-plot') as
+            | (HTMLElement & { __geomechChart?: ChartLike })
+            | null;
+          return String(el?.__geomechChart?.data.datasets[0]?.borderColor);
+        });
+      expect(await firstColor()).toBe('#1f5fbf');
+      await tab.locator('.VPNavBar button.VPSwitchAppearance').first().click();
+      await expect.poll(firstColor, { timeout: 5_000 }).toBe('#6ea8fe');
     } finally {
       await ctx.close();
     }
