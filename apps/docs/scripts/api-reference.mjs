@@ -1,12 +1,13 @@
 // Generates the API reference (pages/api/, not committed) with TypeDoc, typedoc-plugin-markdown and
-// typedoc-vitepress-theme (VitePress-compatible anchors and a sidebar, pages/api/typedoc-sidebar.json),
+// typedoc-vitepress-theme (VitePress-compatible anchors), the API sidebar (pages/api/sidebar.json),
 // and the source pages the "Defined in" links point to (pages/public/source/, not committed).
 //
 // Every package under packages/ with a src/index.ts is documented, so new packages and modules
 // appear by themselves. A package whose index only re-exports whole modules (`export * from
-// './lie/so3.js'`) gets one page per module (api/<pkg>/<module path>); any other index is
-// documented as one page (api/<pkg>/). Members inherited from outside the repository (Node's
-// Error.captureStackTrace, stackTraceLimit, …) are dropped.
+// './lie/so3.js'`) gets one page per module (api/<pkg>/<module path>) and a package page listing
+// them; any other index is documented as one page. Either way /api/<pkg>/ is the package's page.
+// Members inherited from outside the repository (Node's Error.captureStackTrace,
+// stackTraceLimit, …) are dropped.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,13 +57,22 @@ function entryPoints(pkg) {
 
 const entries = packages.flatMap(entryPoints);
 
+/** True when a package is documented as one page (its index has more than `export *` lines). */
+const onePage = (pkg) => entryPoints(pkg)[0]?.endsWith(`${pkg}/src/index.ts`) === true;
+
+/** The label of a module in tables and the sidebar. */
+const label = (pkg, name) =>
+  name === `${pkg}/index` ? `@geomech/${pkg}` : name.slice(pkg.length + 1);
+
 /** `packages/core/src/lie/so3.ts` → `core/lie/so3`; a package's index → `core`. */
 function moduleName(file) {
   const rel = relative(join(repo, 'packages'), file).split('\\').join('/');
   const m = /^([^/]+)\/src\/(.*)\.ts$/.exec(rel);
   if (!m) return rel;
-  const path = m[2].replace(/(^|\/)index$/, '');
-  return path === '' ? m[1] : `${m[1]}/${path}`;
+  // a package documented as one page (its index) is api/<pkg>/index.md, so /api/<pkg>/ is the
+  // package's page whichever way it is documented
+  if (m[2] === 'index') return `${m[1]}/index`;
+  return `${m[1]}/${m[2].replace(/\/index$/, '')}`;
 }
 
 rmSync(out, { recursive: true, force: true });
@@ -149,6 +159,7 @@ for (const file of walk(out)) {
     .replace(/(\/index)?\.md$/, '');
   const pkg = packages.find((p) => name === p || name.startsWith(`${p}/`));
   if (pkg && name !== 'index') {
+    if (name === pkg) fixed = fixed.replace(/^# .*\n/, `# @geomech/${pkg}\n`);
     const where = name === pkg ? '' : ` (module \`${name.slice(pkg.length + 1)}.ts\`)`;
     fixed = fixed.replace(/^# .*\n/, (h) => `${h}\nImport from \`@geomech/${pkg}\`${where}.\n`);
   }
@@ -264,7 +275,10 @@ function packageComment(pkg) {
     if (l.trim() === '' && para.length > 0) break;
     if (l.trim() !== '') para.push(l.trim());
   }
-  const text = para.join(' ').replace(/^`@geomech\/[\w-]+`:\s*/, '');
+  const text = para
+    .join(' ')
+    .replace(/^`@geomech\/[\w-]+`:\s*/, '')
+    .replace(/\{@link\s+([^}|\s]+)[^}]*\}/g, '`$1`');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -274,12 +288,12 @@ const moduleRows = (pkg, prefix) =>
     .map(moduleName)
     .map(
       (name) =>
-        `| [\`${name === pkg ? `@geomech/${pkg}` : name.slice(pkg.length + 1)}\`](${prefix}${pageOf(name)}) | ${summary(join(out, pageOf(name)))} |`,
+        `| [\`${label(pkg, name)}\`](${prefix}${pageOf(name)}) | ${summary(join(out, pageOf(name)))} |`,
     );
 
 // api/<pkg>/index.md for a package documented module by module
 for (const pkg of packages) {
-  if (existsSync(join(out, `${pkg}.md`))) continue;
+  if (onePage(pkg)) continue;
   writeFileSync(
     join(out, pkg, 'index.md'),
     [
@@ -297,8 +311,8 @@ for (const pkg of packages) {
   );
 }
 
-/** The landing page of a package: api/<pkg>.md or api/<pkg>/index.md. */
-const packagePage = (pkg) => (existsSync(join(out, `${pkg}.md`)) ? `${pkg}.md` : `${pkg}/index.md`);
+/** The landing page of a package, whichever way it is documented. */
+const packagePage = (pkg) => `${pkg}/index.md`;
 
 const sections = packages.map((pkg) =>
   [
@@ -332,12 +346,14 @@ writeFileSync(
 // the sidebar: packages, then their modules (typedoc-vitepress-theme writes typedoc-sidebar.json)
 const sidebar = packages.map((pkg) => {
   const names = entryPoints(pkg).map(moduleName);
+  const link = `/api/${packagePage(pkg).replace(/(index)?\.md$/, '')}`;
+  if (onePage(pkg)) return { text: `@geomech/${pkg}`, link };
   return {
     text: `@geomech/${pkg}`,
-    link: `/api/${packagePage(pkg).replace(/(index)?\.md$/, '')}`,
+    link,
     collapsed: true,
     items: names.map((name) => ({
-      text: name === pkg ? `@geomech/${pkg}` : name.slice(pkg.length + 1),
+      text: label(pkg, name),
       link: `/api/${pageOf(name).replace(/(index)?\.md$/, '')}`,
     })),
   };
