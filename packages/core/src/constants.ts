@@ -158,3 +158,49 @@ export const SEN_RANDOM_MAX_ANGLE = 3;
  * vectors when subnormal entries meet O(1) ones (seen: ‖VᵀV − I‖ = 0.27 for a 5×6 matrix).
  */
 export const SVD_FLUSH_RTOL = 2 ** -104;
+
+// ---------------------------------------------------------------------------------------------
+// Optimal control: the stage-wise KKT factorization and the interior-point method (ocp/)
+
+/**
+ * A pivot of the symmetric indefinite LDLᵀ factorizations of the stage-wise KKT factorization
+ * (`StageKktSystem`) counts as zero when |pivot| ≤ OCP_PIVOT_ZERO_RTOL·max|block entry|. An exactly
+ * singular block gives pivots of a few ε·‖block‖·(Bunch–Kaufman growth ≤ 2.57 per step) ≈ 1e-15
+ * relative; 1e-12 leaves three digits of margin and still accepts curvature ratios of 1e-11.
+ * A zero pivot makes the interior-point method regularize (δ_c, then δ_w, as IPOPT).
+ */
+export const OCP_PIVOT_ZERO_RTOL = 1e-12;
+
+/**
+ * The second-order verdict at the solution calls a pivot of the unregularized KKT factorization
+ * zero when |pivot| ≤ OCP_SECOND_ORDER_ZERO_RTOL·max|block entry|, and then reports `singular`
+ * rather than `minimum` or `saddle`. Looser than {@link OCP_PIVOT_ZERO_RTOL}: at a converged point
+ * a continuous symmetry (a gauge freedom) leaves a curvature of the size of the remaining KKT error
+ * (≈ tol = 1e-8 relative), not of ε.
+ */
+export const OCP_SECOND_ORDER_ZERO_RTOL = 1e-8;
+
+/**
+ * A stage's equality constraints g_k are split by Householder QR with column pivoting of ∂g_k/∂u_k:
+ * rows whose remaining control part has norm ≤ OCP_LOCAL_RANK_RTOL·max|∂g_k/∂(x_k, u_k)| are not
+ * eliminated by the stage's controls but carried to earlier stages (exactly, with their small control
+ * part kept). Carrying is always exact; eliminating a row through a tiny pivot would put gains of
+ * 1/pivot into the cost-to-go, so only numerically rank-deficient rows (≈ ε relative) are carried.
+ */
+export const OCP_LOCAL_RANK_RTOL = 1e-10;
+
+/**
+ * Most equality constraint rows the stage-wise KKT factorization carries at one stage (constraints
+ * that the later controls cannot eliminate: terminal and initial conditions, state-only path
+ * equalities). Each carried row costs O(n_x) work per stage; boundary conditions carry at most
+ * 2·n_x rows. A problem that needs more (state-only equalities at many stages) gets status
+ * `stepComputationFailed` with a message naming this limit.
+ */
+export const OCP_MAX_CARRIED_CONSTRAINTS = 64;
+
+/**
+ * The dynamics Jacobian ∂c_k/∂x_{k+1} (which the stage-wise factorization inverts) is treated as
+ * singular when its LU factorization with partial pivoting has a pivot |u_ii| ≤
+ * OCP_DYNAMICS_SINGULAR_RTOL·max|entry|: a numerically singular matrix gives pivots of a few ε.
+ */
+export const OCP_DYNAMICS_SINGULAR_RTOL = 1e-14;
