@@ -119,3 +119,20 @@ export class MaxStepsExceededError extends GeomechError {
     super(`step budget of ${maxSteps} attempted steps exhausted at t = ${t} (h = ${h})`);
   }
 }
+
+/**
+ * A problem's function was evaluated outside its domain (a trial point beyond the branch of a
+ * logarithm or the chart of a retraction). Optimal-control problems throw it from `evaluate`; the
+ * interior-point solver then treats the point like one with NaN values and shortens the step.
+ */
+export class EvaluationDomainError extends GeomechError {
+  override name = 'EvaluationDomainError';
+  constructor(
+    /** Stage whose evaluation failed. */
+    readonly stage: number,
+    /** Why the point is outside the domain. */
+    readonly reason: string,
+  ) {
+    super(`evaluation outside the domain at stage ${stage}: ${reason}`);
+  }
+}

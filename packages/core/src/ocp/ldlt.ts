@@ -25,12 +25,14 @@ const BK_ALPHA = (1 + Math.sqrt(17)) / 8;
  * Factors the symmetric n×n matrix `a` (row-major at `off`, both triangles) in place as described
  * in the module comment, and adds its inertia to `inertia = [positive, negative, zero]`.
  *
- * A pivot is counted as zero when its magnitude is at most `zeroTol` (absolute): a 1×1 pivot
- * |d| ≤ zeroTol, or a trailing column whose entries are all ≤ zeroTol; such a column is not
- * eliminated (its L column is set to zero), so the factorization still completes and the count of
- * zero eigenvalues is exact for matrices whose null space is revealed by the pivoting. Solving with
- * a factorization that has zero pivots is not allowed ({@link bunchKaufmanSolveInPlace} divides by
- * them).
+ * A pivot counts as zero when its magnitude is at most max(`zeroRtol`·r, `zeroAbs`), where r is
+ * the largest |entry| of the pivot's row in the original matrix (the scale of the rounding errors
+ * that row can carry: a row-wise test keeps a badly scaled matrix, e.g. one with some huge diagonal
+ * entries, from hiding the small but exact curvature of its other rows): a 1×1 pivot, or a
+ * trailing column whose entries are all that small. Such a column is not eliminated (its L column
+ * is set to zero), so the factorization still completes. Solving with a factorization that has
+ * zero pivots is not allowed ({@link bunchKaufmanSolveInPlace} divides by them). `work` (length
+ * ≥ n) is scratch for the row scales.
  *
  * @returns the number of zero pivots (0 for a nonsingular matrix).
  *
@@ -40,7 +42,8 @@ const BK_ALPHA = (1 + Math.sqrt(17)) / 8;
  * const perm = new Int32Array(2);
  * const blocks = new Int32Array(2);
  * const inertia = new Int32Array(3);
- * bunchKaufmanFactorInPlace(a, 2, perm, blocks, inertia, 0); // one 2×2 pivot; inertia = [1, 1, 0]
+ * bunchKaufmanFactorInPlace(a, 2, perm, blocks, inertia, 1e-12, 0, new Float64Array(2));
+ * // one 2×2 pivot; inertia = [1, 1, 0]
  * ```
  */
 export function bunchKaufmanFactorInPlace(
@@ -49,16 +52,27 @@ export function bunchKaufmanFactorInPlace(
   perm: Int32Array,
   blocks: Int32Array,
   inertia: Int32Array,
-  zeroTol: number,
+  zeroRtol: number,
+  zeroAbs: number,
+  work: Float64Array,
   off = 0,
   permOff = 0,
 ): number {
-  for (let i = 0; i < n; i++) perm[permOff + i] = i;
+  for (let i = 0; i < n; i++) {
+    perm[permOff + i] = i;
+    let r = 0;
+    for (let j = 0; j < n; j++) {
+      const v = Math.abs(a[off + i * n + j]!);
+      if (v > r) r = v;
+    }
+    work[i] = r;
+  }
   let zeros = 0;
   let k = 0;
   while (k < n) {
     const rk = off + k * n;
     const akk = Math.abs(a[rk + k]!);
+    const zeroTol = Math.max(zeroRtol * work[perm[permOff + k]!]!, zeroAbs);
     // largest off-diagonal entry of column k in the trailing matrix
     let imax = k;
     let colmax = 0;
@@ -106,7 +120,7 @@ export function bunchKaufmanFactorInPlace(
     if (size === 1) {
       const d = a[rk + k]!;
       blocks[permOff + k] = 1;
-      if (Math.abs(d) <= zeroTol) {
+      if (Math.abs(d) <= Math.max(zeroRtol * work[perm[permOff + k]!]!, zeroAbs)) {
         // a zero pivot whose column is not zero cannot occur with the rule above (|d| ≥ α·colmax
         // or the pivot is the larger diagonal): treat it like a zero column
         for (let i = k + 1; i < n; i++) {

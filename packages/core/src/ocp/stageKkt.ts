@@ -76,7 +76,11 @@ export interface KktStageDims {
   readonly nx: number;
   /** Number of controls Δu_k (≥ 0). */
   readonly nu: number;
-  /** Number of equality rows g_k (≥ 0). */
+  /**
+   * Capacity of stage k's local equality rows (≥ 0): the rows of g_k and, in the interior-point
+   * method, the inequality rows kept as rows. The rows in use are set in
+   * {@link StageKktSystem.localRows} (default: all).
+   */
   readonly ng: number;
 }
 
@@ -132,8 +136,12 @@ export class StageKktSystem {
   readonly N: number;
   /** Number of primal unknowns n = Σ (n_x,k + n_u,k). */
   readonly nPrimal: number;
-  /** Number of equality rows m = Σ n_y,k + Σ n_g,k. */
-  readonly nEquality: number;
+  /** Number of equality rows in use, m = Σ n_y,k + Σ `localRows[k]`. */
+  get nEquality(): number {
+    let m = this.cOffset[this.N + 1]!;
+    for (let k = 0; k <= this.N; k++) m += this.localRows[k]!;
+    return m;
+  }
   readonly nx: Int32Array;
   readonly nu: Int32Array;
   readonly ng: Int32Array;
@@ -148,9 +156,18 @@ export class StageKktSystem {
   /** Dynamics Jacobians [A_k B_k E_k], n_y × (n_w + n_y) each, at `cJacOffset[k]`. */
   readonly cJac: Float64Array;
   readonly cJacOffset: Int32Array;
-  /** Equality Jacobians G_k, n_g × n_w each, at `gJacOffset[k]`. */
+  /** Local-row Jacobians G_k, (capacity n_g) × n_w each, at `gJacOffset[k]`. */
   readonly gJac: Float64Array;
   readonly gJacOffset: Int32Array;
+  /** Local rows in use at each stage (≤ the capacity n_g,k; default n_g,k): rows 0..localRows[k]−1. */
+  readonly localRows: Int32Array;
+  /**
+   * Diagonal D ≥ 0 of each local row (layout of `gOffset`, default 0): row i reads
+   * G_i Δw − (D_i + δ_c) Δμ_i = r_i. The interior-point method keeps strongly active inequality
+   * rows as local rows with D_i = s_i/z_i (the slack eliminated) instead of adding
+   * J_hᵀ(z/s)J_h to W, which would need cancellations of entries of size z/s ≈ 1/μ.
+   */
+  readonly rowReg: Float64Array;
   /**
    * Inertia [positive, negative, zero] of the KKT matrix from the last `factor`: exact when the
    * status is `ok` or `wrongInertia` (in counting mode); after an early exit or a `singular`
@@ -212,6 +229,8 @@ export class StageKktSystem {
   private readonly vecScr: Float64Array;
   private readonly vecScr2: Float64Array;
   private readonly bkWork: Float64Array;
+  private readonly tScr: Float64Array;
+  private readonly tScr2: Float64Array;
   private readonly localInertia = new Int32Array(3);
   private readonly maxNw: number;
   private factored = false;
@@ -251,7 +270,9 @@ export class StageKktSystem {
     let ngt: number;
     [this.cOffset, nc] = off((k) => this.ny[k]!);
     [this.gOffset, ngt] = off((k) => this.ng[k]!);
-    this.nEquality = nc + ngt;
+    void nc;
+    this.localRows = Int32Array.from(this.ng);
+    this.rowReg = new Float64Array(ngt);
     [this.hessOffset, total] = off((k) => (nw(k) + this.ny[k]!) ** 2);
     this.hess = new Float64Array(total);
     [this.cJacOffset, total] = off((k) => this.ny[k]! * (nw(k) + this.ny[k]!));
@@ -306,6 +327,8 @@ export class StageKktSystem {
     this.vecScr = new Float64Array(vlen);
     this.vecScr2 = new Float64Array(vlen);
     this.bkWork = new Float64Array(Math.max(maxNb, maxNx) + OCP_MAX_CARRIED_CONSTRAINTS + 1);
+    this.tScr = new Float64Array(maxNg * maxNg);
+    this.tScr2 = new Float64Array(maxNg * maxNg);
     // initial carried capacity: rows that cannot be eliminated for dimension reasons alone
     let lower = 0;
     let tail = 0;
@@ -348,16 +371,14 @@ export class StageKktSystem {
    * the first pivot block whose inertia is not the expected one (the IPM only needs to know that
    * the inertia is wrong); with `countAll` it continues through blocks with negative eigenvalues
    * and counts the whole inertia (it still stops at a zero pivot, beyond which the Schur
-   * complements do not exist). `zeroRtol` is the relative zero-pivot threshold.
+   * complements do not exist). A pivot is zero when |pivot| ≤ max(OCP_PIVOT_ZERO_RTOL·r, `zeroAbs`)
+   * with r the largest entry of its row in the pivot block (the rounding level of that row);
+   * `zeroAbs` lets a caller impose a threshold on the problem's own scale (the second-order verdict
+   * does).
    */
-  factor(
-    deltaW: number,
-    deltaC: number,
-    countAll = false,
-    zeroRtol = OCP_PIVOT_ZERO_RTOL,
-  ): KktFactorStatus {
+  factor(deltaW: number, deltaC: number, countAll = false, zeroAbs = 0): KktFactorStatus {
     for (;;) {
-      const status = this.factorOnce(deltaW, deltaC, countAll, zeroRtol);
+      const status = this.factorOnce(deltaW, deltaC, countAll, zeroAbs);
       if (status !== 'grow') {
         this.factored = true;
         this.factorStatus = status;
@@ -371,290 +392,445 @@ export class StageKktSystem {
     return this.factorStatus;
   }
 
+  // Per-stage steps of the factorization. They are separate small methods (rather than one long
+  // loop body) so that the optimizing compiler compiles each quickly and keeps them optimized.
+
   private factorOnce(
     deltaW: number,
     deltaC: number,
     countAll: boolean,
-    zeroRtol: number,
+    zeroAbs: number,
   ): KktFactorStatus | 'grow' {
-    const { N, hess, cJac, gJac, gw, eLu, ePiv, ahatT, tau, colPerm, bMat, bPerm, bBlocks } = this;
-    const M = this.mScr;
-    const Q1 = this.q1Scr;
+    const N = this.N;
     const inertia = this.inertia;
     inertia[0] = 0;
     inertia[1] = 0;
     inertia[2] = 0;
     this.failStage = -1;
-    const qCap = this.qCap;
-    let sNext = this.sA;
-    let sCur = this.sB;
-    let qNext = 0;
+    this.sNext = this.sA;
+    this.sCur = this.sB;
     this.qStage[N + 1] = 0;
     for (let k = N; k >= 0; k--) {
-      const nx = this.nx[k]!;
-      const nu = this.nu[k]!;
-      const ng = this.ng[k]!;
-      const ny = this.ny[k]!;
-      const nw = nx + nu;
-      const hw = nw + ny;
-      const hOff = this.hessOffset[k]!;
-      // ---- dynamics: LU of E_k and Â = −E⁻¹[A B] (stored transposed, n_w × n_y)
-      const aOff = this.ahatOff[k]!;
-      if (ny > 0) {
-        const cjOff = this.cJacOffset[k]!;
-        const eOff = this.eLuOff[k]!;
-        let emax = 0;
-        for (let i = 0; i < ny; i++) {
-          for (let j = 0; j < ny; j++) {
-            const v = cJac[cjOff + i * hw + nw + j]!;
-            eLu[eOff + i * ny + j] = v;
-            const av = Math.abs(v);
-            if (av > emax) emax = av;
-          }
-        }
-        if (!Number.isFinite(emax)) return this.fail('nonFinite', k);
-        const epo = this.ePivOff[k]!;
-        luFactor(eLu, eOff, ny, ePiv, epo);
-        if (emax === 0) return this.fail('singularDynamics', k);
-        const etol = OCP_DYNAMICS_SINGULAR_RTOL * emax;
-        for (let i = 0; i < ny; i++) {
-          if (!(Math.abs(eLu[eOff + i * ny + i]!) > etol)) return this.fail('singularDynamics', k);
-        }
-        for (let b = 0; b < nw; b++) {
-          const r = aOff + b * ny;
-          for (let i = 0; i < ny; i++) ahatT[r + i] = -cJac[cjOff + i * hw + b]!;
-          luSolve(eLu, eOff, ny, ePiv, epo, ahatT, r);
-        }
+      const ng = this.localRows[k]!;
+      if (!(ng >= 0 && ng <= this.ng[k]!)) {
+        throw new DimensionError(`StageKktSystem: localRows[${k}]`, `0..${this.ng[k]}`, ng);
       }
-      // ---- stage Hessian M (n_w × n_w)
-      for (let a = 0; a < nw; a++) {
-        for (let b = 0; b < nw; b++) M[a * nw + b] = hess[hOff + a * hw + b]!;
-        M[a * nw + a] = M[a * nw + a]! + deltaW;
+      if (this.nyA(k) > 0) {
+        const code = this.dynamicsStep(k);
+        if (code === 1) return this.fail('nonFinite', k);
+        if (code === 2) return this.fail('singularDynamics', k);
       }
-      if (k > 0) {
-        // the Δx_kΔx_k block of stage k−1's Hessian
-        const nwp = this.nx[k - 1]! + this.nu[k - 1]!;
-        const hwp = nwp + nx;
-        const hp = this.hessOffset[k - 1]!;
-        for (let a = 0; a < nx; a++) {
-          for (let b = 0; b < nx; b++) {
-            M[a * nw + b] = M[a * nw + b]! + hess[hp + (nwp + a) * hwp + nwp + b]!;
-          }
-        }
-      }
-      const qt = qNext;
-      const pnOff = k < N ? this.pOff[k + 1]! : 0;
-      const fnOff = k < N ? this.fOff[k + 1]! : 0;
-      const cAll = this.cAll;
-      if (ny > 0) {
-        const P = this.pMat;
-        // Q1 = Â ᵀP/2 + W_wy (n_w × n_y);  M += Q1·Â + (Q1·Â)ᵀ
-        for (let a = 0; a < nw; a++) {
-          for (let j = 0; j < ny; j++) {
-            let s = 0;
-            for (let i = 0; i < ny; i++) s += ahatT[aOff + a * ny + i]! * P[pnOff + i * ny + j]!;
-            Q1[a * ny + j] = 0.5 * s + hess[hOff + a * hw + nw + j]!;
-          }
-        }
-        for (let a = 0; a < nw; a++) {
-          for (let b = 0; b <= a; b++) {
-            let s = 0;
-            for (let j = 0; j < ny; j++) {
-              s += Q1[a * ny + j]! * ahatT[aOff + b * ny + j]!;
-              s += Q1[b * ny + j]! * ahatT[aOff + a * ny + j]!;
-            }
-            const v = M[a * nw + b]! + s;
-            M[a * nw + b] = v;
-            M[b * nw + a] = v;
-          }
-        }
-        // tail carried rows: C = FᵀÂ (q_t × n_w)
-        const F = this.fMat;
-        for (let r = 0; r < qt; r++) {
-          for (let b = 0; b < nw; b++) {
-            let s = 0;
-            for (let i = 0; i < ny; i++) s += F[fnOff + i * qCap + r]! * ahatT[aOff + b * ny + i]!;
-            cAll[r * nw + b] = s;
-          }
-        }
-      }
-      // ---- local rows: QR with column pivoting of ∂g/∂u
-      let rho = 0;
-      const gOff = this.gJacOffset[k]!;
-      const tOff = this.tauOff[k]!;
-      const cpOff = this.colPermOff[k]!;
-      if (ng > 0) {
-        let gmax = 0;
-        for (let t = 0; t < ng * nw; t++) {
-          const v = gJac[gOff + t]!;
-          gw[gOff + t] = v;
-          const av = Math.abs(v);
-          if (av > gmax) gmax = av;
-        }
-        if (!Number.isFinite(gmax)) return this.fail('nonFinite', k);
-        if (nu > 0) {
-          rho = qrColumnPivotInPlace(
-            gw,
-            gOff,
-            ng,
-            nw,
-            nx,
-            nu,
-            tau,
-            tOff,
-            colPerm,
-            cpOff,
-            OCP_LOCAL_RANK_RTOL * gmax,
-          );
-        }
-      }
-      this.rank[k] = rho;
+      this.stageHessian(k, deltaW);
+      const qt = this.qStage[k + 1]!;
+      if (this.nyA(k) > 0) this.tailCoupling(k, qt);
+      const rho = this.localSplit(k, ng);
+      if (rho < 0) return this.fail('nonFinite', k);
       const qk = qt + ng - rho;
-      if (qk > qCap) {
+      if (qk > this.qCap) {
         if (qk > OCP_MAX_CARRIED_CONSTRAINTS) return this.fail('tooManyCarried', k);
-        this.allocateCarried(Math.min(OCP_MAX_CARRIED_CONSTRAINTS, Math.max(2 * qCap, qk)));
+        this.allocateCarried(Math.min(OCP_MAX_CARRIED_CONSTRAINTS, Math.max(2 * this.qCap, qk)));
         return 'grow';
       }
       this.qStage[k] = qk;
-      // new carried rows (ρ..n_g−1 of U·G_k), full (x, u) coupling, in the original control order
-      for (let r = 0; r < ng - rho; r++) {
-        const row = gOff + (rho + r) * nw;
-        const dst = (qt + r) * nw;
-        for (let a = 0; a < nx; a++) cAll[dst + a] = gw[row + a]!;
-        for (let c = 0; c < nu; c++) {
-          cAll[dst + nx + colPerm[cpOff + c]!] = c >= rho ? gw[row + nx + c]! : 0;
-        }
-      }
-      // ---- the block B_k = [M_uu G₁ᵀ; G₁ −δ_c I]
-      const nb = nu + rho;
-      const bo = this.bOff[k]!;
-      for (let t = 0; t < nu; t++) {
-        for (let s = 0; s < nu; s++) bMat[bo + t * nb + s] = M[(nx + t) * nw + nx + s]!;
-      }
-      for (let i = 0; i < rho; i++) {
-        const row = gOff + i * nw;
-        for (let c = 0; c < nu; c++) {
-          const v = c >= i ? gw[row + nx + c]! : 0;
-          const s = colPerm[cpOff + c]!;
-          bMat[bo + (nu + i) * nb + s] = v;
-          bMat[bo + s * nb + nu + i] = v;
-        }
-        for (let j = 0; j < rho; j++) bMat[bo + (nu + i) * nb + nu + j] = i === j ? -deltaC : 0;
-      }
-      // ---- coupling Cplᵀ ((n_x + q_k) × n_b): rows x: [M_xu | G₁ₓᵀ], rows ν: [C_u | 0]
-      const co = this.cplOff[k]!;
-      const cplT = this.cplT;
-      const xT = this.xT;
-      for (let a = 0; a < nx; a++) {
-        for (let t = 0; t < nu; t++) cplT[co + a * nb + t] = M[(nx + t) * nw + a]!;
-        for (let i = 0; i < rho; i++) cplT[co + a * nb + nu + i] = gw[gOff + i * nw + a]!;
-      }
-      for (let r = 0; r < qk; r++) {
-        const row = co + (nx + r) * nb;
-        for (let t = 0; t < nu; t++) cplT[row + t] = cAll[r * nw + nx + t]!;
-        for (let i = 0; i < rho; i++) cplT[row + nu + i] = 0;
-      }
+      this.rotatedDiagonal(k, ng, rho, deltaC);
+      this.newCarriedRows(k, ng, rho, qt);
+      this.buildBlock(k, ng, rho, qk, qt);
+      const nb = this.nu[k]! + rho;
+      const ny = this.nyA(k);
       if (nb > 0) {
-        let bmax = 0;
-        for (let t = 0; t < nb * nb; t++) {
-          const av = Math.abs(bMat[bo + t]!);
-          if (av > bmax) bmax = av;
-        }
-        if (!Number.isFinite(bmax)) return this.fail('nonFinite', k);
-        const li = this.localInertia;
-        li[0] = 0;
-        li[1] = 0;
-        li[2] = 0;
-        const pOffB = this.bPermOff[k]!;
-        const zeros = bunchKaufmanFactorInPlace(
-          bMat,
-          nb,
-          bPerm,
-          bBlocks,
-          li,
-          zeroRtol * bmax,
-          bo,
-          pOffB,
-        );
-        inertia[0]! += li[0]! + ny;
-        inertia[1]! += li[1]! + ny;
-        inertia[2]! += li[2]!;
-        if (zeros > 0) return this.fail('singular', k);
-        if (li[1] !== rho && !countAll) return this.fail('wrongInertia', k);
-        // Xᵀ = (B⁻¹ Cpl)ᵀ, row by row
-        const rows = nx + qk;
-        for (let t = 0; t < rows * nb; t++) xT[co + t] = cplT[co + t]!;
-        for (let j = 0; j < rows; j++) {
-          bunchKaufmanSolveInPlace(
-            bMat,
-            nb,
-            bPerm,
-            bBlocks,
-            xT,
-            this.bkWork,
-            bo,
-            pOffB,
-            co + j * nb,
-          );
-        }
+        const code = this.factorBlock(k, nb, zeroAbs);
+        if (code === 1) return this.fail('nonFinite', k);
+        inertia[0]! += this.localInertia[0]! + ny;
+        inertia[1]! += this.localInertia[1]! + ny;
+        inertia[2]! += this.localInertia[2]!;
+        if (code === 2) return this.fail('singular', k);
+        if (this.localInertia[1] !== rho && !countAll) return this.fail('wrongInertia', k);
+        this.solveCoupling(k, nb, qk);
       } else {
         inertia[0]! += ny;
         inertia[1]! += ny;
       }
-      // ---- Schur complement: P_k, F_k, S_k
-      const P = this.pMat;
-      const po = this.pOff[k]!;
-      let trace = 0;
-      for (let a = 0; a < nx; a++) {
-        for (let b = 0; b <= a; b++) {
-          let s = 0;
-          for (let t = 0; t < nb; t++) s += cplT[co + a * nb + t]! * xT[co + b * nb + t]!;
-          let s2 = 0;
-          for (let t = 0; t < nb; t++) s2 += cplT[co + b * nb + t]! * xT[co + a * nb + t]!;
-          const v = 0.5 * (M[a * nw + b]! + M[b * nw + a]! - s - s2);
-          P[po + a * nx + b] = v;
-          P[po + b * nx + a] = v;
-        }
-        trace += P[po + a * nx + a]!;
-      }
-      if (!Number.isFinite(trace)) return this.fail('nonFinite', k);
-      const F = this.fMat;
-      const fo = this.fOff[k]!;
-      for (let a = 0; a < nx; a++) {
-        for (let r = 0; r < qk; r++) {
-          let s = cAll[r * nw + a]!;
-          for (let t = 0; t < nb; t++) s -= cplT[co + a * nb + t]! * xT[co + (nx + r) * nb + t]!;
-          F[fo + a * qCap + r] = s;
-        }
-      }
-      for (let r = 0; r < qk; r++) {
-        for (let s = 0; s <= r; s++) {
-          let v = r < qt && s < qt ? sNext[r * qCap + s]! : r === s ? -deltaC : 0;
-          let d1 = 0;
-          let d2 = 0;
-          for (let t = 0; t < nb; t++) {
-            d1 += cplT[co + (nx + r) * nb + t]! * xT[co + (nx + s) * nb + t]!;
-            d2 += cplT[co + (nx + s) * nb + t]! * xT[co + (nx + r) * nb + t]!;
-          }
-          v -= 0.5 * (d1 + d2);
-          sCur[r * qCap + s] = v;
-          sCur[s * qCap + r] = v;
-        }
-      }
-      const tmp = sNext;
-      sNext = sCur;
-      sCur = tmp;
-      qNext = qk;
+      if (!this.schurComplement(k, ng, rho, qk, qt)) return this.fail('nonFinite', k);
+      const tmp = this.sNext;
+      this.sNext = this.sCur;
+      this.sCur = tmp;
     }
-    // ---- final block [[P_0, F_0], [F_0ᵀ, S_0]]
+    return this.finalBlock(countAll, zeroAbs);
+  }
+
+  private nyA(k: number): number {
+    return this.ny[k]!;
+  }
+
+  // rolling S buffers: S_{k+1} (sNext) → S_k (sCur)
+  private sNext = new Float64Array(0);
+  private sCur = new Float64Array(0);
+
+  /** LU of E_k and Â = −E⁻¹[A B] (stored transposed, n_w × n_y). 0 ok, 1 non-finite, 2 singular. */
+  private dynamicsStep(k: number): number {
+    const { cJac, eLu, ePiv, ahatT } = this;
+    const nx = this.nx[k]!;
+    const nw = nx + this.nu[k]!;
+    const ny = this.ny[k]!;
+    const hw = nw + ny;
+    const cjOff = this.cJacOffset[k]!;
+    const eOff = this.eLuOff[k]!;
+    const aOff = this.ahatOff[k]!;
+    let emax = 0;
+    for (let i = 0; i < ny; i++) {
+      const row = cjOff + i * hw + nw;
+      for (let j = 0; j < ny; j++) {
+        const v = cJac[row + j]!;
+        eLu[eOff + i * ny + j] = v;
+        const av = Math.abs(v);
+        if (av > emax) emax = av;
+      }
+    }
+    if (!(emax - emax === 0)) return 1;
+    if (emax === 0) return 2;
+    const epo = this.ePivOff[k]!;
+    luFactor(eLu, eOff, ny, ePiv, epo);
+    const etol = OCP_DYNAMICS_SINGULAR_RTOL * emax;
+    for (let i = 0; i < ny; i++) if (!(Math.abs(eLu[eOff + i * ny + i]!) > etol)) return 2;
+    for (let b = 0; b < nw; b++) {
+      const r = aOff + b * ny;
+      for (let i = 0; i < ny; i++) ahatT[r + i] = -cJac[cjOff + i * hw + b]!;
+      luSolve(eLu, eOff, ny, ePiv, epo, ahatT, r);
+    }
+    return 0;
+  }
+
+  /** M = W_ww + δ_w I (+ stage k−1's Δx_kΔx_k block) + W_wyÂ + ÂᵀW_yw + ÂᵀP_{k+1}Â. */
+  private stageHessian(k: number, deltaW: number): void {
+    const { hess, ahatT } = this;
+    const M = this.mScr;
+    const nx = this.nx[k]!;
+    const nw = nx + this.nu[k]!;
+    const ny = this.ny[k]!;
+    const hw = nw + ny;
+    const hOff = this.hessOffset[k]!;
+    for (let a = 0; a < nw; a++) {
+      const src = hOff + a * hw;
+      const dst = a * nw;
+      for (let b = 0; b < nw; b++) M[dst + b] = hess[src + b]!;
+      M[dst + a] = M[dst + a]! + deltaW;
+    }
+    if (k > 0) {
+      const nwp = this.nx[k - 1]! + this.nu[k - 1]!;
+      const hwp = nwp + nx;
+      const hp = this.hessOffset[k - 1]!;
+      for (let a = 0; a < nx; a++) {
+        const src = hp + (nwp + a) * hwp + nwp;
+        for (let b = 0; b < nx; b++) M[a * nw + b] = M[a * nw + b]! + hess[src + b]!;
+      }
+    }
+    if (ny === 0) return;
+    const P = this.pMat;
+    const pn = this.pOff[k + 1]!;
+    const aOff = this.ahatOff[k]!;
+    const Q1 = this.q1Scr;
+    // Q1 = ÂᵀP/2 + W_wy (n_w × n_y)
+    for (let a = 0; a < nw; a++) {
+      const ar = aOff + a * ny;
+      const hr = hOff + a * hw + nw;
+      for (let j = 0; j < ny; j++) {
+        let s = 0;
+        for (let i = 0; i < ny; i++) s += ahatT[ar + i]! * P[pn + i * ny + j]!;
+        Q1[a * ny + j] = 0.5 * s + hess[hr + j]!;
+      }
+    }
+    // M += Q1·Â + (Q1·Â)ᵀ
+    for (let a = 0; a < nw; a++) {
+      const qa = a * ny;
+      const ar = aOff + a * ny;
+      for (let b = 0; b <= a; b++) {
+        const qb = b * ny;
+        const br = aOff + b * ny;
+        let s = 0;
+        for (let j = 0; j < ny; j++)
+          s += Q1[qa + j]! * ahatT[br + j]! + Q1[qb + j]! * ahatT[ar + j]!;
+        const v = M[a * nw + b]! + s;
+        M[a * nw + b] = v;
+        M[b * nw + a] = v;
+      }
+    }
+  }
+
+  /** The tail's carried rows at this stage: C = F_{k+1}ᵀÂ (q_t × n_w), into cAll. */
+  private tailCoupling(k: number, qt: number): void {
+    const { ahatT, cAll } = this;
+    const F = this.fMat;
+    const qCap = this.qCap;
+    const nw = this.nx[k]! + this.nu[k]!;
+    const ny = this.ny[k]!;
+    const fn = this.fOff[k + 1]!;
+    const aOff = this.ahatOff[k]!;
+    for (let r = 0; r < qt; r++) {
+      const dst = r * nw;
+      for (let b = 0; b < nw; b++) {
+        const br = aOff + b * ny;
+        let s = 0;
+        for (let i = 0; i < ny; i++) s += F[fn + i * qCap + r]! * ahatT[br + i]!;
+        cAll[dst + b] = s;
+      }
+    }
+  }
+
+  /**
+   * QR with column pivoting of ∂g/∂u of the stage's `ng` local rows (copied to gw); returns the
+   * number ρ of rows the controls eliminate, or −1 for non-finite data.
+   */
+  private localSplit(k: number, ng: number): number {
+    if (ng === 0) {
+      this.rank[k] = 0;
+      return 0;
+    }
+    const { gJac, gw } = this;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const nw = nx + nu;
+    const gOff = this.gJacOffset[k]!;
+    let gmax = 0;
+    for (let t = 0; t < ng * nw; t++) {
+      const v = gJac[gOff + t]!;
+      gw[gOff + t] = v;
+      const av = Math.abs(v);
+      if (av > gmax) gmax = av;
+    }
+    if (!(gmax - gmax === 0)) return -1;
+    let rho = 0;
+    if (nu > 0) {
+      rho = qrColumnPivotInPlace(
+        gw,
+        gOff,
+        ng,
+        nw,
+        nx,
+        nu,
+        this.tau,
+        this.tauOff[k]!,
+        this.colPerm,
+        this.colPermOff[k]!,
+        OCP_LOCAL_RANK_RTOL * gmax,
+      );
+    }
+    this.rank[k] = rho;
+    return rho;
+  }
+
+  /** T = U·diag(D + δ_c)·Uᵀ over the stage's local rows (δ_c·I when D = 0), into tScr. */
+  private rotatedDiagonal(k: number, ng: number, rho: number, deltaC: number): void {
+    const T = this.tScr;
+    const go = this.gOffset[k]!;
+    let uniform = true;
+    for (let i = 0; i < ng; i++) if (this.rowReg[go + i] !== 0) uniform = false;
+    if (uniform || rho === 0) {
+      for (let i = 0; i < ng; i++) {
+        for (let j = 0; j < ng; j++) T[i * ng + j] = i === j ? this.rowReg[go + i]! + deltaC : 0;
+      }
+      return;
+    }
+    const nx = this.nx[k]!;
+    const nw = nx + this.nu[k]!;
+    const gOff = this.gJacOffset[k]!;
+    const tOff = this.tauOff[k]!;
+    // A = U·diag(d) column by column (A stored column-major), then T = U·Aᵀ column by column
+    const A = this.tScr2;
+    for (let j = 0; j < ng; j++) {
+      for (let i = 0; i < ng; i++) A[j * ng + i] = i === j ? this.rowReg[go + i]! + deltaC : 0;
+      applyHouseholders(this.gw, gOff, ng, nw, nx, rho, this.tau, tOff, A, j * ng, false);
+    }
+    for (let i = 0; i < ng; i++) {
+      for (let j = 0; j < ng; j++) T[i * ng + j] = A[j * ng + i]!;
+      applyHouseholders(this.gw, gOff, ng, nw, nx, rho, this.tau, tOff, T, i * ng, false);
+    }
+    for (let i = 0; i < ng; i++) {
+      for (let j = 0; j < i; j++) {
+        const v = 0.5 * (T[i * ng + j]! + T[j * ng + i]!);
+        T[i * ng + j] = v;
+        T[j * ng + i] = v;
+      }
+    }
+  }
+
+  /** The rows ρ..ng−1 of U·G_k join the carried set (rows q_t.. of cAll), full (x, u) coupling. */
+  private newCarriedRows(k: number, ng: number, rho: number, qt: number): void {
+    const { gw, cAll, colPerm } = this;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const nw = nx + nu;
+    const gOff = this.gJacOffset[k]!;
+    const cpOff = this.colPermOff[k]!;
+    for (let r = 0; r < ng - rho; r++) {
+      const row = gOff + (rho + r) * nw;
+      const dst = (qt + r) * nw;
+      for (let a = 0; a < nx; a++) cAll[dst + a] = gw[row + a]!;
+      for (let c = 0; c < nu; c++)
+        cAll[dst + nx + colPerm[cpOff + c]!] = c >= rho ? gw[row + nx + c]! : 0;
+    }
+  }
+
+  /** B_k = [M_uu G₁ᵀ; G₁ −T₁₁] and Cplᵀ ((n_x + q_k) × n_b): rows x [M_xu | G₁ₓᵀ], rows ν [C_u | −T₂₁]. */
+  private buildBlock(k: number, ng: number, rho: number, qk: number, qt: number): void {
+    const { gw, bMat, cplT, cAll, colPerm } = this;
+    const M = this.mScr;
+    const T = this.tScr;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const nw = nx + nu;
+    const nb = nu + rho;
+    const bo = this.bOff[k]!;
+    const gOff = this.gJacOffset[k]!;
+    const cpOff = this.colPermOff[k]!;
+    for (let t = 0; t < nu; t++) {
+      for (let s = 0; s < nu; s++) bMat[bo + t * nb + s] = M[(nx + t) * nw + nx + s]!;
+    }
+    for (let i = 0; i < rho; i++) {
+      const row = gOff + i * nw;
+      for (let c = 0; c < nu; c++) {
+        const v = c >= i ? gw[row + nx + c]! : 0;
+        const s = colPerm[cpOff + c]!;
+        bMat[bo + (nu + i) * nb + s] = v;
+        bMat[bo + s * nb + nu + i] = v;
+      }
+      for (let j = 0; j < rho; j++) bMat[bo + (nu + i) * nb + nu + j] = -T[i * ng + j]!;
+    }
+    const co = this.cplOff[k]!;
+    for (let a = 0; a < nx; a++) {
+      const row = co + a * nb;
+      for (let t = 0; t < nu; t++) cplT[row + t] = M[(nx + t) * nw + a]!;
+      for (let i = 0; i < rho; i++) cplT[row + nu + i] = gw[gOff + i * nw + a]!;
+    }
+    for (let r = 0; r < qk; r++) {
+      const row = co + (nx + r) * nb;
+      const src = r * nw + nx;
+      for (let t = 0; t < nu; t++) cplT[row + t] = cAll[src + t]!;
+      for (let i = 0; i < rho; i++) cplT[row + nu + i] = r < qt ? 0 : -T[(rho + r - qt) * ng + i]!;
+    }
+  }
+
+  /** Bunch–Kaufman LDLᵀ of B_k; its inertia in localInertia. 0 ok, 1 non-finite, 2 zero pivot. */
+  private factorBlock(k: number, nb: number, zeroAbs: number): number {
+    const { bMat } = this;
+    const bo = this.bOff[k]!;
+    let chk = 0;
+    for (let t = 0; t < nb * nb; t++) chk += bMat[bo + t]! - bMat[bo + t]!;
+    if (chk !== 0) return 1;
+    const li = this.localInertia;
+    li[0] = 0;
+    li[1] = 0;
+    li[2] = 0;
+    const zeros = bunchKaufmanFactorInPlace(
+      bMat,
+      nb,
+      this.bPerm,
+      this.bBlocks,
+      li,
+      OCP_PIVOT_ZERO_RTOL,
+      zeroAbs,
+      this.bkWork,
+      bo,
+      this.bPermOff[k]!,
+    );
+    return zeros > 0 ? 2 : 0;
+  }
+
+  /** Xᵀ = (B⁻¹Cpl)ᵀ row by row. */
+  private solveCoupling(k: number, nb: number, qk: number): void {
+    const { cplT, xT } = this;
+    const co = this.cplOff[k]!;
+    const rows = this.nx[k]! + qk;
+    for (let t = 0; t < rows * nb; t++) xT[co + t] = cplT[co + t]!;
+    const bo = this.bOff[k]!;
+    const po = this.bPermOff[k]!;
+    for (let j = 0; j < rows; j++) {
+      bunchKaufmanSolveInPlace(
+        this.bMat,
+        nb,
+        this.bPerm,
+        this.bBlocks,
+        xT,
+        this.bkWork,
+        bo,
+        po,
+        co + j * nb,
+      );
+    }
+  }
+
+  /** P_k, F_k, S_k from the Schur complement of B_k; false when P_k is not finite. */
+  private schurComplement(k: number, ng: number, rho: number, qk: number, qt: number): boolean {
+    const { cplT, xT, cAll } = this;
+    const M = this.mScr;
+    const T = this.tScr;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const nw = nx + nu;
+    const nb = nu + rho;
+    const co = this.cplOff[k]!;
+    const P = this.pMat;
+    const po = this.pOff[k]!;
+    let trace = 0;
+    for (let a = 0; a < nx; a++) {
+      const ca = co + a * nb;
+      for (let b = 0; b <= a; b++) {
+        const cb = co + b * nb;
+        let s = 0;
+        for (let t = 0; t < nb; t++) s += cplT[ca + t]! * xT[cb + t]! + cplT[cb + t]! * xT[ca + t]!;
+        const v = 0.5 * (M[a * nw + b]! + M[b * nw + a]! - s);
+        P[po + a * nx + b] = v;
+        P[po + b * nx + a] = v;
+      }
+      trace += P[po + a * nx + a]!;
+    }
+    if (!(trace - trace === 0)) return false;
+    const F = this.fMat;
+    const qCap = this.qCap;
+    const fo = this.fOff[k]!;
+    for (let a = 0; a < nx; a++) {
+      const ca = co + a * nb;
+      for (let r = 0; r < qk; r++) {
+        const xr = co + (nx + r) * nb;
+        let s = cAll[r * nw + a]!;
+        for (let t = 0; t < nb; t++) s -= cplT[ca + t]! * xT[xr + t]!;
+        F[fo + a * qCap + r] = s;
+      }
+    }
+    const sNext = this.sNext;
+    const sCur = this.sCur;
+    for (let r = 0; r < qk; r++) {
+      const cr = co + (nx + r) * nb;
+      for (let s = 0; s <= r; s++) {
+        const cs = co + (nx + s) * nb;
+        let v =
+          r < qt && s < qt
+            ? sNext[r * qCap + s]!
+            : r >= qt && s >= qt
+              ? -T[(rho + r - qt) * ng + rho + s - qt]!
+              : 0;
+        let d = 0;
+        for (let t = 0; t < nb; t++) d += cplT[cr + t]! * xT[cs + t]! + cplT[cs + t]! * xT[cr + t]!;
+        v -= 0.5 * d;
+        sCur[r * qCap + s] = v;
+        sCur[s * qCap + r] = v;
+      }
+    }
+    return true;
+  }
+
+  /** The final block [[P_0, F_0], [F_0ᵀ, S_0]]: factor, inertia, status. */
+  private finalBlock(countAll: boolean, zeroAbs: number): KktFactorStatus {
+    const N = this.N;
+    const inertia = this.inertia;
+    const qCap = this.qCap;
     const nx0 = this.nx[0]!;
-    const q0 = qNext;
+    const q0 = this.qStage[0]!;
     this.carriedRows = q0;
     const nf = nx0 + q0;
     const fm = this.finalMat;
     const P = this.pMat;
     const F = this.fMat;
-    let fmax = 0;
+    const S = this.sNext;
     for (let a = 0; a < nx0; a++) {
       for (let b = 0; b < nx0; b++) fm[a * nf + b] = P[a * nx0 + b]!;
       for (let r = 0; r < q0; r++) {
@@ -664,13 +840,11 @@ export class StageKktSystem {
       }
     }
     for (let r = 0; r < q0; r++) {
-      for (let s = 0; s < q0; s++) fm[(nx0 + r) * nf + nx0 + s] = sNext[r * qCap + s]!;
+      for (let s = 0; s < q0; s++) fm[(nx0 + r) * nf + nx0 + s] = S[r * qCap + s]!;
     }
-    for (let t = 0; t < nf * nf; t++) {
-      const av = Math.abs(fm[t]!);
-      if (av > fmax) fmax = av;
-    }
-    if (!Number.isFinite(fmax)) return this.fail('nonFinite', N + 1);
+    let chk = 0;
+    for (let t = 0; t < nf * nf; t++) chk += fm[t]! - fm[t]!;
+    if (chk !== 0) return this.fail('nonFinite', N + 1);
     const li = this.localInertia;
     li[0] = 0;
     li[1] = 0;
@@ -681,7 +855,9 @@ export class StageKktSystem {
       this.finalPerm,
       this.finalBlocks,
       li,
-      zeroRtol * fmax,
+      OCP_PIVOT_ZERO_RTOL,
+      zeroAbs,
+      this.bkWork,
     );
     inertia[0]! += li[0]!;
     inertia[1]! += li[1]!;
@@ -731,7 +907,7 @@ export class StageKktSystem {
     for (let k = N; k >= 0; k--) {
       const nx = this.nx[k]!;
       const nu = this.nu[k]!;
-      const ng = this.ng[k]!;
+      const ng = this.localRows[k]!;
       const ny = this.ny[k]!;
       const nw = nx + nu;
       const hw = nw + ny;
@@ -823,7 +999,7 @@ export class StageKktSystem {
     for (let k = 0; k <= N; k++) {
       const nx = this.nx[k]!;
       const nu = this.nu[k]!;
-      const ng = this.ng[k]!;
+      const ng = this.localRows[k]!;
       const ny = this.ny[k]!;
       const nw = nx + nu;
       const hw = nw + ny;

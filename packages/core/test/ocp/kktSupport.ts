@@ -37,9 +37,16 @@ export function randomKkt(spec: RandomKktSpec): StageKktSystem {
   return kkt;
 }
 
+/** Offsets of the local rows in use, stage by stage, in the dense ordering (compact). */
+export function compactRowOffsets(kkt: StageKktSystem): number[] {
+  const o = [0];
+  for (let k = 0; k <= kkt.N; k++) o.push(o[k]! + kkt.localRows[k]!);
+  return o;
+}
+
 /**
- * The dense KKT matrix of `kkt` with regularizations δ_w (primal diagonal) and −δ_c (rows of g),
- * in the order [w_0..w_N, λ_0..λ_{N−1}, μ_0..μ_N]; returns the matrix and its order.
+ * The dense KKT matrix of `kkt` with regularizations δ_w (primal diagonal) and −(D_i + δ_c) (local
+ * rows in use), in the order [w_0..w_N, λ_0..λ_{N−1}, μ_0..μ_N]; returns the matrix and its order.
  */
 export function assembleDense(
   kkt: StageKktSystem,
@@ -51,6 +58,7 @@ export function assembleDense(
   const K = new Float64Array(size * size);
   const lamBase = n;
   const muBase = n + kkt.cOffset[kkt.N + 1]!;
+  const rowOff = compactRowOffsets(kkt);
   for (let k = 0; k <= kkt.N; k++) {
     const nw = kkt.nx[k]! + kkt.nu[k]!;
     const ny = kkt.ny[k]!;
@@ -73,14 +81,14 @@ export function assembleDense(
       }
     }
     const go = kkt.gJacOffset[k]!;
-    for (let i = 0; i < kkt.ng[k]!; i++) {
-      const row = muBase + kkt.gOffset[k]! + i;
+    for (let i = 0; i < kkt.localRows[k]!; i++) {
+      const row = muBase + rowOff[k]! + i;
       for (let b = 0; b < nw; b++) {
         const v = kkt.gJac[go + i * nw + b]!;
         K[row * size + wo + b] = v;
         K[(wo + b) * size + row] = v;
       }
-      K[row * size + row] = -deltaC;
+      K[row * size + row] = -(kkt.rowReg[kkt.gOffset[k]! + i]! + deltaC);
     }
   }
   return { K, size };

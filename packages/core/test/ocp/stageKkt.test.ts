@@ -5,7 +5,7 @@ import { DenseLU } from '../../src/linalg/lu.js';
 import { symmetricEigen } from '../../src/linalg/mlmatrix.js';
 import { StageKktSystem } from '../../src/ocp/stageKkt.js';
 import { rng } from '../support/random.js';
-import { assembleDense, randomDims, randomKkt } from './kktSupport.js';
+import { assembleDense, compactRowOffsets, randomDims, randomKkt } from './kktSupport.js';
 
 /** Inertia [pos, neg, zero] of a dense symmetric matrix from its eigenvalues (zero: |λ| ≤ tol·max|λ|). */
 function denseInertia(K: Float64Array, size: number, tol = 1e-10): number[] {
@@ -37,14 +37,24 @@ function stageSolve(kkt: StageKktSystem, rhs: Float64Array): Float64Array {
   const n = kkt.nPrimal;
   const nc = kkt.cOffset[kkt.N + 1]!;
   const ngt = kkt.gOffset[kkt.N + 1]!;
+  const rowOff = compactRowOffsets(kkt);
+  const nl = rowOff[kkt.N + 1]!;
   const dw = new Float64Array(n);
   const dl = new Float64Array(nc);
   const dm = new Float64Array(ngt);
-  kkt.solve(rhs.subarray(0, n), rhs.subarray(n, n + nc), rhs.subarray(n + nc), dw, dl, dm);
-  const out = new Float64Array(n + nc + ngt);
+  const rg = new Float64Array(ngt);
+  for (let k = 0; k <= kkt.N; k++) {
+    for (let i = 0; i < kkt.localRows[k]!; i++)
+      rg[kkt.gOffset[k]! + i] = rhs[n + nc + rowOff[k]! + i]!;
+  }
+  kkt.solve(rhs.subarray(0, n), rhs.subarray(n, n + nc), rg, dw, dl, dm);
+  const out = new Float64Array(n + nc + nl);
   out.set(dw, 0);
   out.set(dl, n);
-  out.set(dm, n + nc);
+  for (let k = 0; k <= kkt.N; k++) {
+    for (let i = 0; i < kkt.localRows[k]!; i++)
+      out[n + nc + rowOff[k]! + i] = dm[kkt.gOffset[k]! + i]!;
+  }
   return out;
 }
 
@@ -163,6 +173,40 @@ describe('StageKktSystem: solves against a dense LU of the assembled KKT matrix'
     expect(denseInertia(K, size)).toEqual([kkt.nPrimal, kkt.nEquality, 0]);
     const b = randomRhs(size, 5);
     expect(relResidual(K, size, stageSolve(kkt, b), b)).toBeLessThan(1e-12);
+  });
+});
+
+describe('StageKktSystem: local rows with their own diagonals', () => {
+  it('random per-row diagonals D_i (kept inequality rows) and partially used row capacity', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 30 }),
+        fc.integer({ min: 1, max: 8 }),
+        (seed, N) => {
+          const r = rng(seed + 9);
+          const dims = randomDims(seed, N).map((d) => ({ ...d, ng: d.ng + 2 }));
+          const kkt = randomKkt({ dims, seed: seed + 1, shift: 3 });
+          for (let k = 0; k <= N; k++) {
+            kkt.localRows[k] = dims[k]!.ng - Math.floor(3 * r());
+            for (let i = 0; i < kkt.localRows[k]!; i++) {
+              // mostly tiny diagonals (active inequalities), some zero (equalities), some O(1)
+              const t = r();
+              kkt.rowReg[kkt.gOffset[k]! + i] = t < 0.3 ? 0 : t < 0.8 ? 10 ** (-12 * r()) : 2 * r();
+            }
+          }
+          const deltaC = r() < 0.5 ? 0 : 1e-6;
+          const { K, size } = assembleDense(kkt, 0, deltaC);
+          fc.pre(minAbsEigenRatio(K, size) > 1e-9);
+          const status = kkt.factor(0, deltaC, true);
+          if (status === 'singular') return;
+          expect(['ok', 'wrongInertia']).toContain(status);
+          expect(Array.from(kkt.inertia)).toEqual(denseInertia(K, size));
+          const b = randomRhs(size, seed + 4);
+          expect(relResidual(K, size, stageSolve(kkt, b), b)).toBeLessThan(1e-10);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
