@@ -25,14 +25,15 @@ const BK_ALPHA = (1 + Math.sqrt(17)) / 8;
  * Factors the symmetric n×n matrix `a` (row-major at `off`, both triangles) in place as described
  * in the module comment, and adds its inertia to `inertia = [positive, negative, zero]`.
  *
- * A pivot counts as zero when its magnitude is at most max(`zeroRtol`·r, `zeroAbs`), where r is
+ * A pivot counts as zero when its magnitude is at most max(`tol[0]`·r, `tol[1]`), where r is
  * the largest |entry| of the pivot's row in the original matrix (the scale of the rounding errors
  * that row can carry: a row-wise test keeps a badly scaled matrix, e.g. one with some huge diagonal
  * entries, from hiding the small but exact curvature of its other rows): a 1×1 pivot, or a
  * trailing column whose entries are all that small. Such a column is not eliminated (its L column
  * is set to zero), so the factorization still completes. Solving with a factorization that has
  * zero pivots is not allowed ({@link bunchKaufmanSolveInPlace} divides by them). `work` (length
- * ≥ n) is scratch for the row scales.
+ * ≥ n) is scratch for the row scales. The two tolerances come in an array because a computed
+ * double passed as an argument is boxed (allocated) on every call.
  *
  * @returns the number of zero pivots (0 for a nonsingular matrix).
  *
@@ -42,7 +43,7 @@ const BK_ALPHA = (1 + Math.sqrt(17)) / 8;
  * const perm = new Int32Array(2);
  * const blocks = new Int32Array(2);
  * const inertia = new Int32Array(3);
- * bunchKaufmanFactorInPlace(a, 2, perm, blocks, inertia, 1e-12, 0, new Float64Array(2));
+ * bunchKaufmanFactorInPlace(a, 2, perm, blocks, inertia, Float64Array.of(1e-12, 0), new Float64Array(2));
  * // one 2×2 pivot; inertia = [1, 1, 0]
  * ```
  */
@@ -52,12 +53,13 @@ export function bunchKaufmanFactorInPlace(
   perm: Int32Array,
   blocks: Int32Array,
   inertia: Int32Array,
-  zeroRtol: number,
-  zeroAbs: number,
+  tol: Float64Array,
   work: Float64Array,
   off = 0,
   permOff = 0,
 ): number {
+  const zeroRtol = tol[0]!;
+  const zeroAbs = tol[1]!;
   for (let i = 0; i < n; i++) {
     perm[permOff + i] = i;
     let r = 0;

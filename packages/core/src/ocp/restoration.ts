@@ -455,9 +455,9 @@ export class RestorationPhase implements RestorationHandler {
       }
     }
     const barr = f - main.barrier * lg + o.kappaD * main.barrier * sum;
-    return (
-      main.acceptableToFilter(barr, theta) && main.acceptableToCurrentIterate(barr, theta, true)
-    );
+    main.testTheta = theta;
+    main.testBarr = barr;
+    return main.acceptableToFilter() && main.acceptableToCurrentIterate(true);
   }
 
   /** Copies the restoration iterate (states, controls, original slacks) into the main core. */

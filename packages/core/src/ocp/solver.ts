@@ -104,6 +104,10 @@ export interface OcpGuess {
 /** Wall-clock times of a solve in milliseconds. */
 export interface OcpTimings {
   readonly totalMs: number;
+  /** Time in the problem's `evaluate` (with the `profile` option; restoration included). */
+  readonly evaluationMs: number | undefined;
+  /** Time in the stage-wise factorizations and solves (with the `profile` option). */
+  readonly linearAlgebraMs: number | undefined;
 }
 
 /** The answer of {@link OcpSolver.solve}. */
@@ -282,6 +286,12 @@ export class OcpSolver {
     this.checkGuess(guess);
     this.history = o.history ? [] : undefined;
     core.resetForRun(o.muInit);
+    core.evaluationMs = 0;
+    core.linearAlgebraMs = 0;
+    if (this.restorationPhase !== null) {
+      this.restorationPhase.core.evaluationMs = 0;
+      this.restorationPhase.core.linearAlgebraMs = 0;
+    }
     core.iterBase = 0;
     core.iterLimit = o.maxIterations;
     core.deadline = Number.isFinite(o.maxWallTime)
@@ -348,7 +358,19 @@ export class OcpSolver {
       barrier: core.barrier,
       restorations: (this.restorationPhase?.calls ?? 0) - restorationsBefore,
       history: this.history,
-      timings: { totalMs: performance.now() - t0 },
+      timings: this.timings(t0),
+    };
+  }
+
+  private timings(t0: number): OcpTimings {
+    const totalMs = performance.now() - t0;
+    if (!this.options.profile)
+      return { totalMs, evaluationMs: undefined, linearAlgebraMs: undefined };
+    const r = this.restorationPhase?.core;
+    return {
+      totalMs,
+      evaluationMs: this.core.evaluationMs + (r?.evaluationMs ?? 0),
+      linearAlgebraMs: this.core.linearAlgebraMs + (r?.linearAlgebraMs ?? 0),
     };
   }
 

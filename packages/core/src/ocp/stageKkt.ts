@@ -377,8 +377,12 @@ export class StageKktSystem {
    * does).
    */
   factor(deltaW: number, deltaC: number, countAll = false, zeroAbs = 0): KktFactorStatus {
+    // the scalars go to fields: a double passed to a method that is not inlined is boxed
+    this.dW = deltaW;
+    this.dC = deltaC;
+    this.zeroTol[1] = zeroAbs;
     for (;;) {
-      const status = this.factorOnce(deltaW, deltaC, countAll, zeroAbs);
+      const status = this.factorOnce(countAll);
       if (status !== 'grow') {
         this.factored = true;
         this.factorStatus = status;
@@ -395,12 +399,12 @@ export class StageKktSystem {
   // Per-stage steps of the factorization. They are separate small methods (rather than one long
   // loop body) so that the optimizing compiler compiles each quickly and keeps them optimized.
 
-  private factorOnce(
-    deltaW: number,
-    deltaC: number,
-    countAll: boolean,
-    zeroAbs: number,
-  ): KktFactorStatus | 'grow' {
+  private dW = 0.5;
+  private dC = 0.5;
+  /** [relative, absolute] zero-pivot tolerances of the Bunch–Kaufman factorizations. */
+  private readonly zeroTol = Float64Array.of(OCP_PIVOT_ZERO_RTOL, 0);
+
+  private factorOnce(countAll: boolean): KktFactorStatus | 'grow' {
     const N = this.N;
     const inertia = this.inertia;
     inertia[0] = 0;
@@ -420,7 +424,7 @@ export class StageKktSystem {
         if (code === 1) return this.fail('nonFinite', k);
         if (code === 2) return this.fail('singularDynamics', k);
       }
-      this.stageHessian(k, deltaW);
+      this.stageHessian(k);
       const qt = this.qStage[k + 1]!;
       if (this.nyA(k) > 0) this.tailCoupling(k, qt);
       const rho = this.localSplit(k, ng);
@@ -432,13 +436,13 @@ export class StageKktSystem {
         return 'grow';
       }
       this.qStage[k] = qk;
-      this.rotatedDiagonal(k, ng, rho, deltaC);
+      this.rotatedDiagonal(k, ng, rho);
       this.newCarriedRows(k, ng, rho, qt);
       this.buildBlock(k, ng, rho, qk, qt);
       const nb = this.nu[k]! + rho;
       const ny = this.nyA(k);
       if (nb > 0) {
-        const code = this.factorBlock(k, nb, zeroAbs);
+        const code = this.factorBlock(k, nb);
         if (code === 1) return this.fail('nonFinite', k);
         inertia[0]! += this.localInertia[0]! + ny;
         inertia[1]! += this.localInertia[1]! + ny;
@@ -455,7 +459,7 @@ export class StageKktSystem {
       this.sNext = this.sCur;
       this.sCur = tmp;
     }
-    return this.finalBlock(countAll, zeroAbs);
+    return this.finalBlock(countAll);
   }
 
   private nyA(k: number): number {
@@ -501,8 +505,9 @@ export class StageKktSystem {
   }
 
   /** M = W_ww + δ_w I (+ stage k−1's Δx_kΔx_k block) + W_wyÂ + ÂᵀW_yw + ÂᵀP_{k+1}Â. */
-  private stageHessian(k: number, deltaW: number): void {
+  private stageHessian(k: number): void {
     const { hess, ahatT } = this;
+    const deltaW = this.dW;
     const M = this.mScr;
     const nx = this.nx[k]!;
     const nw = nx + this.nu[k]!;
@@ -611,7 +616,7 @@ export class StageKktSystem {
         this.tauOff[k]!,
         this.colPerm,
         this.colPermOff[k]!,
-        OCP_LOCAL_RANK_RTOL * gmax,
+        OCP_LOCAL_RANK_RTOL,
       );
     }
     this.rank[k] = rho;
@@ -619,8 +624,9 @@ export class StageKktSystem {
   }
 
   /** T = U·diag(D + δ_c)·Uᵀ over the stage's local rows (δ_c·I when D = 0), into tScr. */
-  private rotatedDiagonal(k: number, ng: number, rho: number, deltaC: number): void {
+  private rotatedDiagonal(k: number, ng: number, rho: number): void {
     const T = this.tScr;
+    const deltaC = this.dC;
     const go = this.gOffset[k]!;
     let uniform = true;
     for (let i = 0; i < ng; i++) if (this.rowReg[go + i] !== 0) uniform = false;
@@ -710,7 +716,7 @@ export class StageKktSystem {
   }
 
   /** Bunch–Kaufman LDLᵀ of B_k; its inertia in localInertia. 0 ok, 1 non-finite, 2 zero pivot. */
-  private factorBlock(k: number, nb: number, zeroAbs: number): number {
+  private factorBlock(k: number, nb: number): number {
     const { bMat } = this;
     const bo = this.bOff[k]!;
     let chk = 0;
@@ -726,8 +732,7 @@ export class StageKktSystem {
       this.bPerm,
       this.bBlocks,
       li,
-      OCP_PIVOT_ZERO_RTOL,
-      zeroAbs,
+      this.zeroTol,
       this.bkWork,
       bo,
       this.bPermOff[k]!,
@@ -819,7 +824,7 @@ export class StageKktSystem {
   }
 
   /** The final block [[P_0, F_0], [F_0ᵀ, S_0]]: factor, inertia, status. */
-  private finalBlock(countAll: boolean, zeroAbs: number): KktFactorStatus {
+  private finalBlock(countAll: boolean): KktFactorStatus {
     const N = this.N;
     const inertia = this.inertia;
     const qCap = this.qCap;
@@ -855,8 +860,7 @@ export class StageKktSystem {
       this.finalPerm,
       this.finalBlocks,
       li,
-      OCP_PIVOT_ZERO_RTOL,
-      zeroAbs,
+      this.zeroTol,
       this.bkWork,
     );
     inertia[0]! += li[0]!;

@@ -50,8 +50,7 @@ function factor(A: Float64Array, n: number, zeroRtol = 1e-12) {
     perm,
     blocks,
     inertia,
-    zeroRtol,
-    0,
+    Float64Array.of(zeroRtol, 0),
     new Float64Array(n),
   );
   return { a, perm, blocks, inertia, zeros };

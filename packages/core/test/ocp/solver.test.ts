@@ -438,6 +438,14 @@ describe('feasibility restoration and the statuses', () => {
     expect(l1).toBeCloseTo(1.5, 6);
   });
 
+  it('Wächter–Biegler from (−3, 1, 1): the restoration phase returns to the main phase, which converges', () => {
+    const res = new OcpSolver(waechterBiegler()).solve({ x: [-3, 1, 1], u: [] });
+    expect(res.restorations).toBeGreaterThanOrEqual(1);
+    expect(res.status).toBe('converged');
+    expect(res.success).toBe(true);
+    expect(maxDiff(res.x, [1, 0, 0.5])).toBeLessThan(1e-7);
+  });
+
   it('Wächter–Biegler from a start beyond the fold converges to the solution (1, 0, 1/2)', () => {
     const res = new OcpSolver(waechterBiegler()).solve({ x: [3, 1, 1], u: [] });
     expect(res.status).toBe('converged');
@@ -689,6 +697,17 @@ describe('warm start, options and inputs', () => {
     expect(() => new OcpSolver(bad)).toThrow(DimensionError);
     const badN: StageOcp = { ...rosenbrock(), N: -1 };
     expect(() => new OcpSolver(badN)).toThrow(DimensionError);
+  });
+
+  it('the profile option splits the time into evaluation and linear algebra', () => {
+    const plain = new OcpSolver(hs071()).solve({ x: [1, 5], u: [5, 1] });
+    expect(plain.timings.evaluationMs).toBeUndefined();
+    const res = new OcpSolver(hs071(), { profile: true }).solve({ x: [1, 5], u: [5, 1] });
+    expect(res.timings.evaluationMs).toBeGreaterThan(0);
+    expect(res.timings.linearAlgebraMs).toBeGreaterThan(0);
+    expect(res.timings.evaluationMs! + res.timings.linearAlgebraMs!).toBeLessThanOrEqual(
+      res.timings.totalMs,
+    );
   });
 
   it('solveOcp is new OcpSolver(problem, options).solve(guess)', () => {
