@@ -342,6 +342,12 @@ function ok(check: Check, v: number): boolean {
 /**
  * Fills in IPOPT's defaults and validates every option.
  * @throws DomainError naming the first invalid option.
+ *
+ * @example
+ * ```ts
+ * const o = resolveOcpOptions({ tol: 1e-10 });
+ * // o.tol = 1e-10, o.muInit = 0.1, o.maxIterations = 3000, o.acceptableIter = 15, ...
+ * ```
  */
 export function resolveOcpOptions(options: OcpSolverOptions = {}): ResolvedOcpOptions {
   const known = new Set([...Object.keys(DEFAULTS), 'muInit', 'onIteration']);

@@ -495,6 +495,24 @@ export class OcpSolver {
 /**
  * One-shot convenience: `new OcpSolver(problem, options).solve(guess)`. Keep an {@link OcpSolver}
  * for repeated solves (it owns the buffers).
+ *
+ * @example
+ * ```ts
+ * // min (x − 2)² over one stage with x ≥ 3 (one inequality row): x = 3, z = 2
+ * const problem: StageOcp = {
+ *   N: 0,
+ *   dims: () => ({ nx: 1, nu: 0, ng: 0, nh: 1 }),
+ *   stateStorage: () => 1,
+ *   retract: (_k, out, x, dx) => { out[0] = x[0]! + dx[0]!; },
+ *   evaluate: (_k, x, _u, _xn, level, sigma, _l, _m, _e, out) => {
+ *     out.cost = (x[0]! - 2) ** 2;
+ *     out.h[0] = x[0]! - 3;
+ *     if (level >= 1) { out.costGrad[0] = 2 * (x[0]! - 2); out.hJac[0] = 1; }
+ *     if (level === 2) out.hess[0] = 2 * sigma;
+ *   },
+ * };
+ * const r = solveOcp(problem, { x: [5], u: [] }); // r.x ≈ [3], r.z ≈ [2], r.status 'converged'
+ * ```
  */
 export function solveOcp(
   problem: StageOcp,

@@ -68,7 +68,11 @@ import {
 } from '../constants.js';
 import { DimensionError } from '../errors.js';
 import { applyHouseholders, qrColumnPivotInPlace } from './householder.js';
-import { bunchKaufmanFactorInPlace, bunchKaufmanSolveInPlace } from './ldlt.js';
+import {
+  bunchKaufmanFactorInPlace,
+  bunchKaufmanSolveInPlace,
+  bunchKaufmanSolveManyInPlace,
+} from './ldlt.js';
 
 /** Dimensions of one stage of a {@link StageKktSystem}. */
 export interface KktStageDims {
@@ -746,21 +750,18 @@ export class StageKktSystem {
     const co = this.cplOff[k]!;
     const rows = this.nx[k]! + qk;
     for (let t = 0; t < rows * nb; t++) xT[co + t] = cplT[co + t]!;
-    const bo = this.bOff[k]!;
-    const po = this.bPermOff[k]!;
-    for (let j = 0; j < rows; j++) {
-      bunchKaufmanSolveInPlace(
-        this.bMat,
-        nb,
-        this.bPerm,
-        this.bBlocks,
-        xT,
-        this.bkWork,
-        bo,
-        po,
-        co + j * nb,
-      );
-    }
+    bunchKaufmanSolveManyInPlace(
+      this.bMat,
+      nb,
+      this.bPerm,
+      this.bBlocks,
+      xT,
+      this.bkWork,
+      rows,
+      this.bOff[k]!,
+      this.bPermOff[k]!,
+      co,
+    );
   }
 
   /** P_k, F_k, S_k from the Schur complement of B_k; false when P_k is not finite. */
@@ -897,7 +898,31 @@ export class StageKktSystem {
         this.factorStatus,
       );
     }
-    const { N, hess, eLu, ePiv, ahatT, gw, tau, bMat, bPerm, bBlocks, kall, cplT, xT } = this;
+    const N = this.N;
+    this.hNext = this.hA;
+    this.hCur = this.hB;
+    for (let k = N; k >= 0; k--) {
+      this.backwardVector(k, rhsW, rhsC, rhsG);
+      const tmp = this.hNext;
+      this.hNext = this.hCur;
+      this.hCur = tmp;
+    }
+    this.finalSolve(dw);
+    for (let k = 0; k <= N; k++) this.forwardStage(k, dw, dLambda, dMu);
+  }
+
+  // rolling carried-row constants of the vector pass: h_{k+1} (hNext) → h_k (hCur)
+  private hNext = new Float64Array(0);
+  private hCur = new Float64Array(0);
+
+  /** Backward vector pass at stage k: b̂_k, the stage gradient m, k_all, p_k and h_k. */
+  private backwardVector(
+    k: number,
+    rhsW: Float64Array,
+    rhsC: Float64Array,
+    rhsG: Float64Array,
+  ): void {
+    const { hess, eLu, ePiv, ahatT, gw, tau, kall, cplT } = this;
     const qCap = this.qCap;
     const P = this.pMat;
     const F = this.fMat;
@@ -905,174 +930,205 @@ export class StageKktSystem {
     const m = this.vecScr;
     const t2 = this.vecScr2;
     const bhat = this.bhat;
-    let hNext = this.hA;
-    let hCur = this.hB;
-    // ---- backward vector pass
-    for (let k = N; k >= 0; k--) {
-      const nx = this.nx[k]!;
-      const nu = this.nu[k]!;
-      const ng = this.localRows[k]!;
-      const ny = this.ny[k]!;
-      const nw = nx + nu;
-      const hw = nw + ny;
-      const hOff = this.hessOffset[k]!;
-      const wo = this.wOffset[k]!;
-      const qt = this.qStage[k + 1]!;
-      const qk = this.qStage[k]!;
-      const rho = this.rank[k]!;
-      for (let a = 0; a < nw; a++) m[a] = -rhsW[wo + a]!;
+    const hNext = this.hNext;
+    const hCur = this.hCur;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const ng = this.localRows[k]!;
+    const ny = this.ny[k]!;
+    const nw = nx + nu;
+    const hw = nw + ny;
+    const hOff = this.hessOffset[k]!;
+    const wo = this.wOffset[k]!;
+    const qt = this.qStage[k + 1]!;
+    const qk = this.qStage[k]!;
+    const rho = this.rank[k]!;
+    for (let a = 0; a < nw; a++) m[a] = -rhsW[wo + a]!;
+    if (ny > 0) {
       const eo = this.ePivOff[k]!;
-      if (ny > 0) {
-        const co = this.cOffset[k]!;
-        for (let i = 0; i < ny; i++) bhat[eo + i] = rhsC[co + i]!;
-        luSolve(eLu, this.eLuOff[k]!, ny, ePiv, eo, bhat, eo);
-        const pn = this.pOff[k + 1]!;
-        const pvn = this.pVecOff[k + 1]!;
-        for (let i = 0; i < ny; i++) {
-          let s = pv[pvn + i]!;
-          for (let j = 0; j < ny; j++) s += P[pn + i * ny + j]! * bhat[eo + j]!;
-          t2[i] = s;
-        }
-        const aOff = this.ahatOff[k]!;
-        for (let a = 0; a < nw; a++) {
-          let s = 0;
-          for (let i = 0; i < ny; i++) {
-            s += hess[hOff + a * hw + nw + i]! * bhat[eo + i]! + ahatT[aOff + a * ny + i]! * t2[i]!;
-          }
-          m[a] = m[a]! + s;
-        }
-        const fn = this.fOff[k + 1]!;
-        for (let r = 0; r < qt; r++) {
-          let s = hNext[r]!;
-          for (let i = 0; i < ny; i++) s += F[fn + i * qCap + r]! * bhat[eo + i]!;
-          hCur[r] = s;
-        }
+      const co = this.cOffset[k]!;
+      for (let i = 0; i < ny; i++) bhat[eo + i] = rhsC[co + i]!;
+      luSolve(eLu, this.eLuOff[k]!, ny, ePiv, eo, bhat, eo);
+      const pn = this.pOff[k + 1]!;
+      const pvn = this.pVecOff[k + 1]!;
+      for (let i = 0; i < ny; i++) {
+        let s = pv[pvn + i]!;
+        for (let j = 0; j < ny; j++) s += P[pn + i * ny + j]! * bhat[eo + j]!;
+        t2[i] = s;
       }
-      // local rows: U·(−r_g) → [g₁; constants of the new carried rows]
-      const gOff = this.gJacOffset[k]!;
-      const go = this.gOffset[k]!;
-      for (let i = 0; i < ng; i++) t2[i] = -rhsG[go + i]!;
-      if (rho > 0) applyHouseholders(gw, gOff, ng, nw, nx, rho, tau, this.tauOff[k]!, t2, 0, false);
-      for (let r = 0; r < ng - rho; r++) hCur[qt + r] = t2[rho + r]!;
-      // k_all = −B⁻¹[m_u; g₁]
-      const nb = nu + rho;
-      const ko = this.kallOff[k]!;
-      const co = this.cplOff[k]!;
-      for (let t = 0; t < nu; t++) kall[ko + t] = -m[nx + t]!;
-      for (let i = 0; i < rho; i++) kall[ko + nu + i] = -t2[i]!;
-      if (nb > 0) {
-        bunchKaufmanSolveInPlace(
-          bMat,
-          nb,
-          bPerm,
-          bBlocks,
-          kall,
-          this.bkWork,
-          this.bOff[k]!,
-          this.bPermOff[k]!,
-          ko,
-        );
+      const aOff = this.ahatOff[k]!;
+      for (let a = 0; a < nw; a++) {
+        const hr = hOff + a * hw + nw;
+        const ar = aOff + a * ny;
+        let s = 0;
+        for (let i = 0; i < ny; i++) s += hess[hr + i]! * bhat[eo + i]! + ahatT[ar + i]! * t2[i]!;
+        m[a] = m[a]! + s;
       }
-      const pvo = this.pVecOff[k]!;
-      for (let a = 0; a < nx; a++) {
-        let s = m[a]!;
-        for (let t = 0; t < nb; t++) s += cplT[co + a * nb + t]! * kall[ko + t]!;
-        pv[pvo + a] = s;
-      }
-      for (let r = 0; r < qk; r++) {
-        let s = hCur[r]!;
-        for (let t = 0; t < nb; t++) s += cplT[co + (nx + r) * nb + t]! * kall[ko + t]!;
+      const fn = this.fOff[k + 1]!;
+      for (let r = 0; r < qt; r++) {
+        let s = hNext[r]!;
+        for (let i = 0; i < ny; i++) s += F[fn + i * qCap + r]! * bhat[eo + i]!;
         hCur[r] = s;
       }
-      const tmp = hNext;
-      hNext = hCur;
-      hCur = tmp;
     }
-    // ---- final block: [P_0 F_0; F_0ᵀ S_0][Δx_0; ν] = −[p_0; h_0]
+    // local rows: U·(−r_g) → [g₁; constants of the new carried rows]
+    const go = this.gOffset[k]!;
+    for (let i = 0; i < ng; i++) t2[i] = -rhsG[go + i]!;
+    if (rho > 0) {
+      applyHouseholders(
+        gw,
+        this.gJacOffset[k]!,
+        ng,
+        nw,
+        nx,
+        rho,
+        tau,
+        this.tauOff[k]!,
+        t2,
+        0,
+        false,
+      );
+    }
+    for (let r = 0; r < ng - rho; r++) hCur[qt + r] = t2[rho + r]!;
+    // k_all = −B⁻¹[m_u; g₁]
+    const nb = nu + rho;
+    const ko = this.kallOff[k]!;
+    const co = this.cplOff[k]!;
+    for (let t = 0; t < nu; t++) kall[ko + t] = -m[nx + t]!;
+    for (let i = 0; i < rho; i++) kall[ko + nu + i] = -t2[i]!;
+    if (nb > 0) {
+      bunchKaufmanSolveInPlace(
+        this.bMat,
+        nb,
+        this.bPerm,
+        this.bBlocks,
+        kall,
+        this.bkWork,
+        this.bOff[k]!,
+        this.bPermOff[k]!,
+        ko,
+      );
+    }
+    const pvo = this.pVecOff[k]!;
+    for (let a = 0; a < nx; a++) {
+      const ca = co + a * nb;
+      let s = m[a]!;
+      for (let t = 0; t < nb; t++) s += cplT[ca + t]! * kall[ko + t]!;
+      pv[pvo + a] = s;
+    }
+    for (let r = 0; r < qk; r++) {
+      const cr = co + (nx + r) * nb;
+      let s = hCur[r]!;
+      for (let t = 0; t < nb; t++) s += cplT[cr + t]! * kall[ko + t]!;
+      hCur[r] = s;
+    }
+  }
+
+  /** [P_0 F_0; F_0ᵀ S_0][Δx_0; ν] = −[p_0; h_0] into dw (Δx_0) and nuVec (ν). */
+  private finalSolve(dw: Float64Array): void {
     const nx0 = this.nx[0]!;
     const q0 = this.qStage[0]!;
     const nf = nx0 + q0;
     const z = this.finalRhs;
+    const pv = this.pVec;
+    const h0 = this.hNext;
     for (let a = 0; a < nx0; a++) z[a] = -pv[a]!;
-    for (let r = 0; r < q0; r++) z[nx0 + r] = -hNext[r]!;
+    for (let r = 0; r < q0; r++) z[nx0 + r] = -h0[r]!;
     bunchKaufmanSolveInPlace(this.finalMat, nf, this.finalPerm, this.finalBlocks, z, this.bkWork);
     const nuV = this.nuVec;
     for (let a = 0; a < nx0; a++) dw[a] = z[a]!;
     for (let r = 0; r < q0; r++) nuV[r] = z[nx0 + r]!;
-    // ---- forward pass
-    for (let k = 0; k <= N; k++) {
-      const nx = this.nx[k]!;
-      const nu = this.nu[k]!;
-      const ng = this.localRows[k]!;
-      const ny = this.ny[k]!;
-      const nw = nx + nu;
-      const hw = nw + ny;
-      const wo = this.wOffset[k]!;
-      const qt = this.qStage[k + 1]!;
-      const qk = this.qStage[k]!;
-      const rho = this.rank[k]!;
-      const nb = nu + rho;
-      const ko = this.kallOff[k]!;
-      const co = this.cplOff[k]!;
-      // v = k_all − Xᵀ·[Δx_k; ν]
-      for (let t = 0; t < nb; t++) m[t] = kall[ko + t]!;
-      for (let a = 0; a < nx; a++) {
-        const za = dw[wo + a]!;
-        if (za === 0) continue;
-        for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[co + a * nb + t]! * za;
-      }
-      for (let r = 0; r < qk; r++) {
-        const zr = nuV[r]!;
-        if (zr === 0) continue;
-        for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[co + (nx + r) * nb + t]! * zr;
-      }
-      for (let t = 0; t < nu; t++) dw[wo + nx + t] = m[t]!;
-      if (ng > 0) {
-        const go = this.gOffset[k]!;
-        for (let i = 0; i < rho; i++) dMu[go + i] = m[nu + i]!;
-        for (let r = 0; r < ng - rho; r++) dMu[go + rho + r] = nuV[qt + r]!;
-        if (rho > 0) {
-          applyHouseholders(
-            gw,
-            this.gJacOffset[k]!,
-            ng,
-            nw,
-            nx,
-            rho,
-            tau,
-            this.tauOff[k]!,
-            dMu,
-            go,
-            true,
-          );
-        }
-      }
-      if (ny > 0) {
-        const aOff = this.ahatOff[k]!;
-        const eo = this.ePivOff[k]!;
-        const wn = this.wOffset[k + 1]!;
-        for (let i = 0; i < ny; i++) {
-          let s = bhat[eo + i]!;
-          for (let b = 0; b < nw; b++) s += ahatT[aOff + b * ny + i]! * dw[wo + b]!;
-          dw[wn + i] = s;
-        }
-        const hOff = this.hessOffset[k]!;
-        const pn = this.pOff[k + 1]!;
-        const pvn = this.pVecOff[k + 1]!;
-        const fn = this.fOff[k + 1]!;
-        const co2 = this.cOffset[k]!;
-        for (let i = 0; i < ny; i++) {
-          let s = pv[pvn + i]!;
-          const hr = hOff + (nw + i) * hw;
-          for (let b = 0; b < nw; b++) s += hess[hr + b]! * dw[wo + b]!;
-          for (let j = 0; j < ny; j++) s += P[pn + i * ny + j]! * dw[wn + j]!;
-          for (let r = 0; r < qt; r++) s += F[fn + i * qCap + r]! * nuV[r]!;
-          dLambda[co2 + i] = s;
-        }
-        luSolveTranspose(eLu, this.eLuOff[k]!, ny, ePiv, eo, dLambda, co2);
-        for (let i = 0; i < ny; i++) dLambda[co2 + i] = -dLambda[co2 + i]!;
+  }
+
+  /** Forward pass at stage k: Δu_k, Δμ_k, Δx_{k+1} and Δλ_k from Δx_k and ν. */
+  private forwardStage(
+    k: number,
+    dw: Float64Array,
+    dLambda: Float64Array,
+    dMu: Float64Array,
+  ): void {
+    const { hess, eLu, ePiv, ahatT, gw, tau, kall, xT } = this;
+    const qCap = this.qCap;
+    const P = this.pMat;
+    const F = this.fMat;
+    const pv = this.pVec;
+    const nuV = this.nuVec;
+    const m = this.vecScr;
+    const bhat = this.bhat;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const ng = this.localRows[k]!;
+    const ny = this.ny[k]!;
+    const nw = nx + nu;
+    const hw = nw + ny;
+    const wo = this.wOffset[k]!;
+    const qt = this.qStage[k + 1]!;
+    const qk = this.qStage[k]!;
+    const rho = this.rank[k]!;
+    const nb = nu + rho;
+    const ko = this.kallOff[k]!;
+    const co = this.cplOff[k]!;
+    // v = k_all − Xᵀ·[Δx_k; ν]
+    for (let t = 0; t < nb; t++) m[t] = kall[ko + t]!;
+    for (let a = 0; a < nx; a++) {
+      const za = dw[wo + a]!;
+      if (za === 0) continue;
+      const xa = co + a * nb;
+      for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[xa + t]! * za;
+    }
+    for (let r = 0; r < qk; r++) {
+      const zr = nuV[r]!;
+      if (zr === 0) continue;
+      const xr = co + (nx + r) * nb;
+      for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[xr + t]! * zr;
+    }
+    for (let t = 0; t < nu; t++) dw[wo + nx + t] = m[t]!;
+    if (ng > 0) {
+      const go = this.gOffset[k]!;
+      for (let i = 0; i < rho; i++) dMu[go + i] = m[nu + i]!;
+      for (let r = 0; r < ng - rho; r++) dMu[go + rho + r] = nuV[qt + r]!;
+      if (rho > 0) {
+        applyHouseholders(
+          gw,
+          this.gJacOffset[k]!,
+          ng,
+          nw,
+          nx,
+          rho,
+          tau,
+          this.tauOff[k]!,
+          dMu,
+          go,
+          true,
+        );
       }
     }
+    if (ny === 0) return;
+    const aOff = this.ahatOff[k]!;
+    const eo = this.ePivOff[k]!;
+    const wn = this.wOffset[k + 1]!;
+    for (let i = 0; i < ny; i++) {
+      let s = bhat[eo + i]!;
+      for (let b = 0; b < nw; b++) s += ahatT[aOff + b * ny + i]! * dw[wo + b]!;
+      dw[wn + i] = s;
+    }
+    const hOff = this.hessOffset[k]!;
+    const pn = this.pOff[k + 1]!;
+    const pvn = this.pVecOff[k + 1]!;
+    const fn = this.fOff[k + 1]!;
+    const lo = this.cOffset[k]!;
+    for (let i = 0; i < ny; i++) {
+      let s = pv[pvn + i]!;
+      const hr = hOff + (nw + i) * hw;
+      for (let b = 0; b < nw; b++) s += hess[hr + b]! * dw[wo + b]!;
+      const pr = pn + i * ny;
+      for (let j = 0; j < ny; j++) s += P[pr + j]! * dw[wn + j]!;
+      const fr = fn + i * qCap;
+      for (let r = 0; r < qt; r++) s += F[fr + r]! * nuV[r]!;
+      dLambda[lo + i] = s;
+    }
+    luSolveTranspose(eLu, this.eLuOff[k]!, ny, ePiv, eo, dLambda, lo);
+    for (let i = 0; i < ny; i++) dLambda[lo + i] = -dLambda[lo + i]!;
   }
 }
 

@@ -715,6 +715,32 @@ describe('warm start, options and inputs', () => {
     expect(res.status).toBe('converged');
   });
 
+  it('the example of the solveOcp comment: an active inequality and its multiplier', () => {
+    const problem: StageOcp = {
+      N: 0,
+      dims: () => ({ nx: 1, nu: 0, ng: 0, nh: 1 }),
+      stateStorage: () => 1,
+      retract: (_k, out, x, dx) => {
+        out[0] = x[0]! + dx[0]!;
+      },
+      evaluate: (_k, x, _u, _xn, level, sigma, _l, _m, _e, out) => {
+        out.cost = (x[0]! - 2) ** 2;
+        out.h[0] = x[0]! - 3;
+        if (level >= 1) {
+          out.costGrad[0] = 2 * (x[0]! - 2);
+          out.hJac[0] = 1;
+        }
+        if (level === 2) out.hess[0] = 2 * sigma;
+      },
+    };
+    const r = solveOcp(problem, { x: [5], u: [] });
+    expect(r.status).toBe('converged');
+    expect(r.x[0]).toBeCloseTo(3, 8);
+    expect(r.z[0]).toBeCloseTo(2, 7);
+    expect(r.s[0]).toBeCloseTo(0, 8);
+    expect(r.secondOrder).toBe('minimum');
+  });
+
   it('the example of the OcpSolver comment', () => {
     const problem: StageOcp = {
       N: 2,
