@@ -120,7 +120,7 @@ export interface OcpResult {
   readonly iterations: number;
   /** Σ ℓ_k at the returned point (unscaled). */
   readonly cost: number;
-  /** ‖(c, g, min(h, 0)-ish: h − s)‖∞, unscaled. */
+  /** Constraint violation max(‖c‖∞, ‖g‖∞, ‖max(0, −h)‖∞) at the returned point, unscaled. */
   readonly primalInfeasibility: number;
   /** ‖∇L‖∞, unscaled (including the slack rows). */
   readonly dualInfeasibility: number;
@@ -349,7 +349,7 @@ export class OcpSolver {
       message,
       iterations: core.iter,
       cost: core.fCur / sc.objScale,
-      primalInfeasibility: core.unscaledPrimalInf,
+      primalInfeasibility: this.constraintViolation(),
       dualInfeasibility: core.unscaledDualInf,
       complementarity: core.unscaledComplInf,
       secondOrder,
@@ -360,6 +360,17 @@ export class OcpSolver {
       history: this.history,
       timings: this.timings(t0),
     };
+  }
+
+  /** max(‖c‖∞, ‖g‖∞, ‖max(0, −h)‖∞) of the original (unscaled) problem at the current point. */
+  private constraintViolation(): number {
+    const core = this.core;
+    const sc = this.scaled;
+    let v = 0;
+    for (let i = 0; i < core.c.length; i++) v = Math.max(v, Math.abs(core.c[i]! / sc.cScale[i]!));
+    for (let i = 0; i < core.g.length; i++) v = Math.max(v, Math.abs(core.g[i]! / sc.gScale[i]!));
+    for (let i = 0; i < core.h.length; i++) v = Math.max(v, -core.h[i]! / sc.hScale[i]!);
+    return v;
   }
 
   private timings(t0: number): OcpTimings {
