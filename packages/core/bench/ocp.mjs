@@ -327,7 +327,12 @@ function doubleIntegrator(N) {
   const h = 2 / N;
   return {
     N,
-    dims: (k) => ({ nx: 2, nu: k < N ? 1 : 0, ng: k === 0 ? 2 : k === N ? 1 : 0, nh: k < N ? 2 : 0 }),
+    dims: (k) => ({
+      nx: 2,
+      nu: k < N ? 1 : 0,
+      ng: k === 0 ? 2 : k === N ? 1 : 0,
+      nh: k < N ? 2 : 0,
+    }),
     stateStorage: () => 2,
     retract: (_k, out, x, dx) => {
       out[0] = x[0] + dx[0];
