@@ -11,19 +11,28 @@
  *
  * (the κ_d term is IPOPT's linear damping of one-sided bounds). Multipliers: λ (dynamics), μ (path
  * equalities), y (the rows h − s; the Lagrangian is f + λᵀc + μᵀg + yᵀ(h − s) − zᵀs), and the bound
- * multipliers z ≥ 0 of s. The Newton step of the primal-dual equations [WB (4)–(5)], with
- * dz = μS⁻¹e − z − Σ ds (Σ = S⁻¹Z) and the slack rows condensed (ds = J_h dw + (h − s),
- * dy = Σ ds − (y + μ/s − κ_dμ)), reduces to the stage-structured system of
- * {@link StageKktSystem} with Hessian W + J_hᵀΣJ_h:
+ * multipliers z ≥ 0 of s. The Newton step of the primal-dual equations [WB (4)–(5)] eliminates
+ * dz = μS⁻¹e − z − Σ ds (Σ = S⁻¹Z) and then, for each inequality row with the right-hand sides
+ * r = h − s and r_s = y + μ/s − κ_dμ of its two rows,
+ * - if Σᵢ ≤ {@link OCP_SLACK_CONDENSE_SIGMA} (inactive or weakly active), condenses the row:
+ *   dsᵢ = J_h,i dw + rᵢ, dyᵢ = Σᵢ dsᵢ − r_s,i, adding Σᵢ J_h,iᵀJ_h,i to the Hessian and
+ *   J_h,iᵀ(r_s,i − Σᵢrᵢ) to the right-hand side;
+ * - otherwise (strongly active) keeps it as a row of {@link StageKktSystem} with unknown dyᵢ:
+ *   J_h,i dw − dyᵢ/Σᵢ = −rᵢ + r_s,i/Σᵢ, and dsᵢ = (r_s,i + dyᵢ)/Σᵢ — the condensed form would need
+ *   cancellations of entries of size Σᵢ ≈ z²/μ (IPOPT keeps all slacks in its augmented system).
  *
- *     [W + J_hᵀΣJ_h + δ_w I   J_cᵀ  J_gᵀ  ] [dw]   [−∇_wL + J_hᵀ(y + μ/s − κ_dμ − Σ(h − s))... ]
- *     [J_c                    0           ] [dλ] = [−c]
- *     [J_g                         −δ_c I ] [dμ]   [−g]
+ * The stage-structured system is then
  *
- * (condensing the slack pairs adds (n_h, n_h) to the inertia, so the condensed matrix has the
- * correct inertia exactly when the full one does). δ_w is applied to w only, not to the slacks:
- * Σ is already positive, so this restores the inertia as IPOPT's δ_w on (x, s) does, without
- * recondensing per trial.
+ *     [W + J_hᵀΣJ_h (condensed rows) + δ_w I   J_cᵀ   J_gᵀ            J_h,keptᵀ      ] [dw]
+ *     [J_c                                                                              ] [dλ]
+ *     [J_g                                                 −δ_c I                       ] [dμ]
+ *     [J_h,kept                                                          −Σ⁻¹ − δ_c I ] [dy]
+ *
+ * with right-hand side (−∇_wL + condensed terms, −c, −g, kept rows above). Eliminating a slack pair
+ * adds (1, 1) to the inertia, so this matrix has the inertia of a descent step, (n_w, m + n_kept, 0),
+ * exactly when the full system has. δ_w is applied to w only, not to the slacks: Σ is already
+ * positive, so this restores the inertia as IPOPT's δ_w on (x, s) does without recondensing per
+ * trial.
  *
  * The algorithm is [WB Algorithm A]: monotone barrier update [WB (7)] with κ_ε, κ_μ, θ_μ; the
  * fraction-to-the-boundary rule [WB (8), (15)] with τ = max(τ_min, 1 − μ); the κ_Σ safeguard of
@@ -1553,16 +1562,22 @@ export class IpmCore {
   }
 
   /**
-   * Factors the KKT matrix at the current point without primal regularization and with the
-   * current Σ (fixing strongly active inequalities), counting the whole inertia: the second-order
-   * test. Zero pivots are judged on the problem's own scale (the largest entry of the Lagrangian
-   * Hessian and of the constraint Jacobians, not Σ). When the matrix is singular, it is factored
-   * once more with a dual regularization δ = `dualReg`·scale on the constraint rows: by Finsler's
-   * lemma W + JᵀJ/δ is positive definite for small δ exactly when W is positive definite on the
-   * null space of J, so dependent active constraints (a degenerate vertex) still give a verdict,
-   * while a zero-curvature direction in the null space stays singular.
+   * The second-order test at the current point, with the current Σ (fixing strongly active
+   * inequalities): is the reduced Hessian (the Lagrangian Hessian on the null space of the
+   * constraint Jacobian) positive definite with a margin? With ε = `margin`·scale (scale: the largest
+   * entry of the Lagrangian Hessian and of the constraint Jacobians, not Σ), the KKT matrix is
+   * factored with the primal shifts −ε and +ε, whose inertia counts are exact (Haynsworth; they do
+   * not depend on any pivot being large, only on none being zero):
+   * - correct inertia with −ε: every reduced curvature exceeds ε → 'ok' (a strict minimum);
+   * - wrong inertia with +ε: a curvature below −ε → 'wrongInertia' (a saddle or maximum);
+   * - correct with +ε but not with −ε: a curvature in [−ε, ε] → 'singular' (a flat direction,
+   *   e.g. a continuous symmetry).
+   * When a shifted matrix is singular (dependent active constraints, as at a degenerate vertex of
+   * a linear program), the test is repeated with the dual regularization δ = `dualReg`·scale on
+   * the constraint rows: by Finsler's lemma W + JᵀJ/δ has the inertia of W on null(J) for small δ.
+   * The KKT matrix is then factored once more without shift for the reported inertia.
    */
-  factorForVerdict(zeroRtol: number, dualReg: number): KktFactorStatus {
+  factorForVerdict(margin: number, dualReg: number): KktFactorStatus {
     // the Hessian buffer holds the condensed matrix of the last step, or the raw Hessian after
     // the final evaluation: rebuild it from a fresh level-2 evaluation
     if (!this.evaluate(2, false)) return 'nonFinite';
@@ -1572,8 +1587,30 @@ export class IpmCore {
       for (let i = 0; i < a.length; i++) scale = Math.max(scale, Math.abs(a[i]!));
     }
     this.prepareMatrix();
-    const st = kkt.factor(0, 0, true, zeroRtol * scale);
-    if (st !== 'singular') return st;
-    return kkt.factor(0, dualReg * scale, true, zeroRtol * scale);
+    const eps = margin * scale;
+    let verdict: KktFactorStatus = 'singular';
+    let dC = 0;
+    for (const dc of [0, dualReg * scale]) {
+      dC = dc;
+      const minus = kkt.factor(-eps, dc);
+      if (minus === 'ok') {
+        verdict = 'ok';
+        break;
+      }
+      if (minus === 'nonFinite' || minus === 'singularDynamics' || minus === 'tooManyCarried') {
+        return minus;
+      }
+      const plus = kkt.factor(eps, dc);
+      if (plus === 'wrongInertia') {
+        verdict = 'wrongInertia';
+        break;
+      }
+      if (plus === 'ok') {
+        verdict = 'singular';
+        break;
+      }
+    }
+    kkt.factor(0, dC);
+    return verdict;
   }
 }

@@ -24,22 +24,23 @@
  *   `constr_mult_reset_threshold` 0) and the bound multipliers take IPOPT's Newton update;
  * - the restoration phase's buffers are allocated the first time it is needed and kept.
  *
- * The second-order verdict: at the returned point the KKT matrix is factored once more with
- * δ_w = δ_c = 0 and the final Σ = S⁻¹Z (which fixes the strongly active inequalities), counting the
- * whole inertia. `minimum`: inertia (n, m, 0), i.e. the constraint Jacobian has full rank and the
- * reduced Hessian on its null space is positive definite; `saddle`: a negative eigenvalue of the
- * reduced Hessian; `singular`: a zero pivot (|pivot| ≤ {@link OCP_SECOND_ORDER_ZERO_RTOL} relative)
- * that a small dual regularization does not remove, i.e. a direction of zero curvature in the null
- * space (dependent active constraints alone, as at a degenerate vertex of a linear program, are
- * handled by that regularization and still give `minimum`; see `factorForVerdict`). A problem with a continuous symmetry (a
- * cost and constraints invariant under a one-parameter group, such as a rotation of the whole
- * trajectory) has a zero direction at every solution; remove it with a gauge constraint (fix the
- * symmetry's coordinate at one stage with a row of g). `success` is true only for `converged` or
- * `acceptable` with a `minimum`.
+ * The second-order verdict: at the returned point, with the final Σ = S⁻¹Z (which fixes the
+ * strongly active inequalities), the KKT matrix is factored with the primal shifts −ε and +ε,
+ * ε = {@link OCP_SECOND_ORDER_MARGIN} relative to the problem's scale, counting the whole inertia
+ * each time (so the test does not depend on the size of any single pivot). `minimum`: the shifted
+ * matrix still has the inertia (n, m, 0), i.e. the constraint Jacobian has full rank and the
+ * reduced Hessian on its null space is positive definite with curvatures above ε; `saddle`: a
+ * curvature below −ε; `singular`: a flat direction (curvature within ±ε). Dependent active
+ * constraints alone (a degenerate vertex of a linear program) are handled by a small dual
+ * regularization and still give `minimum`. A problem with a continuous symmetry (a cost and
+ * constraints invariant under a one-parameter group, such as a rotation of the whole trajectory)
+ * has a flat direction at every solution; remove it with a gauge constraint (fix the symmetry's
+ * coordinate at one stage with a row of g). `success` is true only for `converged` or `acceptable`
+ * with a `minimum`; `inertia` is that of the unshifted matrix.
  *
  * @module
  */
-import { OCP_SECOND_ORDER_DUAL_REG, OCP_SECOND_ORDER_ZERO_RTOL } from '../constants.js';
+import { OCP_SECOND_ORDER_DUAL_REG, OCP_SECOND_ORDER_MARGIN } from '../constants.js';
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
 import { type CoreExit, IpmCore } from './ipm.js';
 import {
@@ -328,9 +329,10 @@ export class OcpSolver {
     let secondOrder: OcpSecondOrder | undefined;
     let inertia: OcpInertia | undefined;
     if (exit !== 'infeasible' && exit !== 'diverging' && exit !== 'invalidNumbers') {
-      const st = core.factorForVerdict(OCP_SECOND_ORDER_ZERO_RTOL, OCP_SECOND_ORDER_DUAL_REG);
+      const st = core.factorForVerdict(OCP_SECOND_ORDER_MARGIN, OCP_SECOND_ORDER_DUAL_REG);
       if (st === 'ok' || st === 'wrongInertia' || st === 'singular') {
         secondOrder = st === 'ok' ? 'minimum' : st === 'wrongInertia' ? 'saddle' : 'singular';
+        // the inertia of the unshifted matrix (possibly with the verdict's dual regularization)
         const I = core.kkt.inertia;
         inertia = { positive: I[0]!, negative: I[1]!, zero: I[2]! };
       }

@@ -47,12 +47,14 @@
  * Δx_{k+1} and Δλ_k = −E_k⁻ᵀ(W_yw w_k + P_{k+1}Δx_{k+1} + F_{k+1}ν + p_{k+1}).
  *
  * Every pivot block is a principal Schur complement, so by Sylvester's law and Haynsworth's
- * inertia additivity the inertia of the KKT matrix is the sum of the pivots' inertias: the matrix
- * has the inertia (n, m, 0) that makes the step a descent direction (n primal unknowns, m equality
- * rows) exactly when every B_k and the final block have their expected inertia, i.e. when the
- * constraint Jacobian has full row rank and the reduced Hessian on its null space is positive
- * definite. The backward order is essential: a forward recursion meets singular blocks whenever
- * a stage cost does not depend on the state.
+ * inertia additivity the inertia of the KKT matrix is the sum of the pivots' inertias (each
+ * dynamics pair contributes (n_y, n_y)); the matrix has the inertia (n, m, 0) that makes the step a
+ * descent direction (n primal unknowns, m equality rows) exactly when the constraint Jacobian has
+ * full row rank and the reduced Hessian on its null space is positive definite. The individual
+ * blocks need not have "their" share: a control direction of negative curvature in B_k may be
+ * fixed by a carried constraint, whose final-block pivot then has one negative eigenvalue less, so
+ * only the total is tested. The backward order is essential: a forward recursion meets singular
+ * blocks whenever a stage cost does not depend on the state.
  *
  * Generality: any stage dimensions (n_u = 0 and n_g up to and beyond n_x at any stage), cross-stage
  * Hessian blocks, indefinite W; the limit is {@link OCP_MAX_CARRIED_CONSTRAINTS} carried rows at
@@ -90,9 +92,9 @@ export interface KktStageDims {
 
 /**
  * Outcome of {@link StageKktSystem.factor}:
- * - `ok`: every pivot block has its expected inertia; the matrix has inertia (n, m, 0);
- * - `wrongInertia`: a pivot block has a negative eigenvalue too many (W not positive definite on
- *   the constraints' null space);
+ * - `ok`: the matrix has inertia (n, m, 0);
+ * - `wrongInertia`: it has more than m negative eigenvalues (W is not positive definite on the
+ *   constraints' null space);
  * - `singular`: a zero pivot (dependent constraints or a singular reduced Hessian);
  * - `singularDynamics`: some E_k = ∂c_k/∂x_{k+1} is singular (see `failStage`);
  * - `tooManyCarried`: more than {@link OCP_MAX_CARRIED_CONSTRAINTS} carried rows;
@@ -174,8 +176,8 @@ export class StageKktSystem {
   readonly rowReg: Float64Array;
   /**
    * Inertia [positive, negative, zero] of the KKT matrix from the last `factor`: exact when the
-   * status is `ok` or `wrongInertia` (in counting mode); after an early exit or a `singular`
-   * status, the counts of the blocks processed so far.
+   * status is `ok` or `wrongInertia`; after a `singular` status (or a failure), the counts of the
+   * blocks processed so far.
    */
   readonly inertia = new Int32Array(3);
   /** Stage at which the last `factor` stopped (−1: none; N+1 stands for the final block). */
@@ -371,22 +373,22 @@ export class StageKktSystem {
 
   /**
    * Factors the KKT matrix with primal regularization `deltaW` and dual regularization `deltaC`
-   * (on the rows of g) and computes its inertia. In the default mode the factorization stops at
-   * the first pivot block whose inertia is not the expected one (the IPM only needs to know that
-   * the inertia is wrong); with `countAll` it continues through blocks with negative eigenvalues
-   * and counts the whole inertia (it still stops at a zero pivot, beyond which the Schur
-   * complements do not exist). A pivot is zero when |pivot| ≤ max(OCP_PIVOT_ZERO_RTOL·r, `zeroAbs`)
+   * (on the local rows) and counts its inertia: the sum of the inertias of the pivot blocks
+   * (Haynsworth). Blocks with negative eigenvalues are factored like any other (Bunch–Kaufman),
+   * because a direction of negative curvature in one block can be compensated by a carried
+   * constraint in a later one; the recursion stops only at a zero pivot, beyond which the Schur
+   * complements do not exist. A pivot is zero when |pivot| ≤ max(OCP_PIVOT_ZERO_RTOL·r, `zeroAbs`)
    * with r the largest entry of its row in the pivot block (the rounding level of that row);
    * `zeroAbs` lets a caller impose a threshold on the problem's own scale (the second-order verdict
    * does).
    */
-  factor(deltaW: number, deltaC: number, countAll = false, zeroAbs = 0): KktFactorStatus {
+  factor(deltaW: number, deltaC: number, zeroAbs = 0): KktFactorStatus {
     // the scalars go to fields: a double passed to a method that is not inlined is boxed
     this.dW = deltaW;
     this.dC = deltaC;
     this.zeroTol[1] = zeroAbs;
     for (;;) {
-      const status = this.factorOnce(countAll);
+      const status = this.factorOnce();
       if (status !== 'grow') {
         this.factored = true;
         this.factorStatus = status;
@@ -408,7 +410,7 @@ export class StageKktSystem {
   /** [relative, absolute] zero-pivot tolerances of the Bunch–Kaufman factorizations. */
   private readonly zeroTol = Float64Array.of(OCP_PIVOT_ZERO_RTOL, 0);
 
-  private factorOnce(countAll: boolean): KktFactorStatus | 'grow' {
+  private factorOnce(): KktFactorStatus | 'grow' {
     const N = this.N;
     const inertia = this.inertia;
     inertia[0] = 0;
@@ -452,7 +454,9 @@ export class StageKktSystem {
         inertia[1]! += this.localInertia[1]! + ny;
         inertia[2]! += this.localInertia[2]!;
         if (code === 2) return this.fail('singular', k);
-        if (this.localInertia[1] !== rho && !countAll) return this.fail('wrongInertia', k);
+        // no early exit on an indefinite block: a control direction of negative curvature may be
+        // fixed by a carried constraint, and the final block then has one negative eigenvalue
+        // less (e.g. [[−1, 1], [1, 0]] eliminated in this order); only the total inertia decides
         this.solveCoupling(k, nb, qk);
       } else {
         inertia[0]! += ny;
@@ -463,7 +467,7 @@ export class StageKktSystem {
       this.sNext = this.sCur;
       this.sCur = tmp;
     }
-    return this.finalBlock(countAll);
+    return this.finalBlock();
   }
 
   private nyA(k: number): number {
@@ -825,7 +829,7 @@ export class StageKktSystem {
   }
 
   /** The final block [[P_0, F_0], [F_0ᵀ, S_0]]: factor, inertia, status. */
-  private finalBlock(countAll: boolean): KktFactorStatus {
+  private finalBlock(): KktFactorStatus {
     const N = this.N;
     const inertia = this.inertia;
     const qCap = this.qCap;
@@ -868,7 +872,6 @@ export class StageKktSystem {
     inertia[1]! += li[1]!;
     inertia[2]! += li[2]!;
     if (zeros > 0) return this.fail('singular', N + 1);
-    if (li[1] !== q0 && !countAll) return this.fail('wrongInertia', N + 1);
     return inertia[1] === this.nEquality && inertia[2] === 0 ? 'ok' : 'wrongInertia';
   }
 
