@@ -33,4 +33,4 @@ export * from './ode/rk4.js';
 export * from './progress.js';
 export * from './solvers/leastSquares.js';
 export * from './solvers/newton.js';
-export * as sym from './sym/index.js';
+export * from './sym/index.js';

@@ -167,8 +167,8 @@ export interface ScalarOps<T> {
 /**
  * {@link ScalarOps} with the smooth functions of θ² that Lie-group formulas are written with, so
  * that a formula such as Exp(ω) = I + c₁(θ²)ω̂ + c₂(θ²)ω̂² (θ² = ωᵀω) has no branch on θ and can
- * be traced symbolically and differentiated at ω = 0 (see `sym.stumpff` for the definitions and
- * the accuracy). Implemented by {@link NumberOps}, {@link DualOps} and the symbolic `sym.Graph#ops`.
+ * be traced symbolically and differentiated at ω = 0 (see `stumpff` for the definitions and
+ * the accuracy). Implemented by {@link NumberOps}, {@link DualOps} and the symbolic `SymGraph.ops`.
  *
  * @example
  * ```ts

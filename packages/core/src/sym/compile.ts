@@ -18,7 +18,7 @@
  * @module
  */
 import { DimensionError, DomainError } from '../errors.js';
-import type { Graph, SX } from './graph.js';
+import type { SX, SymGraph } from './graph.js';
 import {
   applyOp,
   isBinary,
@@ -69,7 +69,7 @@ export const SYM_JS_CHUNK = 1000;
 export const SYM_JS_MAX_OPERATIONS = 200_000;
 
 /** How to compile (see the module comment). */
-export interface CompileOptions {
+export interface SymCompileOptions {
   /** `'auto'` (default): `'js'` when `new Function` is allowed and the graph is not huge. */
   readonly mode?: 'auto' | 'js' | 'interpreter';
   /** Name used in the messages of dimension errors. */
@@ -122,7 +122,12 @@ interface Plan {
   readonly out: Int32Array;
 }
 
-function plan(g: Graph, inputs: readonly SymInput[], outputs: readonly SX[], name: string): Plan {
+function plan(
+  g: SymGraph,
+  inputs: readonly SymInput[],
+  outputs: readonly SX[],
+  name: string,
+): Plan {
   if (inputs.length > SYM_MAX_INPUTS) {
     throw new DomainError(`${name}: inputs`, inputs.length, `at most ${SYM_MAX_INPUTS} arguments`);
   }
@@ -529,7 +534,7 @@ function interpreted(pl: Plan, scalar: boolean): (...a: unknown[]) => unknown {
   };
 }
 
-function chooseMode(pl: Plan, options: CompileOptions): 'js' | 'interpreter' {
+function chooseMode(pl: Plan, options: SymCompileOptions): 'js' | 'interpreter' {
   const mode = options.mode ?? 'auto';
   if (mode === 'js') {
     if (!canGenerateCode()) {
@@ -555,20 +560,20 @@ function chooseMode(pl: Plan, options: CompileOptions): 'js' | 'interpreter' {
  * @throws ComputeBudgetError when the graph's work budget runs out.
  * @example
  * ```ts
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const x = g.symbols(2, 'x');
  * const k = g.symbol('k');
  * const o = g.ops;
- * const f = sym.compile(g, [x, k], [o.mul(k, o.sin(x[0]!)), o.add(x[0]!, x[1]!)]);
+ * const f = compileSym(g, [x, k], [o.mul(k, o.sin(x[0]!)), o.add(x[0]!, x[1]!)]);
  * const out = new Float64Array(2);
  * f(out, Float64Array.of(0.5, 2), 3); // out = [3 sin 0.5, 2.5]
  * ```
  */
-export function compile(
-  g: Graph,
+export function compileSym(
+  g: SymGraph,
   inputs: readonly SymInput[],
   outputs: readonly SX[],
-  options: CompileOptions = {},
+  options: SymCompileOptions = {},
 ): SymFunction {
   const pl = plan(g, inputs, outputs, options.name ?? 'compiled function');
   const mode = chooseMode(pl, options);
@@ -586,17 +591,17 @@ export function compile(
  *
  * @example
  * ```ts
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const [q, p] = g.symbols(2);
- * const V = sym.compileScalar(g, [[q!], p!], g.ops.mul(p!, g.ops.cos(q!)));
+ * const V = compileSymScalar(g, [[q!], p!], g.ops.mul(p!, g.ops.cos(q!)));
  * V(Float64Array.of(0), 9.81); // 9.81
  * ```
  */
-export function compileScalar(
-  g: Graph,
+export function compileSymScalar(
+  g: SymGraph,
   inputs: readonly SymInput[],
   output: SX,
-  options: CompileOptions = {},
+  options: SymCompileOptions = {},
 ): SymScalarFunction {
   const pl = plan(g, inputs, [output], options.name ?? 'compiled function');
   const mode = chooseMode(pl, options);
@@ -613,14 +618,14 @@ export function compileScalar(
  *
  * @example
  * ```ts
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const [x] = g.symbols(1);
- * sym.compiledSource(g, [[x!]], [g.ops.sin(g.ops.mul(x!, x!))]);
+ * symSource(g, [[x!]], [g.ops.sin(g.ops.mul(x!, x!))]);
  * // '… const a0 = i0[0];\nconst t0 = a0 * a0;\nconst t1 = Math.sin(t0);\nout[0] = t1; …'
  * ```
  */
-export function compiledSource(
-  g: Graph,
+export function symSource(
+  g: SymGraph,
   inputs: readonly SymInput[],
   outputs: readonly SX[],
 ): string {

@@ -1,5 +1,5 @@
 /**
- * Automatic differentiation on a symbolic {@link Graph}, building the derivative graphs in the
+ * Automatic differentiation on a symbolic {@link SymGraph}, building the derivative graphs in the
  * same hash-consed graph (so they share nodes with the function and with each other):
  *
  * - forward mode ({@link jvp}): tangents ẋ ↦ Σⱼ ∂fᵢ/∂xⱼ ẋⱼ, one sweep over the nodes in increasing
@@ -21,7 +21,7 @@
  * @module
  */
 import { DomainError } from '../errors.js';
-import type { Graph, SX } from './graph.js';
+import type { SX, SymGraph } from './graph.js';
 import {
   isBinary,
   OP_ABS,
@@ -82,7 +82,7 @@ export interface SparseSX {
 }
 
 /** w·∂u/∂(operand `which` of u), built in the graph. */
-function chain(g: Graph, u: number, which: 0 | 1, w: SX): SX {
+function chain(g: SymGraph, u: number, which: 0 | 1, w: SX): SX {
   const op = g.opOf(u);
   const a = g.argA(u);
   const b = g.argB(u);
@@ -175,7 +175,7 @@ function chain(g: Graph, u: number, which: 0 | 1, w: SX): SX {
 }
 
 /** Checks that `wrt` are distinct symbols of `g`. */
-function checkSymbols(g: Graph, wrt: readonly SX[], what: string): void {
+function checkSymbols(g: SymGraph, wrt: readonly SX[], what: string): void {
   const seen = new Set<number>();
   for (const x of wrt) {
     g.check(x, what);
@@ -213,7 +213,7 @@ class Slots {
  * Reverse sweep over `cone` (increasing ids) with the adjoints seeded in `adj`: accumulates
  * adj(c) += adj(u)·∂u/∂c over the nodes that depend on a symbol marked in `active`.
  */
-function reverseSweep(g: Graph, cone: Int32Array, active: Slots, adj: Slots): void {
+function reverseSweep(g: SymGraph, cone: Int32Array, active: Slots, adj: Slots): void {
   // activity: a node is active when an operand is (symbols were marked by the caller)
   for (let i = 0; i < cone.length; i++) {
     const u = cone[i]!;
@@ -237,7 +237,7 @@ function reverseSweep(g: Graph, cone: Int32Array, active: Slots, adj: Slots): vo
   g.charge(cone.length);
 }
 
-function accumulate(g: Graph, slots: Slots, c: number, x: SX): void {
+function accumulate(g: SymGraph, slots: Slots, c: number, x: SX): void {
   if (g.isZero(x)) return;
   slots.set(c, slots.has(c) ? g.add(slots.get(c), x) : x);
 }
@@ -249,7 +249,7 @@ function accumulate(g: Graph, slots: Slots, c: number, x: SX): void {
  * @throws DomainError when `wrt` are not distinct symbols or the lengths differ.
  */
 export function vjp(
-  g: Graph,
+  g: SymGraph,
   outputs: readonly SX[],
   wrt: readonly SX[],
   weights: readonly SX[],
@@ -281,7 +281,7 @@ export function vjp(
  * @throws DomainError when `wrt` are not distinct symbols or the lengths differ.
  */
 export function jvp(
-  g: Graph,
+  g: SymGraph,
   outputs: readonly SX[],
   wrt: readonly SX[],
   seeds: readonly SX[],
@@ -303,7 +303,7 @@ export function jvp(
 }
 
 /** dot(u) = Σ_c ∂u/∂c·dot(c) over `nodes` in increasing order (leaves keep their seeds). */
-function forwardSweep(g: Graph, nodes: Int32Array | readonly number[], dot: Slots): void {
+function forwardSweep(g: SymGraph, nodes: Int32Array | readonly number[], dot: Slots): void {
   for (let i = 0; i < nodes.length; i++) {
     const u = nodes[i]!;
     const op = g.opOf(u);
@@ -325,7 +325,7 @@ function forwardSweep(g: Graph, nodes: Int32Array | readonly number[], dot: Slot
 /**
  * The gradient ∇f with respect to `wrt` (reverse mode, one sweep), as expressions.
  */
-export function gradient(g: Graph, f: SX, wrt: readonly SX[]): SX[] {
+export function gradient(g: SymGraph, f: SX, wrt: readonly SX[]): SX[] {
   return vjp(g, [f], wrt, [g.constant(1)]);
 }
 
@@ -347,7 +347,7 @@ function csr(rows: number, cols: number, perRow: number[][], perRowValues: SX[][
 }
 
 /** Jacobian rows by reverse sweeps, one per output. */
-function jacobianRows(g: Graph, outputs: readonly SX[], wrt: readonly SX[]): SparseSX {
+function jacobianRows(g: SymGraph, outputs: readonly SX[], wrt: readonly SX[]): SparseSX {
   const size = g.size;
   const active = new Slots(size);
   const adj = new Slots(size);
@@ -379,7 +379,7 @@ function jacobianRows(g: Graph, outputs: readonly SX[], wrt: readonly SX[]): Spa
  * `lower`, column j builds only rows i ≥ j and skips nodes that feed no such row.
  */
 function jacobianColumns(
-  g: Graph,
+  g: SymGraph,
   outputs: readonly SX[],
   wrt: readonly SX[],
   lower: boolean,
@@ -472,7 +472,7 @@ function jacobianColumns(
  * @throws DomainError when `wrt` are not distinct symbols.
  */
 export function jacobian(
-  g: Graph,
+  g: SymGraph,
   outputs: readonly SX[],
   wrt: readonly SX[],
   mode: 'auto' | 'forward' | 'reverse' = 'auto',
@@ -489,7 +489,7 @@ export function jacobian(
  *
  * @throws DomainError when `wrt` are not distinct symbols.
  */
-export function hessian(g: Graph, f: SX, wrt: readonly SX[]): SparseSX {
+export function hessian(g: SymGraph, f: SX, wrt: readonly SX[]): SparseSX {
   const grad = gradient(g, f, wrt);
   return { ...jacobianColumns(g, grad, wrt, true), symmetric: true };
 }
@@ -498,7 +498,7 @@ export function hessian(g: Graph, f: SX, wrt: readonly SX[]): SparseSX {
  * The dense row-major matrix of a sparse one (zeros as the constant 0; a symmetric matrix is
  * mirrored from its lower triangle).
  */
-export function dense(g: Graph, s: SparseSX): SX[] {
+export function dense(g: SymGraph, s: SparseSX): SX[] {
   const { rows, cols, rowStart, col } = s.pattern;
   const zero = g.constant(0);
   const out: SX[] = new Array<SX>(rows * cols).fill(zero);

@@ -1,5 +1,5 @@
 /**
- * Typed errors of the symbolic graphs (`sym`): a budget exhausted while building, differentiating
+ * Typed errors of the symbolic graphs (`SymGraph`): a budget exhausted while building, differentiating
  * or compiling, and a numeric value asked of a symbolic expression while tracing.
  *
  * @module
@@ -14,7 +14,7 @@ import { GeomechError } from '../errors.js';
  *
  * @example
  * ```ts
- * const g = new sym.Graph({ maxNodes: 10 });
+ * const g = new SymGraph({ maxNodes: 10 });
  * const [x] = g.symbols(1);
  * let y = x!;
  * for (let i = 0; i < 20; i++) y = g.ops.sin(y); // throws ComputeBudgetError { resource: 'nodes', budget: 10, count: 11 }
@@ -45,7 +45,7 @@ export class ComputeBudgetError extends GeomechError {
  *
  * @example
  * ```ts
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const [x] = g.symbols(1);
  * g.ops.value(g.ops.const(2)); // 2
  * g.ops.value(x!);             // throws SymbolicValueError

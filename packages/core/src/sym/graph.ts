@@ -10,11 +10,11 @@
  *
  * ```ts
  * const cost = <T>(o: ScalarOps<T>, x: T, y: T): T => o.mul(x, o.sin(y)); // generic, written once
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const [x, y] = g.symbols(2, 'x');
  * const f = cost(g.ops, x!, y!);             // an SX node
  * const df = g.gradient(f, [x!, y!]);        // SX nodes of ∂f/∂x, ∂f/∂y (reverse mode)
- * const fn = sym.compile(g, [[x!, y!]], df); // (out, xy) => void, flat JavaScript
+ * const fn = compileSym(g, [[x!, y!]], df); // (out, xy) => void, flat JavaScript
  * ```
  *
  * Construction folds constants and applies only identities that are exact in IEEE arithmetic for
@@ -74,7 +74,7 @@ import { STUMPFF_MAX_ORDER } from './stumpff.js';
 declare const SX_BRAND: unique symbol;
 
 /**
- * A node of a symbolic {@link Graph}: an expression in the graph's symbols. A plain integer (the
+ * A node of a symbolic {@link SymGraph}: an expression in the graph's symbols. A plain integer (the
  * node id) at run time, branded so that numbers and nodes cannot be mixed up in typed code. Nodes
  * of different graphs must not be mixed.
  */
@@ -83,13 +83,13 @@ export type SX = number & { readonly [SX_BRAND]: 'SX' };
 /** The {@link LieScalarOps} of a graph: arithmetic on {@link SX} nodes that builds the graph. */
 export type SymOps = LieScalarOps<SX>;
 
-/** Default {@link GraphOptions.maxNodes}: 2·10⁶ nodes (≈ 60 MB). */
+/** Default {@link SymGraphOptions.maxNodes}: 2·10⁶ nodes (≈ 60 MB). */
 export const SYM_DEFAULT_MAX_NODES = 2_000_000;
-/** Default {@link GraphOptions.maxWork}: 10⁸ node visits (seconds of work, not minutes). */
+/** Default {@link SymGraphOptions.maxWork}: 10⁸ node visits (seconds of work, not minutes). */
 export const SYM_DEFAULT_MAX_WORK = 100_000_000;
 
-/** Budgets of a {@link Graph}. */
-export interface GraphOptions {
+/** Budgets of a {@link SymGraph}. */
+export interface SymGraphOptions {
   /** Most distinct nodes the graph may hold ({@link ComputeBudgetError} `'nodes'` beyond). */
   readonly maxNodes?: number;
   /**
@@ -170,7 +170,7 @@ function precedence(op: number): number {
  *
  * @example
  * ```ts
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const [x] = g.symbols(1, 'x');
  * const o = g.ops;
  * const f = o.mul(x!, o.sin(x!));
@@ -178,10 +178,10 @@ function precedence(op: number): number {
  * g.format(f);                  // 'x0 * sin(x0)'
  * ```
  */
-export class Graph {
-  /** Most distinct nodes (see {@link GraphOptions}). */
+export class SymGraph {
+  /** Most distinct nodes (see {@link SymGraphOptions}). */
   readonly maxNodes: number;
-  /** Most node visits of sweeps over the graph's life (see {@link GraphOptions}). */
+  /** Most node visits of sweeps over the graph's life (see {@link SymGraphOptions}). */
   readonly maxWork: number;
   /** Node visits so far (differentiation and compilation sweeps). */
   work = 0;
@@ -201,7 +201,7 @@ export class Graph {
   private stampArr = new Int32Array(0);
   private stamp = 0;
 
-  constructor(options: GraphOptions = {}) {
+  constructor(options: SymGraphOptions = {}) {
     this.maxNodes = options.maxNodes ?? SYM_DEFAULT_MAX_NODES;
     this.maxWork = options.maxWork ?? SYM_DEFAULT_MAX_WORK;
     for (const [key, v] of [
@@ -209,7 +209,7 @@ export class Graph {
       ['maxWork', this.maxWork],
     ] as const) {
       if (!(Number.isSafeInteger(v) && v >= 1)) {
-        throw new DomainError(`Graph: ${key}`, v, 'a positive integer');
+        throw new DomainError(`SymGraph: ${key}`, v, 'a positive integer');
       }
     }
     this.grow(64);
@@ -382,7 +382,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const t = g.symbol('t');
    * g.format(g.ops.mul(t, t)); // 't * t' (nothing is rewritten into powers)
    * ```
@@ -400,7 +400,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const q = g.symbols(3, 'q'); // [q0, q1, q2]
    * ```
    */
@@ -418,7 +418,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * g.constant(2) === g.ops.const(2); // true
    * ```
    */
@@ -437,7 +437,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x] = g.symbols(1);
    * g.constantValue(g.ops.mul(x!, g.constant(0))); // 0 (x·0 is a structural zero)
    * ```
@@ -541,7 +541,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const x = g.symbol('x');
    * g.format(g.apply('asinh', x)); // 'asinh(x)'
    * g.constantValue(g.apply('log10', g.constant(100))); // 2
@@ -662,7 +662,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x, y] = g.symbols(2);
    * const o = g.ops;
    * const [fx, fy] = g.gradient(o.mul(x!, o.sin(y!)), [x!, y!]);
@@ -680,7 +680,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [q, v] = g.symbols(2);
    * const o = g.ops;
    * const [d] = g.jvp([o.mul(q!, q!)], [q!], [v!]); // d/ds (q + s v)² at s = 0
@@ -696,7 +696,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x, y, w0, w1] = g.symbols(4);
    * const o = g.ops;
    * g.vjp([o.mul(x!, y!), o.add(x!, y!)], [x!, y!], [w0!, w1!]); // [w0·y + w1, w0·x + w1]
@@ -712,7 +712,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x, y] = g.symbols(2);
    * const J = g.jacobian([g.ops.sin(x!), g.ops.mul(x!, y!)], [x!, y!]);
    * J.pattern.nnz;             // 3: ∂f₀/∂y is a structural zero
@@ -733,7 +733,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const x = g.symbols(3);
    * const o = g.ops;
    * const s = o.add(o.add(x[0]!, x[1]!), x[2]!);
@@ -750,7 +750,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x, y] = g.symbols(2);
    * g.dense(g.jacobian([g.ops.mul(x!, y!)], [x!, y!])).map((e) => g.format(e)); // ['x1', 'x0']
    * ```
@@ -768,7 +768,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x] = g.symbols(1);
    * const s = g.ops.sin(x!);
    * g.countNodes([g.ops.mul(s, s)]); // 3: x, sin x, sin x · sin x
@@ -784,7 +784,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [x, y] = g.symbols(2);
    * g.dependsOn([g.ops.mul(x!, g.constant(0))], [x!]); // false: x·0 is the constant 0
    * g.dependsOn([g.ops.sin(y!)], [x!, y!]);            // true
@@ -809,7 +809,7 @@ export class Graph {
    * @throws DomainError when `from` contains a node that is not a symbol, or the lengths differ.
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const [q, v] = g.symbols(2);
    * const o = g.ops;
    * const [r] = g.substitute([o.add(o.mul(v!, q!), o.cos(q!))], [v!], [g.constant(0)]);
@@ -860,7 +860,7 @@ export class Graph {
    *
    * @example
    * ```ts
-   * const g = new sym.Graph();
+   * const g = new SymGraph();
    * const x = g.symbol('x');
    * const o = g.ops;
    * g.format(o.add(o.pow(x, 2), o.const(1))); // 'x ^ 2 + 1'

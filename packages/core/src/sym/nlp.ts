@@ -9,17 +9,17 @@
  */
 import { DomainError } from '../errors.js';
 import {
-  type CompileOptions,
-  compile,
-  compileScalar,
+  compileSym,
+  compileSymScalar,
+  type SymCompileOptions,
   type SymFunction,
   type SymScalarFunction,
 } from './compile.js';
 import type { SparsityPattern } from './derivatives.js';
-import type { Graph, SX } from './graph.js';
+import type { SX, SymGraph } from './graph.js';
 
 /** The expressions of a nonlinear program (in one graph). */
-export interface NlpSpec {
+export interface SymNlpSpec {
   /** The unknowns x (distinct symbols), n of them. */
   readonly variables: readonly SX[];
   /** The parameters p (symbols), fixed during a solve. */
@@ -31,7 +31,7 @@ export interface NlpSpec {
 }
 
 /** Options of {@link compileNlp}. */
-export interface NlpOptions extends CompileOptions {
+export interface SymNlpOptions extends SymCompileOptions {
   /** Build and compile the Hessian of the Lagrangian (default true). */
   readonly hessian?: boolean;
 }
@@ -41,7 +41,7 @@ export interface NlpOptions extends CompileOptions {
  * Float64Array when there are none), `sigma` (a number) and `y` (length m). Layouts:
  * row-major dense matrices, or the values of the stored entries of a CSR pattern in its order.
  */
-export interface CompiledNlp {
+export interface CompiledSymNlp {
   /** Number of variables. */
   readonly n: number;
   /** Number of constraints. */
@@ -99,11 +99,11 @@ const EMPTY_PATTERN = (rows: number, cols: number): SparsityPattern => ({
  * @throws ComputeBudgetError when the graph's budgets run out.
  * @example
  * ```ts
- * const g = new sym.Graph();
+ * const g = new SymGraph();
  * const x = g.symbols(2, 'x');
  * const [a] = g.symbols(1, 'a');
  * const o = g.ops;
- * const nlp = sym.compileNlp(g, {
+ * const nlp = compileSymNlp(g, {
  *   variables: x, parameters: [a!],
  *   objective: o.add(o.mul(x[0]!, x[0]!), o.mul(a!, o.mul(x[1]!, x[1]!))),
  *   constraints: [o.sub(o.add(x[0]!, x[1]!), o.const(1))],
@@ -112,7 +112,11 @@ const EMPTY_PATTERN = (rows: number, cols: number): SparsityPattern => ({
  * nlp.hessian(H, Float64Array.of(0.3, 0.7), Float64Array.of(5), 1, Float64Array.of(2)); // [2, 0, 0, 10]
  * ```
  */
-export function compileNlp(g: Graph, spec: NlpSpec, options: NlpOptions = {}): CompiledNlp {
+export function compileSymNlp(
+  g: SymGraph,
+  spec: SymNlpSpec,
+  options: SymNlpOptions = {},
+): CompiledSymNlp {
   const x = spec.variables;
   const p = spec.parameters ?? [];
   const f = spec.objective ?? g.constant(0);
@@ -120,17 +124,17 @@ export function compileNlp(g: Graph, spec: NlpSpec, options: NlpOptions = {}): C
   const n = x.length;
   const m = c.length;
   const name = options.name ?? 'nlp';
-  const opts = (what: string): CompileOptions => ({
+  const opts = (what: string): SymCompileOptions => ({
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     name: `${name} ${what}`,
   });
   const inputs = [x, p];
-  const objective = compileScalar(g, inputs, f, opts('objective'));
-  const gradient = compile(g, inputs, g.gradient(f, x), opts('gradient'));
-  const constraints = compile(g, inputs, c, opts('constraints'));
+  const objective = compileSymScalar(g, inputs, f, opts('objective'));
+  const gradient = compileSym(g, inputs, g.gradient(f, x), opts('gradient'));
+  const constraints = compileSym(g, inputs, c, opts('constraints'));
   const J = g.jacobian(c, x);
-  const jacobianValues = compile(g, inputs, J.values, opts('jacobian'));
-  const jacobian = compile(g, inputs, g.dense(J), opts('jacobian'));
+  const jacobianValues = compileSym(g, inputs, J.values, opts('jacobian'));
+  const jacobian = compileSym(g, inputs, g.dense(J), opts('jacobian'));
   let hessian: SymFunction | undefined;
   let hessianValues: SymFunction | undefined;
   let hessianPattern = EMPTY_PATTERN(n, n);
@@ -144,8 +148,8 @@ export function compileNlp(g: Graph, spec: NlpSpec, options: NlpOptions = {}): C
     const H = g.hessian(L, x);
     hessianPattern = H.pattern;
     const hInputs = [x, p, sigma, y];
-    hessianValues = compile(g, hInputs, H.values, opts('hessian'));
-    hessian = compile(g, hInputs, g.dense(H), opts('hessian'));
+    hessianValues = compileSym(g, hInputs, H.values, opts('hessian'));
+    hessian = compileSym(g, hInputs, g.dense(H), opts('hessian'));
   }
   const noHessian = (): never => {
     throw new DomainError(`${name}: hessian`, 'not compiled', 'compileNlp without hessian: false');
@@ -178,7 +182,7 @@ function bind(
     hessianValues: SymFunction | (() => never);
     hessianPattern: SparsityPattern;
   },
-): CompiledNlp {
+): CompiledSymNlp {
   const { gradient, constraints, jacobian, jacobianValues, hessian, hessianValues } = parts;
   return {
     n: parts.n,

@@ -8,20 +8,25 @@ import vm from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DimensionError, DomainError } from '../../src/errors.js';
-import { sym } from '../../src/index.js';
+import {
+  canGenerateCode,
+  compileSym,
+  compileSymScalar,
+  type SX,
+  SYM_JS_CHUNK,
+  type SymArgument,
+  SymGraph,
+  type SymInput,
+  symSource,
+} from '../../src/index.js';
 import { evaluate, point, tree } from './trees.js';
 
 const N = 3;
 
 /** Every output of the js and interpreter compilations, compared with Object.is. */
-function expectIdentical(
-  g: sym.Graph,
-  inputs: sym.SymInput[],
-  outputs: sym.SX[],
-  args: sym.SymArgument[],
-) {
-  const js = sym.compile(g, inputs, outputs, { mode: 'js' });
-  const tape = sym.compile(g, inputs, outputs, { mode: 'interpreter' });
+function expectIdentical(g: SymGraph, inputs: SymInput[], outputs: SX[], args: SymArgument[]) {
+  const js = compileSym(g, inputs, outputs, { mode: 'js' });
+  const tape = compileSym(g, inputs, outputs, { mode: 'interpreter' });
   expect(js.mode).toBe('js');
   expect(tape.mode).toBe('interpreter');
   const a = new Float64Array(outputs.length);
@@ -37,7 +42,7 @@ describe('js and interpreter give bit-identical results', () => {
   it('values, gradients and Hessians of random trees', () => {
     fc.assert(
       fc.property(tree(N), point(N), (t, p) => {
-        const g = new sym.Graph();
+        const g = new SymGraph();
         const x = g.symbols(N);
         const f = evaluate(g.ops, t, x);
         const outputs = [f, ...g.gradient(f, x), ...g.dense(g.hessian(f, x))];
@@ -48,7 +53,7 @@ describe('js and interpreter give bit-identical results', () => {
   });
 
   it('every operation, including non-finite results and the zero-guarded divisions', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const [x, y] = g.symbols(2);
     const o = g.ops;
     const all = [
@@ -106,12 +111,12 @@ describe('js and interpreter give bit-identical results', () => {
   });
 
   it('a graph of several chunks (5000 operations), scalar and vector inputs mixed', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const x = g.symbols(20, 'x');
     const s = g.symbol('s');
     const o = g.ops;
     // a long recurrence with far-reaching operands
-    const nodes: sym.SX[] = [...x];
+    const nodes: SX[] = [...x];
     for (let i = 0; i < 5000; i++) {
       const a = nodes[nodes.length - 1]!;
       const b = nodes[(i * 7919) % nodes.length]!;
@@ -124,9 +129,9 @@ describe('js and interpreter give bit-identical results', () => {
       );
     }
     const outputs = [nodes[nodes.length - 1]!, nodes[2500]!, x[3]!, s, o.const(2)];
-    const f = sym.compile(g, [x, s], outputs, { mode: 'js' });
-    expect(f.operations).toBeGreaterThan(2 * sym.SYM_JS_CHUNK);
-    expect(sym.compiledSource(g, [x, s], outputs)).toContain('function chunk2(');
+    const f = compileSym(g, [x, s], outputs, { mode: 'js' });
+    expect(f.operations).toBeGreaterThan(2 * SYM_JS_CHUNK);
+    expect(symSource(g, [x, s], outputs)).toContain('function chunk2(');
     const args = [Float64Array.from({ length: 20 }, (_, i) => Math.sin(i + 1)), 0.3];
     expectIdentical(g, [x, s], outputs, args);
     const out = new Float64Array(5);
@@ -137,11 +142,11 @@ describe('js and interpreter give bit-identical results', () => {
   });
 
   it('compileScalar returns the value', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const [q, p] = g.symbols(2);
     const e = g.ops.mul(p!, g.ops.cos(q!));
     for (const mode of ['js', 'interpreter'] as const) {
-      const V = sym.compileScalar(g, [[q!], p!], e, { mode });
+      const V = compileSymScalar(g, [[q!], p!], e, { mode });
       expect(V(Float64Array.of(0.4), 9.81)).toBe(9.81 * Math.cos(0.4));
     }
   });
@@ -149,13 +154,13 @@ describe('js and interpreter give bit-identical results', () => {
 
 describe('the generated code', () => {
   it('is flat: one operation per statement on identifiers and literals', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const x = g.symbols(3);
     const o = g.ops;
     let f = o.const(0);
     for (let i = 0; i < 3; i++)
       f = o.add(f, o.mul(o.exp(o.sin(x[i]!)), o.stumpff(2, x[(i + 1) % 3]!)));
-    const source = sym.compiledSource(g, [x], [f, ...g.gradient(f, x)]);
+    const source = symSource(g, [x], [f, ...g.gradient(f, x)]);
     const statements = source.split('\n').filter((l) => l.startsWith('const t'));
     expect(statements.length).toBeGreaterThan(10);
     const operand = String.raw`(?:[at]\d+|\(?-?[\d.e+-]+\)?)`;
@@ -188,7 +193,7 @@ describe('the generated code', () => {
   }
 
   it('compiled functions allocate nothing per call (js and interpreter)', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const x = g.symbols(4);
     const o = g.ops;
     const f = o.mul(
@@ -199,7 +204,7 @@ describe('the generated code', () => {
     const args = Float64Array.of(0.1, 0.2, 0.3, 0.4);
     const out = new Float64Array(outputs.length);
     for (const mode of ['js', 'interpreter'] as const) {
-      const h = sym.compile(g, [x], outputs, { mode });
+      const h = compileSym(g, [x], outputs, { mode });
       // measured 0.0 (the measurement's own noise is a few bytes per batch)
       expect(bytesPerCall(() => h(out, args))).toBeLessThan(0.5);
     }
@@ -207,7 +212,7 @@ describe('the generated code', () => {
 });
 
 describe('arguments', () => {
-  const g = new sym.Graph();
+  const g = new SymGraph();
   const x = g.symbols(2, 'x');
   const k = g.symbol('k');
   const free = g.symbol('free');
@@ -217,7 +222,7 @@ describe('arguments', () => {
   it.each(['js', 'interpreter'] as const)(
     '%s: short arrays and wrong types are DimensionErrors',
     (mode) => {
-      const f = sym.compile(g, [x, k], outputs, { mode, name: 'f' });
+      const f = compileSym(g, [x, k], outputs, { mode, name: 'f' });
       expect(() => f(new Float64Array(1), Float64Array.of(1, 2), 3)).toThrow(DimensionError);
       expect(() => f(new Float64Array(2), Float64Array.of(1), 3)).toThrow(
         /f: input 0: expected 2, got length 1/,
@@ -229,17 +234,17 @@ describe('arguments', () => {
   );
 
   it('inputs must be distinct symbols covering the outputs', () => {
-    expect(() => sym.compile(g, [x], outputs)).toThrow(/not an input/);
-    expect(() => sym.compile(g, [[x[0]!, x[0]!]], [x[0]!])).toThrow(/each symbol in one input/);
-    expect(() => sym.compile(g, [[o.sin(x[0]!)]], [x[0]!])).toThrow(/symbols only/);
+    expect(() => compileSym(g, [x], outputs)).toThrow(/not an input/);
+    expect(() => compileSym(g, [[x[0]!, x[0]!]], [x[0]!])).toThrow(/each symbol in one input/);
+    expect(() => compileSym(g, [[o.sin(x[0]!)]], [x[0]!])).toThrow(/symbols only/);
     expect(() =>
-      sym.compile(
+      compileSym(
         g,
         Array.from({ length: 9 }, () => free),
         [free],
       ),
     ).toThrow(DomainError);
     // auto mode: small graphs are generated code when new Function works
-    expect(sym.compile(g, [x, k], outputs).mode).toBe(sym.canGenerateCode() ? 'js' : 'interpreter');
+    expect(compileSym(g, [x, k], outputs).mode).toBe(canGenerateCode() ? 'js' : 'interpreter');
   });
 });

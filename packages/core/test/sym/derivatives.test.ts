@@ -7,17 +7,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Dual, DualOps, NumberOps } from '../../src/ad/dual.js';
-import { sym } from '../../src/index.js';
+import { ComputeBudgetError, compileSym, type SX, SymGraph } from '../../src/index.js';
 import { evaluate, point, type Tree, tree } from './trees.js';
 
-type SX = sym.SX;
-
 /** A graph with n symbols and the compiled values of `outputs(g, x)`. */
-function traced(n: number, outputs: (g: sym.Graph, x: SX[]) => SX[]) {
-  const g = new sym.Graph();
+function traced(n: number, outputs: (g: SymGraph, x: SX[]) => SX[]) {
+  const g = new SymGraph();
   const x = g.symbols(n, 'x');
   const out = outputs(g, x);
-  const f = sym.compile(g, [x], out);
+  const f = compileSym(g, [x], out);
   const buffer = new Float64Array(out.length);
   return {
     g,
@@ -99,14 +97,14 @@ describe('reverse and forward mode against dual numbers (fast-check, random smoo
   });
 
   it('symbolic seeds: the directional derivative along velocity symbols', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const q = g.symbols(2, 'q');
     const v = g.symbols(2, 'v');
     const o = g.ops;
     const phi = o.sub(o.add(o.mul(q[0]!, q[0]!), o.mul(q[1]!, q[1]!)), o.const(1));
     const [d1] = g.jvp([phi], q, v);
     const [d2] = g.jvp([d1!], q, v); // vᵀ∇²φ v = 2|v|²
-    const f = sym.compile(g, [q, v], [d1!, d2!]);
+    const f = compileSym(g, [q, v], [d1!, d2!]);
     const out = new Float64Array(2);
     f(out, Float64Array.of(0.6, -0.8), Float64Array.of(0.3, 0.5));
     expect(out[0]).toBeCloseTo(2 * (0.6 * 0.3 - 0.8 * 0.5), 15);
@@ -114,9 +112,9 @@ describe('reverse and forward mode against dual numbers (fast-check, random smoo
   });
 
   it('a symbolic exponent aᵇ: ∂/∂a = b·aᵇ⁻¹, ∂/∂b = aᵇ log a', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const [a, b] = g.symbols(2);
-    const grad = sym.compile(g, [[a!, b!]], g.gradient(g.pow(a!, b!), [a!, b!]));
+    const grad = compileSym(g, [[a!, b!]], g.gradient(g.pow(a!, b!), [a!, b!]));
     const out = new Float64Array(2);
     grad(out, Float64Array.of(1.7, 2.3));
     expect(out[0]).toBeCloseTo(2.3 * 1.7 ** 1.3, 14);
@@ -124,7 +122,7 @@ describe('reverse and forward mode against dual numbers (fast-check, random smoo
   });
 
   it('atan2 and hypot have a zero derivative at the origin (as DualOps), abs the sign', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const [y, x] = g.symbols(2);
     const o = g.ops;
     const outs = [
@@ -132,7 +130,7 @@ describe('reverse and forward mode against dual numbers (fast-check, random smoo
       ...g.gradient(o.hypot(y!, x!), [y!, x!]),
       ...g.gradient(o.abs(y!), [y!]),
     ];
-    const f = sym.compile(g, [[y!, x!]], outs);
+    const f = compileSym(g, [[y!, x!]], outs);
     const out = new Float64Array(5);
     f(out, Float64Array.of(0, 0));
     expect(Array.from(out, (v) => v + 0)).toEqual([0, 0, 0, 0, 0]); // (−0 + 0 = 0)
@@ -141,7 +139,7 @@ describe('reverse and forward mode against dual numbers (fast-check, random smoo
   });
 
   it('wrt must be distinct symbols', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const [x, y] = g.symbols(2);
     const f = g.ops.mul(x!, y!);
     expect(() => g.gradient(f, [x!, x!])).toThrow(/distinct symbols/);
@@ -163,7 +161,7 @@ describe('sparse Jacobians', () => {
         fc.property(fc.array(tree(n, 4), { minLength: m, maxLength: m }), point(n), (ts, p) => {
           const duals = ts.map((t) => evaluate(DualOps, t, Dual.variables(p)));
           for (const mode of ['forward', 'reverse'] as const) {
-            const g = new sym.Graph();
+            const g = new SymGraph();
             const x = g.symbols(n, 'x');
             const J = g.jacobian(
               ts.map((t) => evaluate(g.ops, t, x)),
@@ -171,7 +169,7 @@ describe('sparse Jacobians', () => {
               mode,
             );
             const values = new Float64Array(J.pattern.nnz);
-            sym.compile(g, [x], J.values)(values, Float64Array.from(p));
+            compileSym(g, [x], J.values)(values, Float64Array.from(p));
             const { rowStart, col } = J.pattern;
             for (let i = 0; i < m; i++) {
               const stored = new Map<number, number>();
@@ -197,7 +195,7 @@ describe('sparse Jacobians', () => {
 
   it('a banded Jacobian stores only the band', () => {
     const n = 50;
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const x = g.symbols(n);
     const o = g.ops;
     // cᵢ = sin(xᵢ₋₁) xᵢ + xᵢ₊₁²
@@ -260,7 +258,7 @@ describe('Hessians (forward-over-reverse, lower triangle)', () => {
   });
 
   it('Hessian of σ·f + yᵀc with σ and y as runtime symbols', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const x = g.symbols(2, 'x');
     const sigma = g.symbol('sigma');
     const y = g.symbols(1, 'y');
@@ -268,7 +266,7 @@ describe('Hessians (forward-over-reverse, lower triangle)', () => {
     const f = o.mul(o.exp(x[0]!), x[1]!);
     const c = o.sin(o.mul(x[0]!, x[1]!));
     const L = o.add(o.mul(sigma, f), o.mul(y[0]!, c));
-    const H = sym.compile(g, [x, sigma, y], g.dense(g.hessian(L, x)));
+    const H = compileSym(g, [x, sigma, y], g.dense(g.hessian(L, x)));
     const out = new Float64Array(4);
     const [a, b, s, w] = [0.3, -0.7, 2, 0.5];
     H(out, Float64Array.of(a, b), s, Float64Array.of(w));
@@ -285,8 +283,8 @@ describe('Hessians (forward-over-reverse, lower triangle)', () => {
 
 describe('the derivative graphs grow linearly (issue 18: the explosive models)', () => {
   /** Nodes of the gradient and of the Hessian's stored values, and the Hessian's nonzeros. */
-  function sizes(n: number, f: (g: sym.Graph, x: SX[]) => SX) {
-    const g = new sym.Graph();
+  function sizes(n: number, f: (g: SymGraph, x: SX[]) => SX) {
+    const g = new SymGraph();
     const x = g.symbols(n);
     const fx = f(g, x);
     const grad = g.gradient(fx, x);
@@ -299,7 +297,7 @@ describe('the derivative graphs grow linearly (issue 18: the explosive models)',
       total: g.size,
     };
   }
-  const sum = (g: sym.Graph, x: SX[]) => x.reduce((s, xi) => g.add(s, xi));
+  const sum = (g: SymGraph, x: SX[]) => x.reduce((s, xi) => g.add(s, xi));
 
   it('(x₁ + … + xₙ)²: gradient and Hessian graphs O(n), n(n+1)/2 stored entries', () => {
     const a = sizes(32, (g, x) => g.ops.pow(sum(g, x), 2));
@@ -313,12 +311,12 @@ describe('the derivative graphs grow linearly (issue 18: the explosive models)',
   });
 
   it('sin nested 9 deep of a sum, and a coupled-oscillator potential: graphs O(n)', () => {
-    const nested = (g: sym.Graph, x: SX[]) => {
+    const nested = (g: SymGraph, x: SX[]) => {
       let s = sum(g, x);
       for (let k = 0; k < 9; k++) s = g.ops.sin(s);
       return s;
     };
-    const chain = (g: sym.Graph, x: SX[]) => {
+    const chain = (g: SymGraph, x: SX[]) => {
       const o = g.ops;
       let V = o.const(0);
       for (let i = 0; i + 1 < x.length; i++) {
@@ -338,7 +336,7 @@ describe('the derivative graphs grow linearly (issue 18: the explosive models)',
   });
 
   it('a derivative beyond the node budget throws ComputeBudgetError, fast', () => {
-    const g = new sym.Graph({ maxNodes: 5_000 });
+    const g = new SymGraph({ maxNodes: 5_000 });
     const x = g.symbols(200);
     const o = g.ops;
     // f = Π sin(xᵢ): a dense Hessian of 20 000 distinct entries
@@ -350,18 +348,18 @@ describe('the derivative graphs grow linearly (issue 18: the explosive models)',
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(sym.ComputeBudgetError);
+    expect(error).toBeInstanceOf(ComputeBudgetError);
     expect(error).toMatchObject({ resource: 'nodes', budget: 5_000, count: 5_001 });
     expect(performance.now() - t0).toBeLessThan(5_000);
   });
 
   it('the work budget bounds the sweeps', () => {
-    const g = new sym.Graph({ maxWork: 10_000 });
+    const g = new SymGraph({ maxWork: 10_000 });
     const x = g.symbols(100);
     const o = g.ops;
     let s = x.reduce((a, b) => o.add(a, b));
     for (let k = 0; k < 50; k++) s = o.sin(s);
-    expect(() => g.hessian(s, x)).toThrow(sym.ComputeBudgetError);
+    expect(() => g.hessian(s, x)).toThrow(ComputeBudgetError);
     expect(g.work).toBeGreaterThan(10_000);
   });
 });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Dual, DualOps, type LieScalarOps, NumberOps } from '../../src/ad/dual.js';
 import { DomainError } from '../../src/errors.js';
-import { sym } from '../../src/index.js';
+import { compileSymNlp, SymGraph } from '../../src/index.js';
 import { SO3 } from '../../src/lie/so3.js';
 
 /** Exp(δ) = I + c₁(θ²)δ̂ + c₂(θ²)δ̂², δ̂² = δδᵀ − θ²I (row-major 3×3), on any arithmetic. */
@@ -73,10 +73,10 @@ describe('SO(3) Exp traced with Stumpff functions', () => {
       for (let j = 0; j < 3; j++)
         for (let k = 0; k < 3; k++) M[3 * i + j]! += R1[3 * i + k]! * R0[3 * j + k]!;
     const tr = M[0]! + M[4]! + M[8]!;
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const d = g.symbols(3, 'd');
     const f = cost(g.ops, d, R0, R1);
-    const nlp = sym.compileNlp(g, { variables: d, objective: f });
+    const nlp = compileSymNlp(g, { variables: d, objective: f });
     const H = new Float64Array(9);
     nlp.hessian(H, new Float64Array(3), new Float64Array(0), 1, new Float64Array(0));
     for (let i = 0; i < 3; i++) {
@@ -93,9 +93,9 @@ describe('SO(3) Exp traced with Stumpff functions', () => {
   });
 
   it('gradient and Hessian against dual numbers and central differences at random δ', () => {
-    const g = new sym.Graph();
+    const g = new SymGraph();
     const d = g.symbols(3, 'd');
-    const nlp = sym.compileNlp(g, { variables: d, objective: cost(g.ops, d, R0, R1) });
+    const nlp = compileSymNlp(g, { variables: d, objective: cost(g.ops, d, R0, R1) });
     const p = new Float64Array(0);
     const none = new Float64Array(0);
     let worstG = 0;
@@ -135,7 +135,7 @@ describe('SO(3) Exp traced with Stumpff functions', () => {
 });
 
 describe('compileNlp', () => {
-  const g = new sym.Graph();
+  const g = new SymGraph();
   const x = g.symbols(3, 'x');
   const a = g.symbol('a');
   const o = g.ops;
@@ -146,7 +146,7 @@ describe('compileNlp', () => {
     o.mul(x[0]!, x[1]!),
     o.exp(x[2]!),
   ];
-  const nlp = sym.compileNlp(g, { variables: x, parameters: [a], objective: f, constraints: c });
+  const nlp = compileSymNlp(g, { variables: x, parameters: [a], objective: f, constraints: c });
   const X = Float64Array.of(0.2, -0.5, 0.9);
   const P = Float64Array.of(1.5);
 
@@ -191,9 +191,9 @@ describe('compileNlp', () => {
   });
 
   it('without a Hessian, hessian() throws; without constraints m = 0', () => {
-    const h = new sym.Graph();
+    const h = new SymGraph();
     const z = h.symbols(2);
-    const only = sym.compileNlp(
+    const only = compileSymNlp(
       h,
       { variables: z, objective: h.ops.mul(z[0]!, z[1]!) },
       { hessian: false },
