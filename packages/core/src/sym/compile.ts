@@ -214,7 +214,15 @@ function plan(
 
 let generationAllowed: boolean | undefined;
 
-/** Whether `new Function` works here (false under a Content Security Policy without eval). */
+/**
+ * Whether `new Function` works here (false under a Content Security Policy without
+ * `unsafe-eval`, where `'auto'` compilation falls back to the interpreter).
+ *
+ * @example
+ * ```ts
+ * canGenerateCode(); // true in Node
+ * ```
+ */
 export function canGenerateCode(): boolean {
   if (generationAllowed === undefined) {
     try {
