@@ -3,7 +3,8 @@
  * carries the data a caller needs to react (never only a message) plus a stable `_tag` (equal to its
  * `name`) for checks that must work across bundles or realms, where `instanceof` fails:
  * `hasErrorTag(e, 'NewtonDivergedError')`. Packages re-export the classes they throw; none defines
- * its own. {@link GEOMECH_ERROR_TAGS} lists every tag.
+ * its own. {@link GEOMECH_ERROR_TAGS} lists every tag (the two errors of symbolic differentiation,
+ * `ComputeBudgetError` and `SymbolicValueError`, live beside it in `sym/errors.ts`).
  *
  * @module
  */
@@ -23,7 +24,9 @@ export type GeomechErrorTag =
   | 'RegularityError'
   | 'NonRegularSystemError'
   | 'NotComposableError'
-  | 'EvaluationDomainError';
+  | 'EvaluationDomainError'
+  | 'ComputeBudgetError'
+  | 'SymbolicValueError';
 
 /**
  * Every {@link GeomechErrorTag}, in declaration order.
@@ -48,6 +51,8 @@ export const GEOMECH_ERROR_TAGS: readonly GeomechErrorTag[] = Object.freeze([
   'NonRegularSystemError',
   'NotComposableError',
   'EvaluationDomainError',
+  'ComputeBudgetError',
+  'SymbolicValueError',
 ]);
 
 /** Base class of every error thrown by the geomech libraries. */
