@@ -7,9 +7,9 @@
  */
 import {
   JACOBI_MAX_SWEEPS,
+  ROTATION_NEWTON_SCHULZ_FINAL,
   ROTATION_NEWTON_SCHULZ_MAX_STEPS,
   ROTATION_NEWTON_SCHULZ_RADIUS,
-  ROTATION_ORTHOGONALITY_TOL,
 } from '../constants.js';
 import { DimensionError, DomainError } from '../errors.js';
 
@@ -105,7 +105,8 @@ export function orthogonalityDefect(R: ArrayLike<number>, n: number, stride: num
       let s = i === j ? -1 : 0;
       for (let k = 0; k < n; k++) s += R[k * stride + i]! * R[k * stride + j]!;
       const a = Math.abs(s);
-      if (!(a <= worst)) worst = a; // NaN sticks
+      if (Number.isNaN(a)) return Number.NaN;
+      if (a > worst) worst = a;
     }
   }
   return worst;
@@ -138,8 +139,8 @@ export function isRotation3(R: ArrayLike<number>, stride: number, tol: number): 
  *
  * - When det M > 0 and ‖MᵀM − I‖_F < `ROTATION_NEWTON_SCHULZ_RADIUS`, Newton–Schulz
  *   X ← X(3I − XᵀX)/2 converges quadratically to the orthogonal polar factor of M, which is then
- *   the nearest rotation (Higham, *Functions of Matrices*, 2008, §8.3 and eq. (8.20)); it stops at
- *   ‖XᵀX − I‖_F ≤ 8ε (one step for a drift of 1e-12).
+ *   the nearest rotation (Higham, *Functions of Matrices*, 2008, §8.3 and eq. (8.20)); it stops one
+ *   step after ‖XᵀX − I‖_F ≤ √ε (one step for a drift of 1e-12).
  * - Otherwise (far from SO(3), or det M ≤ 0) the nearest rotation is R(q) for the unit
  *   eigenvector q of the largest eigenvalue of the symmetric 4×4 K with qᵀKq = tr(R(q)ᵀM)
  *   (Bar-Itzhack, J. Guidance Control Dyn. 23(6), 2000; the orthogonal Procrustes problem
@@ -199,8 +200,8 @@ export class NearestRotation3 {
         p00 * p00 + p11 * p11 + p22 * p22 + 2 * (p01 * p01 + p02 * p02 + p12 * p12),
       );
       if (step === 0 && !(e < ROTATION_NEWTON_SCHULZ_RADIUS)) return false;
-      if (e <= ROTATION_ORTHOGONALITY_TOL) return true;
       if (step === ROTATION_NEWTON_SCHULZ_MAX_STEPS) return true;
+      const last = e <= ROTATION_NEWTON_SCHULZ_FINAL;
       // X ← X(3I − XᵀX)/2 = X(I − P/2)
       const q00 = 1 - 0.5 * p00;
       const q11 = 1 - 0.5 * p11;
@@ -217,6 +218,7 @@ export class NearestRotation3 {
       x[6] = x6 * q00 + x7 * q01 + x8 * q02;
       x[7] = x6 * q01 + x7 * q11 + x8 * q12;
       x[8] = x6 * q02 + x7 * q12 + x8 * q22;
+      if (last) return true;
     }
     return true;
   }
@@ -351,7 +353,8 @@ export function newtonSchulz(
     }
     const e = Math.sqrt(e2);
     if (step === 0 && !(e < ROTATION_NEWTON_SCHULZ_RADIUS)) return false;
-    if (e <= ROTATION_ORTHOGONALITY_TOL || step === ROTATION_NEWTON_SCHULZ_MAX_STEPS) return true;
+    if (step === ROTATION_NEWTON_SCHULZ_MAX_STEPS) return true;
+    const last = e <= ROTATION_NEWTON_SCHULZ_FINAL;
     // X ← X(I − P/2)
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
@@ -361,6 +364,7 @@ export function newtonSchulz(
       }
     }
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) x[i * stride + j] = q[i * n + j]!;
+    if (last) return true;
   }
   return true;
 }

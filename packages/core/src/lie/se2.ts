@@ -445,8 +445,7 @@ export class SE2Group implements LieGroup {
    * translation θ J ρ_σ − θ_σ J ρ (J = [[0, −1], [1, 0]]).
    */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SE2.smallAdj', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.smallAdj', OUT_TAU, S93, [out, tau]);
     const x = tau[0]!;
     const y = tau[1]!;
     const t = tau[2]!;
@@ -604,8 +603,7 @@ export class SE2Group implements LieGroup {
    * h = (θ/2)cot(θ/2), p = (h − 1)/θ (block inverse of eq. 163). Singular at |θ| = 2π.
    */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SE2.rjacInv', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.rjacInv', OUT_TAU, S93, [out, tau]);
     return jacobianInv(out, tau, 1);
   }
 
@@ -613,8 +611,7 @@ export class SE2Group implements LieGroup {
    * out ← J_l(τ)⁻¹ = J_r(−τ)⁻¹ = [[h, θ/2, −pρx − ρy/2], [−θ/2, h, ρx/2 − pρy], [0, 0, 1]].
    */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SE2.ljacInv', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.ljacInv', OUT_TAU, S93, [out, tau]);
     return jacobianInv(out, tau, -1);
   }
 
@@ -666,8 +663,7 @@ export class SE2Group implements LieGroup {
    * (r₁₁ + r₂₂)/2)) (exact to rounding), the translation kept and the last row reset. `out` may
    * alias `X`.
    *
-   * @throws DomainError when an entry of the first two rows is not finite, or the rotation block
-   *   has no nearest rotation (r₁₁ + r₂₂ = r₂₁ − r₁₂ = 0).
+   * @throws DomainError when an entry is not finite, or the rotation block has no nearest rotation (r₁₁ + r₂₂ = r₂₁ − r₁₂ = 0).
    *
    * @example
    * ```ts
@@ -676,7 +672,7 @@ export class SE2Group implements LieGroup {
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
     if (out.length !== 9 || X.length !== 9) lengthError('SE2.normalize', OUT_X, S99, [out, X]);
-    if (!allFinite(X, 6))
+    if (!allFinite(X, 9))
       throw new DomainError('SE2.normalize: X', 'a non-finite entry', 'must be finite');
     const sn = 0.5 * (X[3]! - X[1]!);
     const cs = 0.5 * (X[0]! + X[4]!);

@@ -9,7 +9,9 @@
  */
 import { GROUP_VALIDITY_TOL } from '../constants.js';
 import { DomainError } from '../errors.js';
+import { mul3 } from '../linalg/small.js';
 import {
+  allFinite,
   checkJac,
   copyInto,
   isRotation3,
@@ -31,7 +33,6 @@ import {
   writeRotBlock,
   writeSkewRotBlock,
 } from './se3Kernels.js';
-import { mul3 } from '../linalg/small.js';
 import { minusRHat } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
@@ -795,8 +796,7 @@ export class SE3Group implements LieGroup {
    * ```
    */
   rotation(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 16)
-      lengthError('SE3.rotation', OUT_X, [9, 16], [out, X]);
+    if (out.length !== 9 || X.length !== 16) lengthError('SE3.rotation', OUT_X, [9, 16], [out, X]);
     for (let i = 0; i < 3; i++) {
       out[3 * i] = X[4 * i]!;
       out[3 * i + 1] = X[4 * i + 1]!;
@@ -848,8 +848,7 @@ export class SE3Group implements LieGroup {
    * {@link SO3Group.normalize}), the translation kept and the last row set to [0, 0, 0, 1].
    * `out` may alias `X`.
    *
-   * @throws DomainError when X has a non-finite entry in its first three rows, or a zero rotation
-   *   block.
+   * @throws DomainError when X has a non-finite entry or a zero rotation block.
    *
    * @example
    * ```ts
@@ -860,11 +859,11 @@ export class SE3Group implements LieGroup {
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
     if (out.length !== 16 || X.length !== 16) lengthError('SE3.normalize', OUT_X, S16_2, [out, X]);
+    if (!allFinite(X, 16))
+      throw new DomainError('SE3.normalize: X', 'a non-finite entry', 'must be finite');
     const tx = X[3]!;
     const ty = X[7]!;
     const tz = X[11]!;
-    if (!Number.isFinite(tx + ty + tz))
-      throw new DomainError('SE3.normalize: X', 'a non-finite translation', 'must be finite');
     this.projector.project(out, X, 'SE3.normalize: X', 0, 4, 0, 4);
     out[3] = tx;
     out[7] = ty;

@@ -74,7 +74,6 @@ export function coefD(theta: number, theta2: number): number {
   return (1 - (half * Math.cos(half)) / Math.sin(half)) / theta2;
 }
 
-
 /**
  * The rotation vector ω = Log(R) of the 3×3 block of a homogeneous matrix X (row-major, `stride`
  * columns) into out[off..off+2], and returns θ = |ω| (manif eq. 173's rotation part): θ =
@@ -112,7 +111,7 @@ export function rotationLog(
   }
   const s = Math.sqrt(s2);
   const theta = Math.atan2(s, c);
-  if (Math.PI - theta < SO3_LOG_NEAR_PI || theta !== theta) {
+  if (Math.PI - theta < SO3_LOG_NEAR_PI) {
     // (R + Rᵀ)/2 − cI = (1 − c) nnᵀ: its column with the largest diagonal entry is ∥ n.
     const d0 = r00 - c;
     const d1 = r11 - c;

@@ -567,8 +567,7 @@ export class SEnGroup implements LieGroup {
    * ```
    */
   isValid(X: Float64Array, tol = GROUP_VALIDITY_TOL): boolean {
-    if (X.length !== this.storageSize)
-      lengthError(`${this.tag}.isValid`, ['X'], this.sizes.S, [X]);
+    if (X.length !== this.storageSize) lengthError(`${this.tag}.isValid`, ['X'], this.sizes.S, [X]);
     const n = this.n;
     const N = n + 1;
     if (!(orthogonalityDefect(X, n, N) <= tol)) return false;
@@ -577,6 +576,7 @@ export class SEnGroup implements LieGroup {
       if (!(Math.abs(X[n * N + a]!) <= tol)) return false;
     }
     if (!(Math.abs(X[n * N + n]! - 1) <= tol)) return false;
+    if (!allFinite(X, N * N)) return false;
     return this.rotationDet(X) > 0;
   }
 
@@ -587,7 +587,7 @@ export class SEnGroup implements LieGroup {
    * SVD R = UΣVᵀ ↦ U·diag(1, …, 1, det(UVᵀ))·Vᵀ (ml-matrix, allocates: a cold path). `out` may
    * alias `X`.
    *
-   * @throws DomainError when an entry of the first n rows is not finite.
+   * @throws DomainError when an entry is not finite.
    *
    * @example
    * ```ts
@@ -602,7 +602,7 @@ export class SEnGroup implements LieGroup {
       lengthError(`${this.tag}.normalize`, OUT_X, this.sizes.SS, [out, X]);
     const n = this.n;
     const N = n + 1;
-    if (!allFinite(X, n * N))
+    if (!allFinite(X, N * N))
       throw new DomainError(`${this.tag}.normalize: X`, 'a non-finite entry', 'must be finite');
     const R = this.sR;
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) R[i * n + j] = X[i * N + j]!;
@@ -610,7 +610,11 @@ export class SEnGroup implements LieGroup {
     if (!ok) {
       const { U, s, V } = svd(R, n, n);
       if (!(s[0]! > 0))
-        throw new DomainError(`${this.tag}.normalize: X`, 0, 'a zero rotation block has no nearest rotation');
+        throw new DomainError(
+          `${this.tag}.normalize: X`,
+          0,
+          'a zero rotation block has no nearest rotation',
+        );
       matMulInto(R, U, transposed(V, n), n, n, n);
       const d = this.luN.factor(R).determinant();
       if (d < 0) for (let i = 0; i < n; i++) U[i * n + n - 1] = -U[i * n + n - 1]!;

@@ -224,8 +224,7 @@ export class SO2Group implements LieGroup {
 
   /** out ← ad_τ = [0] (so(2) is abelian; NaN when τ is NaN). */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 1 || tau.length !== 1)
-      lengthError('SO2.smallAdj', OUT_TAU, S11, [out, tau]);
+    if (out.length !== 1 || tau.length !== 1) lengthError('SO2.smallAdj', OUT_TAU, S11, [out, tau]);
     out[0] = 0 * tau[0]! + 0; // 0, or NaN (never −0)
     return out;
   }
@@ -447,7 +446,11 @@ export class SO2Group implements LieGroup {
     const c = 0.5 * (X[0]! + X[3]!);
     const r = Math.hypot(s, c);
     if (!(r > 0))
-      throw new DomainError('SO2.normalize: X', 0, 'has no nearest rotation: x₁₁ + x₂₂ = x₂₁ − x₁₂ = 0');
+      throw new DomainError(
+        'SO2.normalize: X',
+        0,
+        'has no nearest rotation: x₁₁ + x₂₂ = x₂₁ − x₁₂ = 0',
+      );
     const cn = c / r;
     const sn = s / r;
     out[0] = cn;

@@ -292,8 +292,7 @@ export class SO3Group implements LieGroup {
 
   /** out ← ad_τ = τ̂ (ad_τ σ = τ × σ). */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SO3.smallAdj', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.smallAdj', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
@@ -392,7 +391,11 @@ export class SO3Group implements LieGroup {
     so3LogKernel(out, mul3T(this.scratch, Y, X), 'SO3.lminus: YX⁻¹');
     if (J_out_Y !== undefined || J_out_X !== undefined) {
       const t = norm3v(out);
-      const J = mul3(this.scratch, axisForm3(this.scratch2, out, halfCot(t), 0.5, invJacCoef(t)), X);
+      const J = mul3(
+        this.scratch,
+        axisForm3(this.scratch2, out, halfCot(t), 0.5, invJacCoef(t)),
+        X,
+      );
       if (J_out_Y !== undefined) {
         checkJac('SO3.lminus', 'J_out_Y', J_out_Y, 9);
         copy9(J_out_Y, J);
@@ -449,16 +452,14 @@ export class SO3Group implements LieGroup {
    * principal branch).
    */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SO3.rjacInv', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.rjacInv', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, halfCot(t), 0.5, invJacCoef(t));
   }
 
   /** out ← J_l⁻¹(τ) = J_r⁻¹(−τ) = I − ½τ̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) τ̂² (manif eq. 146). */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SO3.ljacInv', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.ljacInv', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, halfCot(t), -0.5, invJacCoef(t));
   }

@@ -82,11 +82,7 @@ export function norm3v(x: ArrayLike<number>): number {
  * @throws DomainError when |vee((R − Rᵀ)/2)|² + ((tr R − 1)/2)² differs from 1 by more than
  *   `LOG_ELEMENT_TOL`.
  */
-export function so3LogKernel(
-  out: Float64Array,
-  R: ArrayLike<number>,
-  what: string,
-): Float64Array {
+export function so3LogKernel(out: Float64Array, R: ArrayLike<number>, what: string): Float64Array {
   const r00 = R[0]!;
   const r01 = R[1]!;
   const r02 = R[2]!;
@@ -178,4 +174,3 @@ export function minusRHat(
     out[o + 2] = b * p0 - a * p1;
   }
 }
-

@@ -12,16 +12,7 @@ import { DomainError } from '../errors.js';
 import { axisForm3, identity3, mul3, mulT3, transpose3 } from '../linalg/small.js';
 import { checkJac, lengthError, negateInto } from './internal.js';
 import { hat3, SO3, vee3 } from './so3.js';
-import {
-  copy9,
-  cosc,
-  halfCot,
-  invJacCoef,
-  minusRHat,
-  norm3v,
-  sinc,
-  sinc3,
-} from './so3Kernels.js';
+import { copy9, cosc, halfCot, invJacCoef, minusRHat, norm3v, sinc, sinc3 } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
 /**
@@ -310,8 +301,7 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← Exp(τ) = (cos(θ/2), (sin(θ/2)/θ)·τ) (manif, S³ exponential). J_out_tau = J_r(τ). */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== 4 || tau.length !== 3)
-      lengthError('SO3Quat.exp', OUT_TAU, S43, [out, tau]);
+    if (out.length !== 4 || tau.length !== 3) lengthError('SO3Quat.exp', OUT_TAU, S43, [out, tau]);
     if (J_out_tau !== undefined) {
       checkJac('SO3Quat.exp', 'J_out_tau', J_out_tau, 9);
       rjacInto(J_out_tau, tau);
@@ -339,15 +329,13 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← τ̂ (3×3, {@link hat3}). */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
-      lengthError('SO3Quat.hat', OUT_TAU, S93, [out, tau]);
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3Quat.hat', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
   /** out ← m∨ ({@link vee3}). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== 3 || m.length !== 9)
-      lengthError('SO3Quat.vee', ['out', 'm'], S39, [out, m]);
+    if (out.length !== 3 || m.length !== 9) lengthError('SO3Quat.vee', ['out', 'm'], S39, [out, m]);
     return vee3(out, m);
   }
 
@@ -511,8 +499,7 @@ export class SO3QuatGroup implements LieGroup {
     if (J_out_X !== undefined) {
       checkJac('SO3Quat.between', 'J_out_X', J_out_X, 9);
       const R = rotationFromQuat(this.m9, out);
-      for (let i = 0; i < 3; i++)
-        for (let j = 0; j < 3; j++) J_out_X[3 * i + j] = -R[3 * j + i]!;
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) J_out_X[3 * i + j] = -R[3 * j + i]!;
     }
     if (J_out_Y !== undefined) {
       checkJac('SO3Quat.between', 'J_out_Y', J_out_Y, 9);
@@ -599,8 +586,7 @@ export class SO3QuatGroup implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 4 || X.length !== 4)
-      lengthError('SO3Quat.normalize', OUT_X, S44, [out, X]);
+    if (out.length !== 4 || X.length !== 4) lengthError('SO3Quat.normalize', OUT_X, S44, [out, X]);
     return normalizeQuat(out, X);
   }
 }

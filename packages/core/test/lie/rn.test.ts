@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DimensionError, DomainError } from '../../src/errors.js';
 import { Rn, RnGroup } from '../../src/lie/rn.js';
-import { describeLieGroup, expmSeries } from '../support/lieGroupSuite.js';
+import { describeLieGroup, expmSeries } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 for (const n of [1, 2, 3, 6]) describeLieGroup(Rn(n));
