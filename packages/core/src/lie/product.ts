@@ -45,8 +45,8 @@ const OUT_X_Y = ['out', 'X', 'Y'];
 
 /**
  * The direct product G₁ × … × G_k of Lie groups as a {@link LieGroup} (`new ProductGroup([G₁,
- * G₂, …])`), with every operation applied factor by factor (manif's "composite" / bundle, Solà et
- * al. arXiv:1812.01537 §IV-C). Conventions: `packages/core/CONVENTIONS.md`.
+ * G₂, …])`), with every operation applied factor by factor (the composite manifolds of Solà et al.,
+ * arXiv:1812.01537; manif's `Bundle`). Conventions: `packages/core/CONVENTIONS.md`.
  *
  * - **Storage**: the concatenation of the factors' storages, in factor order (storageSize
  *   = Σ storageSize_i; factor i at {@link storageOffset}(i)). The factors keep their own layouts

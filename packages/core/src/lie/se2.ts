@@ -263,7 +263,7 @@ const S939 = [9, 3, 9];
  * - Ad_X = [[R, (t_y, −t_x)ᵀ], [0, 1]] (eq. 159); ad_τ = [[0, −θ, ρy], [θ, 0, −ρx], [0, 0, 0]];
  * - J_r (eq. 163), J_l (eq. 164) = J_r(−τ), and their inverses in closed form
  *   J_r⁻¹ = [[h, −θ/2, −pρx + ρy/2], [θ/2, h, −ρx/2 − pρy], [0, 0, 1]], p = (h − 1)/θ.
- * - Jacobians of the operations (manif §4, appendix C): compose J_a = Ad_{b⁻¹}, J_b = I; inverse
+ * - Jacobians of the operations (arXiv:1812.01537 §IV, appendix C): compose J_a = Ad_{b⁻¹}, J_b = I; inverse
  *   −Ad_a; act J_X = [R, R·(−p_y, p_x)ᵀ] (2×3), J_p = R; exp J_r(τ); log J_r⁻¹(Log X); rplus
  *   Ad_{Exp(−τ)}, J_r(τ); rminus J_r⁻¹, −J_l⁻¹; lplus Ad_{X⁻¹}J_r(τ), I; lminus ±J_r⁻¹Ad_X;
  *   between −Ad_{out⁻¹}, I.

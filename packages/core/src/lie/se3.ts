@@ -75,7 +75,7 @@ const S16_6_16 = [16, 6, 16];
  *   c₂ = (θ² + 2cos θ − 2)/(2θ⁴), c₃ = (2θ − 3 sin θ + θ cos θ)/(2θ⁵) (Barfoot's Q), and
  *   J_l(τ)⁻¹ = [[J_l(θ)⁻¹, −J_l(θ)⁻¹ Q J_l(θ)⁻¹], [0, J_l(θ)⁻¹]].
  *
- * - Jacobians of the operations (manif §4 and appendix D): compose J_a = Ad_{b⁻¹} =
+ * - Jacobians of the operations (arXiv:1812.01537 §IV and appendix D): compose J_a = Ad_{b⁻¹} =
  *   [[R_bᵀ, −R_bᵀt̂_b], [0, R_bᵀ]], J_b = I; inverse −Ad_a; act J_X = [R, −R p̂] (3×6),
  *   J_p = R; exp J_r(τ); log J_r⁻¹(Log X); rplus Ad_{Exp(−τ)}, J_r(τ); rminus J_r⁻¹(τ),
  *   −J_l⁻¹(τ); lplus Ad_{X⁻¹}J_r(τ), I; lminus ±J_r⁻¹(τ)Ad_X; between −Ad_{out⁻¹}, I.
@@ -362,7 +362,7 @@ export class SE3Group implements LieGroup {
 
   /**
    * out ← X·p = R p + t (manif eq. 181). `out` may alias `p`. Allocation-free.
-   * J_out_X = [R, −R p̂] (3×6, manif eq. 182), J_out_p = R (3×3).
+   * J_out_X = [R, −R p̂] (3×6, manif appendix D), J_out_p = R (3×3).
    *
    * @example
    * ```ts

@@ -127,7 +127,7 @@ const S939 = [9, 3, 9];
  * - J_r(τ) = I − ((1 − cos θ)/θ²) τ̂ + ((θ − sin θ)/θ³) τ̂² (eq. 143), J_l(τ) = J_r(−τ) (eq. 145),
  *   J_r⁻¹(τ) = I + ½τ̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) τ̂² (eq. 144), J_l⁻¹(τ) = J_r⁻¹(−τ);
  *   J_r⁻¹ is the papers' left-trivialized dexp⁻¹ (spec 003 §8.1).
- * - Jacobians of the operations (manif eqs. 140, 141, 143, 144, 145, 146 and §4): compose
+ * - Jacobians of the operations (arXiv:1812.01537 §IV with the closed forms above): compose
  *   J_a = R_bᵀ, J_b = I; inverse −R; act J_R = −R p̂, J_p = R; rplus J_X = Exp(τ)ᵀ, J_τ = J_r(τ);
  *   rminus J_Y = J_r⁻¹(τ), J_X = −J_l⁻¹(τ); lplus J_τ = Xᵀ J_r(τ), J_X = I; lminus
  *   J_Y = J_r⁻¹(τ) X = −J_X; between J_X = −YᵀX, J_Y = I.
