@@ -368,3 +368,17 @@ export function newtonSchulz(
   }
   return true;
 }
+
+/** Checks `out.length === nOut` and `x.length === nX` (the two-argument kernels' hot-path check). */
+export function check2(
+  method: string,
+  outName: string,
+  out: ArrayLike<number>,
+  nOut: number,
+  xName: string,
+  x: ArrayLike<number>,
+  nX: number,
+): void {
+  if (out.length !== nOut || x.length !== nX)
+    lengthError(method, [outName, xName], [nOut, nX], [out, x]);
+}

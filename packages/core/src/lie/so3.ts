@@ -18,7 +18,14 @@ import {
   mulVec3,
   transpose3,
 } from '../linalg/small.js';
-import { checkJac, isRotation3, lengthError, NearestRotation3, negateInto } from './internal.js';
+import {
+  check2,
+  checkJac,
+  isRotation3,
+  lengthError,
+  NearestRotation3,
+  negateInto,
+} from './internal.js';
 import {
   copy9,
   cosc,
@@ -42,6 +49,7 @@ import type { LieGroup, Rng } from './types.js';
  * ```
  */
 export function hat3(out: Float64Array, x: ArrayLike<number>): Float64Array {
+  check2('hat3', 'out', out, 9, 'x', x, 3);
   const x0 = x[0]!;
   const x1 = x[1]!;
   const x2 = x[2]!;
@@ -68,6 +76,7 @@ export function hat3(out: Float64Array, x: ArrayLike<number>): Float64Array {
  * ```
  */
 export function vee3(out: Float64Array, m: ArrayLike<number>): Float64Array {
+  check2('vee3', 'out', out, 3, 'm', m, 9);
   const a = m[7]!;
   const b = m[2]!;
   const c = m[3]!;
@@ -92,6 +101,8 @@ export function coAdjointSO3(
   g: ArrayLike<number>,
   nu: ArrayLike<number>,
 ): Float64Array {
+  if (out.length !== 3 || g.length !== 9 || nu.length !== 3)
+    lengthError('coAdjointSO3', ['out', 'g', 'nu'], [3, 9, 3], [out, g, nu]);
   return mulTVec3(out, g, nu);
 }
 

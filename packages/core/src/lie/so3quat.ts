@@ -10,7 +10,7 @@
 import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SMALL_ANGLE } from '../constants.js';
 import { DomainError } from '../errors.js';
 import { axisForm3, identity3, mul3, mulT3, transpose3 } from '../linalg/small.js';
-import { checkJac, lengthError, negateInto } from './internal.js';
+import { check2, checkJac, lengthError, negateInto } from './internal.js';
 import { hat3, SO3, vee3 } from './so3.js';
 import { copy9, cosc, halfCot, invJacCoef, minusRHat, norm3v, sinc, sinc3 } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
@@ -26,6 +26,7 @@ import type { LieGroup, Rng } from './types.js';
  * ```
  */
 export function normalizeQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {
+  check2('normalizeQuat', 'out', out, 4, 'q', q, 4);
   const w = q[0]!;
   const x = q[1]!;
   const y = q[2]!;
@@ -62,6 +63,7 @@ export function normalizeQuat(out: Float64Array, q: ArrayLike<number>): Float64A
  * ```
  */
 export function rotationFromQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {
+  check2('rotationFromQuat', 'out', out, 9, 'q', q, 4);
   const w = q[0]!;
   const x = q[1]!;
   const y = q[2]!;
@@ -103,6 +105,7 @@ export function rotationFromQuat(out: Float64Array, q: ArrayLike<number>): Float
  * ```
  */
 export function quatFromRotation(out: Float64Array, R: ArrayLike<number>): Float64Array {
+  check2('quatFromRotation', 'out', out, 4, 'R', R, 9);
   const r00 = R[0]!;
   const r01 = R[1]!;
   const r02 = R[2]!;
