@@ -5,6 +5,7 @@ import { DimensionError } from '../../src/errors.js';
 import { cayleyRetraction, coAdjoint } from '../../src/lie/retractions.js';
 import { SE3 } from '../../src/lie/se3.js';
 import { coAdjointSO3, hat3, SO3, vee3 } from '../../src/lie/so3.js';
+import { normalizeQuat, quatFromRotation, rotationFromQuat } from '../../src/lie/so3quat.js';
 import {
   cay,
   cayInv,
@@ -17,7 +18,6 @@ import {
   tauSkew,
   tauSkewInv,
 } from '../../src/lie/so3Retractions.js';
-import { normalizeQuat, quatFromRotation, rotationFromQuat } from '../../src/lie/so3quat.js';
 
 const f = (n: number) => new Float64Array(n);
 
