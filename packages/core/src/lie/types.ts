@@ -76,8 +76,8 @@ export interface LieGroup {
   /** out ← m∨, inverse of {@link hat} (reads only the entries hat writes). */
   vee(out: Float64Array, m: Float64Array): Float64Array;
   /**
-   * out ← X·p, the action on points of R^actionDim. `out` may alias `p`. J_out_X (actionDim×dim)
-   * = ∂(Exp(δ)-perturbed X acting on p)/∂δ, J_out_p = ∂(X·p)/∂p (actionDim×actionDim).
+   * out ← X·p, the action on points of R^actionDim. `out` may alias `p`. J_out_X = ∂((X ⊕ δ)·p)/∂δ
+   * (actionDim×dim), J_out_p = ∂(X·p)/∂p (actionDim×actionDim).
    */
   act(
     out: Float64Array,
