@@ -228,18 +228,21 @@ export class NearestRotation3 {
    * with R(q) the matrix of v ↦ q v q* (so3quat.ts).
    */
   private quaternionMethod(m: Float64Array, what: string): void {
-    const m00 = m[0]!;
-    const m01 = m[1]!;
-    const m02 = m[2]!;
-    const m10 = m[3]!;
-    const m11 = m[4]!;
-    const m12 = m[5]!;
-    const m20 = m[6]!;
-    const m21 = m[7]!;
-    const m22 = m[8]!;
+    // The nearest rotation is invariant under M ↦ sM (s > 0): scale to max |m_ij| = 1 so that K's
+    // squares neither overflow nor underflow.
     let scale = 0;
     for (let i = 0; i < 9; i++) scale = Math.max(scale, Math.abs(m[i]!));
     if (scale === 0) throw new DomainError(what, 0, 'the zero matrix has no nearest rotation');
+    const inv = 1 / scale;
+    const m00 = m[0]! * inv;
+    const m01 = m[1]! * inv;
+    const m02 = m[2]! * inv;
+    const m10 = m[3]! * inv;
+    const m11 = m[4]! * inv;
+    const m12 = m[5]! * inv;
+    const m20 = m[6]! * inv;
+    const m21 = m[7]! * inv;
+    const m22 = m[8]! * inv;
     const K = this.k;
     K[0] = m00 + m11 + m22;
     K[1] = m21 - m12;
