@@ -4,6 +4,7 @@ import {
   GeomechError,
   NewtonDivergedError,
   NonFiniteError,
+  type Potential,
 } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { mechanicalMidpointLd, midpointLd } from '../src/discrete.js';
@@ -11,7 +12,6 @@ import { contactPoint, legendreMinus } from '../src/discreteMechanics.js';
 import { ContactIntegrator, integrateContact } from '../src/integrator.js';
 import {
   mechanicalContactLagrangian,
-  type Potential,
   pendulumPotential,
   quadraticPotential,
   zeroPotential,
@@ -348,9 +348,10 @@ describe('regularity guard (spec 004 §9.12, §11.13) and failures', () => {
   it('[S] a non-finite state throws NonFiniteError instead of leaving the step', () => {
     const blowUp: Potential = {
       dim: 1,
-      value: (q) => (q[0]! > 1.5 ? Number.NaN : 0),
-      gradient: (out) => {
+      V: (q) => (q[0]! > 1.5 ? Number.NaN : 0),
+      gradV: (out) => {
         out[0] = 0;
+        return out;
       },
     };
     const integrator = new ContactIntegrator(mechanicalMidpointLd(blowUp, -0.1, 0.5));

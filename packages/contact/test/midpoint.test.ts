@@ -102,8 +102,8 @@ describe('MidpointHerglotz on the nonlinear damped pendulum', () => {
     const d2 = new Float64Array(1);
     let maxResidual = 0;
     for (let k = 1; k < 200; k++) {
-      integrator.D1Ld(d1, sol.q.subarray(k, k + 1), sol.q.subarray(k + 1, k + 2));
-      integrator.D2Ld(d2, sol.q.subarray(k - 1, k), sol.q.subarray(k, k + 1));
+      integrator.Ld.D1(d1, sol.q.subarray(k, k + 1), sol.q.subarray(k + 1, k + 2), 0);
+      integrator.Ld.D2(d2, sol.q.subarray(k - 1, k), sol.q.subarray(k, k + 1), 0);
       // (39): D1 L_d(q_k, q_{k+1}) + (1 + hγ) D2 L_d(q_{k−1}, q_k) = 0
       maxResidual = Math.max(maxResidual, Math.abs(d1[0]! + (1 + h * gamma) * d2[0]!));
     }
@@ -113,7 +113,7 @@ describe('MidpointHerglotz on the nonlinear damped pendulum', () => {
 
   it('gives the same trajectory with an analytic Hessian and with differenced gradients (1e-12)', () => {
     const V = pendulumPotential(1, 1);
-    const { hessian: _unused, ...withoutHessian } = V;
+    const { hessV: _unused, ...withoutHessian } = V;
     const a = new MidpointHerglotz(mechanicalContactLagrangian(V, -0.1), 0.1).integrate(
       { q0: [1], v0: [0], z0: 0 },
       100,
@@ -151,7 +151,7 @@ describe('MidpointHerglotz input checks', () => {
     const sol = new MidpointHerglotz(oscillator(-0.05), 0.5).integrate(
       { q0: [1], q1: [2], z0: 0 },
       50,
-      7,
+      { every: 7 },
     );
     expect(Array.from(sol.k)).toEqual([0, 7, 14, 21, 28, 35, 42, 49, 50]);
   });
