@@ -185,7 +185,7 @@ export class ContactIntegrator extends ContactStepper {
       maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
       lineSearch: options.lineSearch ?? false,
     };
-    this.newton = new NewtonSolver(n, { ...newtonOptions, what: `${Ld.name} step` });
+    this.newton = new NewtonSolver(n, newtonOptions);
     this.qk = new Float64Array(n);
     this.pk = new Float64Array(n);
     this.guess = new Float64Array(n);

@@ -112,7 +112,6 @@ export class MidpointHerglotz extends ContactStepper {
       tol: options.tol ?? NEWTON_DEFAULT_TOL,
       maxIterations: options.maxIterations ?? 50,
       throwOnFailure: true,
-      what: 'midpoint step',
     });
     this.hessian = potentialHessian(V);
     this.qk = new Float64Array(n);
