@@ -566,7 +566,7 @@ export type ContactMethod<Lag extends IntegratorLagrangian = IntegratorLagrangia
  *   L: (o, [q], [v], z) => o.add(o.sub(o.scale(o.mul(v!, v!), 0.5), o.scale(o.mul(q!, q!), 0.5)), o.scale(z, -0.05)),
  * });
  * const sol = integrateContact({ lagrangian: L, init: { q0: [1], v0: [0], z0: 0 }, h: 0.1, steps: 100 }, midpointLd);
- * sol.energy[100]; // ≈ 0.5 e^{−0.5} = 0.303 (H decays like e^{γt}, spec 004 §4.1)
+ * sol.energy[100]; // 0.30330 ≈ 0.5 e^{−0.5} = 0.30327 (H decays like e^{γt}, spec 004 §4.1)
  * ```
  */
 export function integrateContact<Lag extends IntegratorLagrangian>(
