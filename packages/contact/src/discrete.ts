@@ -41,10 +41,23 @@ import type { ContactLagrangian, DiscreteContactLagrangian } from './types.js';
  * stops once the Newton correction satisfies |δΛ| ≤ tol·max(1, |Λ|). The iteration converges
  * quadratically, so the last (accepted) correction is far below this; 1e-14 stays above the
  * rounding floor ≈ ε·|Λ|/|1 − (h/2)L_z| of the residual, so it cannot stall on rounding noise.
+ *
+ * @example
+ * ```ts
+ * const L = mechanicalContactLagrangian(quadraticPotential(1), -0.5);
+ * implicitZMidpointLd(L, 0.1, { tol: IMPLICIT_Z_NEWTON_TOL }).Ld(Float64Array.of(1), Float64Array.of(1.1), 0);
+ * ```
  */
 export const IMPLICIT_Z_NEWTON_TOL = 1e-14;
 
-/** Default iteration cap of the scalar Newton iteration of {@link implicitZMidpointLd}. */
+/**
+ * Default iteration cap of the scalar Newton iteration of {@link implicitZMidpointLd}.
+ *
+ * @example
+ * ```ts
+ * IMPLICIT_Z_NEWTON_MAX_ITERATIONS; // 50
+ * ```
+ */
 export const IMPLICIT_Z_NEWTON_MAX_ITERATIONS = 50;
 
 /** q_m ← (q0 + q1)/2 and v ← (q1 − q0)/h. */
@@ -260,7 +273,14 @@ export function leftRectangleLd(L: ContactLagrangian, h: number): DiscreteContac
 // ---------------------------------------------------------------------------------------------
 // Implicit-z midpoint.
 
-/** Options of {@link implicitZMidpointLd}. */
+/**
+ * Options of {@link implicitZMidpointLd}.
+ *
+ * @example
+ * ```ts
+ * const options: ImplicitZMidpointOptions = { tol: 1e-13, maxIterations: 20 };
+ * ```
+ */
 export interface ImplicitZMidpointOptions {
   /** Relative tolerance on the Newton correction, |δΛ| ≤ tol·max(1, |Λ|). Default {@link IMPLICIT_Z_NEWTON_TOL}. */
   readonly tol?: number;

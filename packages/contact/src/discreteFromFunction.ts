@@ -23,6 +23,11 @@ import type { DiscreteContactLagrangian, DiscreteLagrangianTraits } from './type
  * ε^{1/4} ≈ 1.2e-4: the 4-point formula's truncation O(s²) balances its rounding O(ε/s²), giving
  * about √ε ≈ 1.5e-8 relative accuracy (measured: ≤ 4e-8 of the largest entry on the test suite's
  * Lagrangians).
+ *
+ * @example
+ * ```ts
+ * SECOND_DIFFERENCE_STEP; // ε^{1/4} ≈ 1.22e-4
+ * ```
  */
 export const SECOND_DIFFERENCE_STEP = Number.EPSILON ** 0.25;
 
@@ -77,7 +82,14 @@ export interface GenericDiscreteLagrangian {
   readonly generic: GenericDiscreteLagrangianFunction;
 }
 
-/** Options of {@link discreteLagrangianFromFunction}. */
+/**
+ * Options of {@link discreteLagrangianFromFunction}.
+ *
+ * @example
+ * ```ts
+ * const options: DiscreteLagrangianFromFunctionOptions = { name: 'free-particle', traits: { order: 1 } };
+ * ```
+ */
 export interface DiscreteLagrangianFromFunctionOptions {
   /** The `name` of the result. Default `'user'`. */
   readonly name?: string;

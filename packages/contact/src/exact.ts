@@ -38,6 +38,12 @@ import type { DiscreteContactLagrangian, DiscreteLagrangianTraits } from './type
  * below x⁶/30240 ≈ 3e-29 relative at the threshold) instead of γ/(−expm1(−x)). The closed form
  * does not cancel (expm1 is accurate to a few ε for every x ≠ 0); the series only removes the
  * 0/0 at γ = 0 and makes the γ → 0 limit |q1 − q0|²/(2h) exact.
+ *
+ * @example
+ * ```ts
+ * // |γh| = 5e-7 < FREE_PARTICLE_SERIES_THRESHOLD: the series branch, continuous with the closed form
+ * freeParticleExactLd(-1e-6, 0.5).Ld(Float64Array.of(1), Float64Array.of(2), 0); // ≈ |q1 − q0|²/(2h) = 1
+ * ```
  */
 export const FREE_PARTICLE_SERIES_THRESHOLD = 1e-4;
 
@@ -47,6 +53,11 @@ export const FREE_PARTICLE_SERIES_THRESHOLD = 1e-4;
  * from their series in s to s³ (truncation below 2.1e-4·s⁴ ≈ 2e-20 relative at the threshold),
  * which covers critical damping d = 0 (A = 1/h, C = 1) and is continuous with the under- and
  * overdamped closed forms on either side.
+ *
+ * @example
+ * ```ts
+ * dampedOscillatorExactLd(1, -2, 0.5).regime; // 'critical' (d = k − γ²/4 = 0)
+ * ```
  */
 export const OSCILLATOR_CRITICAL_SERIES_THRESHOLD = 1e-4;
 
@@ -56,6 +67,15 @@ export const OSCILLATOR_CRITICAL_SERIES_THRESHOLD = 1e-4;
  * |sin wh| ≤ OSCILLATOR_RESONANCE_TOL·max(1, wh), which catches every floating-point rendering
  * of mπ (sin of the rounded mπ is ≈ ε·mπ/2); closer to resonance than that A = w/sin wh has no
  * correct digits.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   dampedOscillatorExactLd(1, 0, Math.PI); // wh = π: a conjugate point
+ * } catch (e) {
+ *   e instanceof DomainError; // true
+ * }
+ * ```
  */
 export const OSCILLATOR_RESONANCE_TOL = 16 * Number.EPSILON;
 
@@ -183,10 +203,25 @@ export function freeParticleExactLdPrinted(
 // ---------------------------------------------------------------------------------------------
 // Damped harmonic oscillator (spec 004 §8.2 [D])
 
-/** Damping regime of L = ½|v|² − (k/2)|q|² + γz, by the sign of d = k − γ²/4. */
+/**
+ * Damping regime of L = ½|v|² − (k/2)|q|² + γz, by the sign of d = k − γ²/4.
+ *
+ * @example
+ * ```ts
+ * const regime: OscillatorRegime = dampedOscillatorExactLd(1, -3, 0.5).regime; // 'overdamped'
+ * ```
+ */
 export type OscillatorRegime = 'underdamped' | 'overdamped' | 'critical';
 
-/** The exact discrete Lagrangian of the damped oscillator, with its regime and coefficients. */
+/**
+ * The exact discrete Lagrangian of the damped oscillator, with its regime and coefficients.
+ *
+ * @example
+ * ```ts
+ * const Ld: DampedOscillatorExactLd = dampedOscillatorExactLd(1, -0.05, 0.5);
+ * Ld.w; // √(1 − 0.05²/4) = 0.99968745…
+ * ```
+ */
 export interface DampedOscillatorExactLd extends DiscreteContactLagrangian {
   /**
    * `critical` when |d|h² < {@link OSCILLATOR_CRITICAL_SERIES_THRESHOLD} (series branch), else by

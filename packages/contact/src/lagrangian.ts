@@ -47,13 +47,32 @@ export type GenericContactLagrangian = <T>(
   t: number,
 ) => T;
 
-/** The derivative members of a {@link ContactLagrangian}, any of which may be given analytically. */
+/**
+ * The derivative members of a {@link ContactLagrangian}, any of which may be given analytically.
+ *
+ * @example
+ * ```ts
+ * const given: Partial<ContactLagrangianDerivatives> = { Lz: () => -0.05 };
+ * ```
+ */
 export type ContactLagrangianDerivatives = Pick<
   ContactLagrangian,
   'Lq' | 'Lv' | 'Lz' | 'Lqq' | 'Lvq' | 'Lvv' | 'Lqz' | 'Lvz' | 'Lzz'
 >;
 
-/** Input of {@link contactLagrangian}: the dimension, the generic L and optional analytic derivatives. */
+/**
+ * Input of {@link contactLagrangian}: the dimension, the generic L and optional analytic derivatives.
+ *
+ * @example
+ * ```ts
+ * const spec: ContactLagrangianSpec = {
+ *   n: 1,
+ *   L: (o, [q], [v], z) => o.add(o.sub(o.scale(o.mul(v!, v!), 0.5), o.scale(o.mul(q!, q!), 0.5)), o.scale(z, -0.05)),
+ *   Lz: () => -0.05, // analytic; the others by dual numbers
+ * };
+ * contactLagrangian(spec).Lz(Float64Array.of(1), Float64Array.of(0), 0); // −0.05
+ * ```
+ */
 export interface ContactLagrangianSpec extends Partial<ContactLagrangianDerivatives> {
   /** Dimension n of Q = Rⁿ. */
   readonly n: number;
@@ -278,7 +297,14 @@ export function legendre(
   return L.Lv(out, q, v, z);
 }
 
-/** Newton settings of the inverse Legendre map. */
+/**
+ * Newton settings of the inverse Legendre map.
+ *
+ * @example
+ * ```ts
+ * const options: InverseLegendreOptions = { tol: 1e-14, maxIterations: 20 };
+ * ```
+ */
 export interface InverseLegendreOptions {
   /** Converged when ‖∂L/∂v(q, v, z) − p‖∞ ≤ tol (absolute). Default {@link NEWTON_DEFAULT_TOL}. */
   readonly tol?: number;
@@ -630,7 +656,21 @@ export function contactHamiltonianVectorField(H: ContactHamiltonian): OdeRhs {
   };
 }
 
-/** A curve c: [t0, t0 + T] → Q = Rⁿ with its velocity, both writing into `out` (length n). */
+/**
+ * A curve c: [t0, t0 + T] → Q = Rⁿ with its velocity, both writing into `out` (length n).
+ *
+ * @example
+ * ```ts
+ * const line: ConfigurationCurve = {
+ *   q: (t, out) => {
+ *     out[0] = t;
+ *   },
+ *   v: (_t, out) => {
+ *     out[0] = 1;
+ *   },
+ * };
+ * ```
+ */
 export interface ConfigurationCurve {
   /** out ← c(t). */
   q(t: number, out: Float64Array): void;
@@ -638,7 +678,14 @@ export interface ConfigurationCurve {
   v(t: number, out: Float64Array): void;
 }
 
-/** Options of {@link herglotzAction}. */
+/**
+ * Options of {@link herglotzAction}.
+ *
+ * @example
+ * ```ts
+ * const options: HerglotzActionOptions = { rtol: 1e-10, atol: 1e-12, t0: 1 };
+ * ```
+ */
 export interface HerglotzActionOptions {
   /** DOPRI5 relative tolerance. Default 1e-12. */
   readonly rtol?: number;

@@ -121,6 +121,12 @@ export interface ContactIntegrateOptions {
  * explicit F⁺L_d: p1 = D2 L_d(q0, q1, z0), z1 = z0 + L_d(q0, q1, z0), q ← q1 (no Newton). The
  * stepper takes that step when a run starts from the x0 that {@link initialState} returned; any
  * other start takes Hamiltonian steps only.
+ *
+ * @example
+ * ```ts
+ * const stepper: ContactStepper = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1), 0.1);
+ * stepper.initialState({ q0: [1], v0: [0], z0: 0 }); // Float64Array [1, 0, 0]
+ * ```
  */
 export abstract class ContactStepper implements Stepper<ContactSeries> {
   abstract readonly method: MethodTraits;

@@ -50,7 +50,15 @@ export interface ContactLagrangian {
   Lzz(q: Float64Array, v: Float64Array, z: number, t?: number): number;
 }
 
-/** Static traits of a discrete Lagrangian (STYLE.md: an unknown trait is `undefined`). */
+/**
+ * Static traits of a discrete Lagrangian (STYLE.md: an unknown trait is `undefined`).
+ *
+ * @example
+ * ```ts
+ * const traits: DiscreteLagrangianTraits = midpointLd(mechanicalContactLagrangian(zeroPotential(), -0.05), 0.1).traits;
+ * traits.order; // 1
+ * ```
+ */
 export interface DiscreteLagrangianTraits {
   /** Measured global order of the induced integrator, when known (spec 004 §6.4). */
   readonly order?: number;
