@@ -16,6 +16,33 @@ import type { ContactHamiltonian } from './lagrangian.js';
 import type { ContactLagrangian } from './types.js';
 
 /**
+ * Core's {@link Potential}, optionally declaring that it does not depend on time:
+ * `autonomous: true` lets the integrators call V, ∇V and ∇²V without the time argument (a double
+ * passed to a call V8 does not inline is boxed, i.e. allocated, on every call). Without the flag
+ * the potential receives t. The potentials of this package are autonomous.
+ *
+ * @example
+ * ```ts
+ * const V: MechanicalPotential = { ...quadraticPotential(2), autonomous: true };
+ * isAutonomous(V); // true
+ * ```
+ */
+export type MechanicalPotential = Potential & { readonly autonomous?: boolean };
+
+/**
+ * True when the potential declares `autonomous: true` (see {@link MechanicalPotential}).
+ *
+ * @example
+ * ```ts
+ * isAutonomous(pendulumPotential(1, 1)); // true
+ * isAutonomous({ dim: 1, V: (q, t = 0) => t * q[0]!, gradV: (out, _q, t = 0) => out.fill(t) }); // false
+ * ```
+ */
+export function isAutonomous(V: Potential): boolean {
+  return (V as MechanicalPotential).autonomous === true;
+}
+
+/**
  * `L(q, v, z, t) = ½|v|² − V(q, t) + γ z`, with γ < 0 for dissipation (the paper's convention),
  * as a {@link ContactLagrangian} with the analytic derivatives
  *
@@ -133,9 +160,10 @@ export function mechanicalContactLagrangian(
  * zeroPotential(2).V(Float64Array.of(1, 2)); // 0
  * ```
  */
-export function zeroPotential(dim = 1): Potential {
+export function zeroPotential(dim = 1): MechanicalPotential {
   return {
     dim,
+    autonomous: true,
     V: () => 0,
     gradV: (out) => out.fill(0, 0, dim),
     hessV: (out) => out.fill(0, 0, dim * dim),
@@ -150,10 +178,11 @@ export function zeroPotential(dim = 1): Potential {
  * quadraticPotential(2, 1).V(Float64Array.of(3)); // 9
  * ```
  */
-export function quadraticPotential(k: number, dim = 1): Potential {
+export function quadraticPotential(k: number, dim = 1): MechanicalPotential {
   if (!Number.isFinite(k)) throw new DomainError('quadraticPotential: k', k, 'must be finite');
   return {
     dim,
+    autonomous: true,
     V(q) {
       let s = 0;
       for (let i = 0; i < dim; i++) s += q[i]! * q[i]!;
@@ -179,11 +208,12 @@ export function quadraticPotential(k: number, dim = 1): Potential {
  * pendulumPotential(1, 1).V(Float64Array.of(Math.PI)); // 2
  * ```
  */
-export function pendulumPotential(g: number, l: number): Potential {
+export function pendulumPotential(g: number, l: number): MechanicalPotential {
   if (!(l > 0)) throw new DomainError('pendulumPotential: l', l, 'must be > 0');
   const w2 = g / l;
   return {
     dim: 1,
+    autonomous: true,
     V: (q) => w2 * (1 - Math.cos(q[0]!)),
     gradV(out, q) {
       out[0] = w2 * Math.sin(q[0]!);

@@ -26,7 +26,11 @@ import {
 } from '@geomech/core';
 import { mechanicalMidpointLd } from './discrete.js';
 import { type PotentialHessian, potentialHessian } from './internal.js';
-import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
+import {
+  contactHamiltonian,
+  isAutonomous,
+  type MechanicalContactLagrangian,
+} from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import { ContactStepper } from './stepper.js';
 
@@ -93,6 +97,8 @@ export class MidpointHerglotz extends ContactStepper {
   private readonly qk: Float64Array;
   private readonly spk: Float64Array;
   private tm = 0;
+  /** True when the potential declares itself autonomous (it is then called without t). */
+  private readonly autonomous: boolean;
   private readonly guess: Float64Array;
   private readonly mid: Float64Array;
   private readonly grad: Float64Array;
@@ -120,16 +126,26 @@ export class MidpointHerglotz extends ContactStepper {
     this.mid = new Float64Array(n);
     this.grad = new Float64Array(n);
     const { qk, spk, mid, grad } = this;
+    // An autonomous V is called without t (no double argument to box per call).
+    this.autonomous = isAutonomous(V);
+    const hessV = this.autonomous ? V.hessV : undefined;
     // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k; leaves the midpoint and ∇V there
-    this.residualFn = (out, x) => {
-      for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
-      V.gradV(grad, mid, this.tm);
-      for (let i = 0; i < n; i++) out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
-    };
+    this.residualFn = this.autonomous
+      ? (out, x) => {
+          for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
+          V.gradV(grad, mid);
+          for (let i = 0; i < n; i++) out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
+        }
+      : (out, x) => {
+          for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
+          V.gradV(grad, mid, this.tm);
+          for (let i = 0; i < n; i++) out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
+        };
     // ∂G/∂x = I/h + (h/4)∇²V(q_mid)
     this.jacobianFn = (out, x) => {
       for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
-      this.hessian(out, mid, this.tm);
+      if (hessV !== undefined) hessV.call(V, out, mid);
+      else this.hessian(out, mid, this.tm);
       for (let i = 0; i < n * n; i++) out[i] = 0.25 * h * out[i]!;
       for (let i = 0; i < n; i++) out[i * n + i] = out[i * n + i]! + 1 / h;
     };
@@ -178,7 +194,9 @@ export class MidpointHerglotz extends ContactStepper {
       const d = x[i]! - qk[i]!;
       dq2 += d * d;
     }
-    const z = sigma * state[2 * n]! + dq2 / (2 * h) - h * this.lagrangian.potential.V(mid, this.tm);
+    const V = this.lagrangian.potential;
+    const z =
+      sigma * state[2 * n]! + dq2 / (2 * h) - h * (this.autonomous ? V.V(mid) : V.V(mid, this.tm));
     if (!Number.isFinite(z)) throw new NonFiniteError(`step ${k}: z`);
     for (let i = 0; i < n; i++) {
       state[n + i] = (x[i]! - qk[i]!) / h - 0.5 * h * grad[i]!;
