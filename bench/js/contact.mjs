@@ -7,7 +7,7 @@
 // - MidpointHerglotz and the exact discrete Lagrangian (ContactIntegrator + dampedOscillatorExactLd)
 //   on the damped oscillator k = 1, γ = −0.1, restarted from (1, 0, 0) every 4000 steps (t = 40)
 //   so that the state never decays into subnormal numbers.
-// Section 2: MidpointHerglotz.integrate(…, N, every = N) on the γ = 0 pendulum for N = 1e3 … 1e7.
+// Section 2: MidpointHerglotz.integrate(…, N, { every: N }) on the γ = 0 pendulum for N = 1e3 … 1e7.
 // Section 3(a): the JS side of the C comparison (the `step()` rows above, plus the final q and the
 // Newton totals of `integrate` for the agreement check against packages/contact/bench/c).
 import {
@@ -38,15 +38,12 @@ const STEPS = QUICK ? 200_000 : 1_000_000;
 const REPS = 5;
 const RESTART = 4000;
 
-/** A `step`-like hot path `(q, p, zBox, k)` with its reset and its driver. */
+/** The Stepper's hot path `step(state, k, t)` on the flat state (q, p, z), and its driver. */
 function midpoint(potential, gamma) {
   const it = new MidpointHerglotz(mechanicalContactLagrangian(potential, gamma), H);
   return {
-    step: (q, p, z, k) => {
-      z[0] = it.step(q, p, z[0], k);
-      return it.lastIterations;
-    },
-    driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, steps),
+    step: (state, k) => it.step(state, k, k * H),
+    driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
   };
 }
 
@@ -54,10 +51,7 @@ function exact(k, gamma) {
   const lag = mechanicalContactLagrangian(quadraticPotential(k), gamma);
   const it = new ContactIntegrator(dampedOscillatorExactLd(k, gamma, H), { lagrangian: lag });
   return {
-    step: (q, p, z, kk) => {
-      z[0] = it.stepHamiltonian(q, p, z[0], kk);
-      return it.lastIterations;
-    },
+    step: (state, kk) => it.step(state, kk, kk * H),
     driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
   };
 }
@@ -69,29 +63,27 @@ function exact(k, gamma) {
 function measure(id, system, method, make, restart) {
   note(`contact: ${id}`);
   const m = make();
-  const q = new Float64Array(1);
-  const p = new Float64Array(1);
-  const z = new Float64Array(1); // a typed slot: a captured `let` double would be boxed
+  const state = new Float64Array(3); // (q, p, z)
   const reset = () => {
-    q[0] = 1;
-    p[0] = 0;
-    z[0] = 0;
+    state[0] = 1;
+    state[1] = 0;
+    state[2] = 0;
   };
   const hot = nsPerCall(
     (k) => {
       if (k === 0 || (restart > 0 && k % restart === 0)) reset();
-      m.step(q, p, z, k);
+      m.step(state, k);
     },
     STEPS,
     REPS,
   );
-  const qFinal = q[0];
+  const qFinal = state[0];
   if (HOT_ONLY) return { id, hot, qFinal };
   // Newton iterations per step over one batch (untimed)
   let its = 0;
   for (let k = 0; k < STEPS; k++) {
     if (k === 0 || (restart > 0 && k % restart === 0)) reset();
-    its += m.step(q, p, z, k);
+    its += m.step(state, k);
   }
   // allocation: restart every 4000 steps so that Newton keeps iterating
   let c = 0;
@@ -102,7 +94,7 @@ function measure(id, system, method, make, restart) {
       reset();
     }
     c++;
-    m.step(q, p, z, c);
+    m.step(state, c);
   });
   // the driver runs one simulation (20 000 steps, t = 200, for the restarted rows: the damped
   // oscillator's amplitude is then e^{−10}, far from subnormal numbers)
@@ -173,7 +165,7 @@ function agreement() {
     [0, 2000],
   ]) {
     const it = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), gamma), H);
-    const sol = it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, steps);
+    const sol = it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps });
     out.push({ gamma, steps, q: sol.q[sol.count - 1], iterations: sol.stats.newtonIterations });
   }
   return out;
@@ -185,11 +177,11 @@ function stepsScaling() {
   const points = [];
   const it = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), 0), H);
   const init = { q0: [1], v0: [0], z0: 0 };
-  it.integrate(init, 200_000, 200_000); // warm-up: every size is timed with optimized code
+  it.integrate(init, 200_000, { every: 200_000 }); // warm-up: every size is timed with optimized code
   for (const N of sizes) {
     note(`contact: steps scaling N = ${N}`);
     const runs = N >= 1e6 ? 5 : Math.max(5, Math.round(1e6 / N));
-    const t = timeRuns(() => it.integrate(init, N, N), runs, N >= 1e6 ? 0 : 2).t;
+    const t = timeRuns(() => it.integrate(init, N, { every: N }), runs, N >= 1e6 ? 0 : 2).t;
     points.push({ x: N, ms: t, nsPerStep: (t.median * 1e6) / N });
   }
   return {

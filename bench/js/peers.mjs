@@ -116,7 +116,7 @@ async function contactAgreement() {
       C.mechanicalContactLagrangian(C.pendulumPotential(1, 1), 0),
       0.01,
     );
-    const sol = it.integrate({ q0: [1], v0: [0], z0: 0 }, N, N);
+    const sol = it.integrate({ q0: [1], v0: [0], z0: 0 }, N, { every: N });
     out[N] = { q: sol.q[sol.count - 1], iterations: sol.stats.newtonIterations };
   }
   return out;

@@ -7,18 +7,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContactIntegrator, implicitZMidpointLd, midpointLd } from '@geomech/contact';
+import {
+  ContactIntegrator,
+  type ContactLagrangian,
+  implicitZMidpointLd,
+  leftRectangleLd,
+  midpointLd,
+} from '@geomech/contact';
 import { integrateDopri5 } from '@geomech/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runSimulate } from '../src/commands/simulate.js';
 import { errorLine, UsageError } from '../src/errors.js';
-import {
-  analyzeContact,
-  buildContactLagrangian,
-  integrateWithTime,
-  type TimedContactLagrangian,
-} from '../src/model/contact.js';
+import { analyzeContact, buildContactLagrangian } from '../src/model/contact.js';
 import { FUNCTION_NAMES, RESERVED_NAMES } from '../src/model/expressions.js';
 import { analyzeHolonomic, compileHolonomic } from '../src/model/holonomic.js';
 import { loadModel, MODEL_KINDS, ModelError, readModel } from '../src/model/index.js';
@@ -327,7 +328,7 @@ describe('symbolic derivatives against central differences (fast-check, 25 point
     const model = analyzeContact(spec);
     expect(model.mechanical).toBeUndefined();
     expect(model.timeDependent).toBe(true);
-    const L = buildContactLagrangian(model, new Map([['_p0', -0.2]])) as TimedContactLagrangian;
+    const L = buildContactLagrangian(model, new Map([['_p0', -0.2]]));
     const n = 2;
     let worst = 0;
     const close = (a: number, b: number) => {
@@ -335,25 +336,24 @@ describe('symbolic derivatives against central differences (fast-check, 25 point
     };
     fc.assert(
       fc.property(point(6), ([q0, q1, v0, v1, z, t]) => {
-        L.t = t!;
         const q = Float64Array.of(q0!, q1!);
         const v = Float64Array.of(v0!, v1!);
         const x = Float64Array.of(q0!, q1!, v0!, v1!, z!);
         const at = (y: Float64Array) =>
-          [y.subarray(0, n), y.subarray(n, 2 * n), y[2 * n]!] as const;
+          [y.subarray(0, n), y.subarray(n, 2 * n), y[2 * n]!, t!] as const;
         const value = (y: Float64Array) => L.L(...at(y));
         const grad = (which: 'Lq' | 'Lv', i: number) => (y: Float64Array) =>
           L[which](new Float64Array(n), ...at(y))[i]!;
         const lz = (y: Float64Array) => L.Lz(...at(y));
-        const Lq = L.Lq(new Float64Array(n), q, v, z!);
-        const Lv = L.Lv(new Float64Array(n), q, v, z!);
-        const Lqq = L.Lqq(new Float64Array(n * n), q, v, z!);
-        const Lvq = L.Lvq(new Float64Array(n * n), q, v, z!);
-        const Lvv = L.Lvv(new Float64Array(n * n), q, v, z!);
-        const Lqz = L.Lqz(new Float64Array(n), q, v, z!);
-        const Lvz = L.Lvz(new Float64Array(n), q, v, z!);
-        close(L.Lz(q, v, z!), central(value, x, 2 * n));
-        close(L.Lzz(q, v, z!), central(lz, x, 2 * n));
+        const Lq = L.Lq(new Float64Array(n), q, v, z!, t!);
+        const Lv = L.Lv(new Float64Array(n), q, v, z!, t!);
+        const Lqq = L.Lqq(new Float64Array(n * n), q, v, z!, t!);
+        const Lvq = L.Lvq(new Float64Array(n * n), q, v, z!, t!);
+        const Lvv = L.Lvv(new Float64Array(n * n), q, v, z!, t!);
+        const Lqz = L.Lqz(new Float64Array(n), q, v, z!, t!);
+        const Lvz = L.Lvz(new Float64Array(n), q, v, z!, t!);
+        close(L.Lz(q, v, z!, t!), central(value, x, 2 * n));
+        close(L.Lzz(q, v, z!, t!), central(lz, x, 2 * n));
         for (let i = 0; i < n; i++) {
           close(Lq[i]!, central(value, x, i));
           close(Lv[i]!, central(value, x, n + i));
@@ -589,79 +589,86 @@ describe('time-dependent contact Lagrangians', () => {
     expect(Math.abs(orders[2]! - 2)).toBeLessThan(0.15);
   });
 
+  /** L at a time shifted by `shift`: L_s(q, v, z, t) = L(q, v, z, t + shift). */
+  const shifted = (L: ContactLagrangian, shift: number): ContactLagrangian => ({
+    n: L.n,
+    L: (q, v, z, t = 0) => L.L(q, v, z, t + shift),
+    Lq: (out, q, v, z, t = 0) => L.Lq(out, q, v, z, t + shift),
+    Lv: (out, q, v, z, t = 0) => L.Lv(out, q, v, z, t + shift),
+    Lz: (q, v, z, t = 0) => L.Lz(q, v, z, t + shift),
+    Lqq: (out, q, v, z, t = 0) => L.Lqq(out, q, v, z, t + shift),
+    Lvq: (out, q, v, z, t = 0) => L.Lvq(out, q, v, z, t + shift),
+    Lvv: (out, q, v, z, t = 0) => L.Lvv(out, q, v, z, t + shift),
+    Lqz: (out, q, v, z, t = 0) => L.Lqz(out, q, v, z, t + shift),
+    Lvz: (out, q, v, z, t = 0) => L.Lvz(out, q, v, z, t + shift),
+    Lzz: (q, v, z, t = 0) => L.Lzz(q, v, z, t + shift),
+  });
+  const values = new Map([
+    ['_p0', F],
+    ['_p1', w],
+    ['_p2', gamma],
+  ]);
+
   it('evaluating implicit-z-midpoint at t_k instead of t_k + h/2 would lose the second order', () => {
     const model = analyzeContact(readModel(JSON.stringify(forced), 'forced.json'));
-    const values = new Map([
-      ['_p0', F],
-      ['_p1', w],
-      ['_p2', gamma],
-    ]);
-    const errors = (offset: number) =>
+    // the library evaluates L at t_k + h/2; L shifted by −h/2 is evaluated at t_k
+    const errors = (shift: number) =>
       hs.map((h) => {
-        const L = buildContactLagrangian(model, values) as TimedContactLagrangian;
-        const Ld = implicitZMidpointLd(L, h);
-        const sol = integrateWithTime(
-          L,
-          Ld,
-          new ContactIntegrator(Ld, { lagrangian: L }),
+        const L = shifted(buildContactLagrangian(model, values), shift * h);
+        const sol = new ContactIntegrator(implicitZMidpointLd(L, h), { lagrangian: L }).integrate(
           { q0: [1], v0: [0.2], z0: 0 },
           Math.round(T / h),
-          1,
-          offset,
         );
         const last = sol.count - 1;
         return error(sol.q[last]!, sol.p[last]!, sol.z[last]!);
       });
-    // measured orders 2.00 (offset ½) and 1.01 (offset 0)
-    expect(Math.abs(slope(hs, errors(0.5)) - 2)).toBeLessThan(0.15);
-    expect(Math.abs(slope(hs, errors(0)) - 1)).toBeLessThan(0.15);
+    // measured orders 2.00 (at t_k + h/2) and 1.01 (at t_k)
+    expect(Math.abs(slope(hs, errors(0)) - 2)).toBeLessThan(0.15);
+    expect(Math.abs(slope(hs, errors(-0.5)) - 1)).toBeLessThan(0.15);
   });
 
-  it('the time-aware loop reproduces ContactIntegrator.integrate on an autonomous L', () => {
-    const model = analyzeContact(
-      readModel(
-        JSON.stringify({
-          ...forced,
-          lagrangian: '0.5*m*xdot^2 - 0.5*x^2 + F*sin(x) + gamma*z',
-          params: { m: 1.2, F: 0.8, gamma: -0.3 },
-        }),
-        'auto.json',
-      ),
-    );
-    expect(model.mechanical).toBeUndefined(); // m is a parameter: the general path
-    const values = new Map([
-      ['_p0', 1.2],
-      ['_p1', 0.8],
-      ['_p2', -0.3],
-    ]);
-    for (const init of [
-      { q0: [1], v0: [0.2], z0: 0.1 },
-      { q0: [1], q1: [1.05], z0: 0.1 },
-    ]) {
-      const L1 = buildContactLagrangian(model, values) as TimedContactLagrangian;
-      const Ld1 = midpointLd(L1, 0.1);
-      const a = integrateWithTime(
-        L1,
-        Ld1,
-        new ContactIntegrator(Ld1, { lagrangian: L1 }),
-        init,
-        57,
-        4,
-        0.5,
-      );
-      const L2 = buildContactLagrangian(model, values);
-      const Ld2 = midpointLd(L2, 0.1);
-      const b = new ContactIntegrator(Ld2, { lagrangian: L2 }).integrate(init, 57, { every: 4 });
-      expect(a.count).toBe(b.count);
-      for (const key of ['t', 'q', 'p', 'z', 'sigma'] as const) {
-        // measured 0: the same steps in the same order
-        expect(Array.from(a[key].subarray(0, a.count))).toEqual(
-          Array.from(b[key].subarray(0, b.count)),
-        );
+  it('the model runner is the library on the compiled L, and t0 shifts the time of every step', async () => {
+    const model = analyzeContact(readModel(JSON.stringify(forced), 'forced.json'));
+    const h = 0.1;
+    for (const method of ['midpoint', 'left-rectangle', 'implicit-z-midpoint'] as const) {
+      const make =
+        method === 'midpoint'
+          ? midpointLd
+          : method === 'left-rectangle'
+            ? leftRectangleLd
+            : implicitZMidpointLd;
+      for (const init of [
+        { q0: [1], v0: [0.2], z0: 0.1 },
+        { q0: [1], q1: [1.05], z0: 0.1 },
+      ]) {
+        const out = await run(request(system, method, h, 57, forced.params, init, 4));
+        const L = buildContactLagrangian(model, values);
+        const sol = new ContactIntegrator(make(L, h), { lagrangian: L }).integrate(init, 57, {
+          every: 4,
+        });
+        expect(out.count).toBe(sol.count);
+        // the same steps in the same order (measured 0)
+        expect(Array.from(out.series[0]!.data)).toEqual(Array.from(sol.q));
+        expect(Array.from(out.series[4]!.data)).toEqual(Array.from(sol.sigma));
+        // L shifted by τ from t0 = 0 is L from t0 = τ (t_k = τ + kh in both, up to rounding)
+        const tau = 0.7;
+        const a = new ContactIntegrator(make(shifted(L, tau), h), {
+          lagrangian: shifted(L, tau),
+        }).integrate(init, 57, { every: 4 });
+        const b = new ContactIntegrator(make(L, h), { lagrangian: L }).integrate(init, 57, {
+          every: 4,
+          t0: tau,
+        });
+        expect(Math.abs(b.t[b.count - 1]! - (tau + 57 * h))).toBeLessThan(1e-14);
+        for (const key of ['q', 'p', 'z', 'energy', 'sigma'] as const) {
+          let d = 0;
+          for (let i = 0; i < a[key].length; i++)
+            d = Math.max(d, Math.abs(a[key][i]! - b[key][i]!));
+          expect(d, `${method} ${key}`).toBeLessThan(1e-12); // measured ≤ 1e-15
+        }
+        // and it is not vacuous: without t0 the forced trajectory differs
+        expect(Math.abs(sol.q[sol.count - 1]! - b.q[b.count - 1]!)).toBeGreaterThan(1e-3);
       }
-      // the energy's inverse Legendre map may start from another guess (measured 0)
-      for (let i = 0; i < a.count; i++)
-        expect(Math.abs(a.energy[i]! - b.energy[i]!)).toBeLessThan(1e-13);
     }
   });
 });

@@ -11,11 +11,7 @@ import fc from 'fast-check';
 import { evaluate } from 'mathjs';
 import { describe, expect, it } from 'vitest';
 import { NumericalFailure, UsageError } from '../src/errors.js';
-import {
-  analyzeContact,
-  buildContactLagrangian,
-  type TimedContactLagrangian,
-} from '../src/model/contact.js';
+import { analyzeContact, buildContactLagrangian } from '../src/model/contact.js';
 import { loadModel, readModel } from '../src/model/index.js';
 import type { SystemDescriptor } from '../src/registry.js';
 import type { SimulateRequest } from '../src/runner.js';
@@ -389,8 +385,7 @@ describe('loadModel never throws anything but a one-line UsageError (fast-check)
               ['_p1', -1.3],
             ]),
           );
-          if ('t' in L) (L as TimedContactLagrangian).t = t!;
-          const value = L.L(Float64Array.of(x!, y!), Float64Array.of(xd!, yd!), z!);
+          const value = L.L(Float64Array.of(x!, y!), Float64Array.of(xd!, yd!), z!, t!);
           const expected: unknown = evaluate(lagrangian, {
             x,
             y,

@@ -2,9 +2,9 @@
 // of the same step (bench/c/midpoint_pendulum.c): the damped pendulum V(q) = (g/l)(1 − cos q),
 // g = l = 1, h = 0.01, from q0 = 1, p0 = 0, z0 = 0, 1e6 steps. Run after a build (`pnpm bench`).
 //
-// Per problem: ns/step of the hot path (`step(q, p, z)` on preallocated arrays, restarted from
-// the initial state at every timed batch, exactly like the C loop), ns/step of the whole
-// `integrate(…, every = N)` loop, the C time (compiled with `cc -O2 -ffp-contract=off`, skipped
+// Per problem: ns/step of the hot path (the core Stepper's `step(state, k, t)` on the flat state
+// (q, p, z), restarted from the initial state at every timed batch, exactly like the C loop),
+// ns/step of the whole `integrate(…, { every: N })` loop (core's `integrate`), the C time (compiled with `cc -O2 -ffp-contract=off`, skipped
 // when there is no `cc`), bytes allocated per step, and the agreement of JS and C: final q after
 // N steps and after a short run, and equal Newton iteration totals.
 //
@@ -67,33 +67,31 @@ function integrator(gamma) {
 /** ns/step of `step` from (1, 0, 0), restarted at each batch; the final state of the last batch. */
 function timeStep(gamma) {
   const it = integrator(gamma);
-  const q = new Float64Array(1);
-  const p = new Float64Array(1);
-  const z = new Float64Array(1); // not a captured `let`: storing a double there would box it
+  const state = new Float64Array(3); // (q, p, z)
   const t = nsPerCall(
     (k) => {
       if (k === 0) {
-        q[0] = 1;
-        p[0] = 0;
-        z[0] = 0;
+        state[0] = 1;
+        state[1] = 0;
+        state[2] = 0;
       }
-      z[0] = it.step(q, p, z[0], k);
+      it.step(state, k, k * H);
     },
     STEPS,
     REPS,
   );
-  const qFinal = q[0];
+  const qFinal = state[0];
   // Allocation: restart every 4000 steps so that Newton keeps iterating (q stays ≥ 0.1).
   let c = 0;
   const bytes = bytesPerCall(() => {
     if (c === 4000) {
       c = 0;
-      q[0] = 1;
-      p[0] = 0;
-      z[0] = 0;
+      state[0] = 1;
+      state[1] = 0;
+      state[2] = 0;
     }
     c++;
-    z[0] = it.step(q, p, z[0], c);
+    it.step(state, c, c * H);
   });
   return { ...t, bytes, q: qFinal };
 }
@@ -106,12 +104,13 @@ function timeIntegrate(gamma) {
   let sol;
   for (let rep = -1; rep < REPS; rep++) {
     const t0 = performance.now();
-    sol = it.integrate(init, STEPS, STEPS);
+    sol = it.integrate(init, STEPS, { every: STEPS });
     if (rep >= 0) ns.push(((performance.now() - t0) * 1e6) / STEPS);
   }
-  const check = it.integrate(init, CHECK_STEPS, CHECK_STEPS);
+  const check = it.integrate(init, CHECK_STEPS, { every: CHECK_STEPS });
   const bytes =
-    bytesPerCall(() => it.integrate(init, CHECK_STEPS, CHECK_STEPS), 30, 1) / CHECK_STEPS;
+    bytesPerCall(() => it.integrate(init, CHECK_STEPS, { every: CHECK_STEPS }), 30, 1) /
+    CHECK_STEPS;
   return {
     median: median(ns),
     min: Math.min(...ns),

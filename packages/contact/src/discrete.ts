@@ -10,76 +10,55 @@
  * | {@link leftRectangleLd}       | h L(q0, v, z0)                        | 1                      |
  * | {@link implicitZMidpointLd}   | Λ = h L(q_m, v, z0 + Λ/2)  [extension] | 2                      |
  * | {@link mechanicalMidpointLd}  | (79) on Rⁿ, closed forms              | 1                      |
- * | {@link discreteLagrangianFromFunction} | any user L_d, derivatives by differences or duals | — |
+ * | `discreteLagrangianFromFunction` (module discreteFromFunction) | any user L_d, derivatives by differences or duals | — |
  *
  * with q_m = (q0 + q1)/2 and v = (q1 − q0)/h. The paper proves no order results (spec 004 §2,
  * §11.10): the orders above are the library's own measurements.
  *
+ * Time: every method takes the step's start time t = t_k last (default 0); a time-dependent L is
+ * evaluated at the rule's quadrature time, t_k + h/2 for the midpoint rules and t_k for the left
+ * rectangle.
+ *
  * Every vector or matrix method writes into the `out` argument given first (n-vectors, n×n
  * row-major matrices) and returns it; the objects own their scratch, so calls allocate nothing
- * (except the dual-number path of {@link discreteLagrangianFromFunction}, see there).
+ * (user discrete Lagrangians with derivatives by differences or dual numbers are in the module
+`discreteFromFunction`).
  *
  * @module
  */
+import { DomainError, NewtonSolver, type Potential, SingularJacobianError } from '@geomech/core';
 import {
-  CENTRAL_DIFFERENCE_STEP,
-  DimensionError,
-  DomainError,
-  Dual,
-  DualOps,
-  NewtonDivergedError,
-  NonFiniteError,
-  NumberOps,
-  type ScalarOps,
-  SingularJacobianError,
-} from '@geomech/core';
-import type { Potential } from './mechanical.js';
-import type {
-  ContactLagrangian,
-  DiscreteContactLagrangian,
-  DiscreteLagrangianTraits,
-} from './types.js';
+  checkDimension,
+  checkOut,
+  checkPoint,
+  checkStepSize,
+  potentialHessian,
+} from './internal.js';
+import type { ContactLagrangian, DiscreteContactLagrangian } from './types.js';
 
 /**
  * Default relative tolerance of the scalar Newton iteration of {@link implicitZMidpointLd}: it
  * stops once the Newton correction satisfies |δΛ| ≤ tol·max(1, |Λ|). The iteration converges
  * quadratically, so the last (accepted) correction is far below this; 1e-14 stays above the
  * rounding floor ≈ ε·|Λ|/|1 − (h/2)L_z| of the residual, so it cannot stall on rounding noise.
+ *
+ * @example
+ * ```ts
+ * const L = mechanicalContactLagrangian(quadraticPotential(1), -0.5);
+ * implicitZMidpointLd(L, 0.1, { tol: IMPLICIT_Z_NEWTON_TOL }).Ld(Float64Array.of(1), Float64Array.of(1.1), 0);
+ * ```
  */
 export const IMPLICIT_Z_NEWTON_TOL = 1e-14;
 
-/** Default iteration cap of the scalar Newton iteration of {@link implicitZMidpointLd}. */
-export const IMPLICIT_Z_NEWTON_MAX_ITERATIONS = 50;
-
 /**
- * Relative step of the mixed second differences of {@link discreteLagrangianFromFunction},
- * ε^{1/4} ≈ 1.2e-4: the 4-point formula's truncation O(s²) balances its rounding O(ε/s²), giving
- * about √ε ≈ 1.5e-8 relative accuracy (measured: ≤ 4e-8 of the largest entry on the test suite's
- * Lagrangians).
+ * Default iteration cap of the scalar Newton iteration of {@link implicitZMidpointLd}.
+ *
+ * @example
+ * ```ts
+ * IMPLICIT_Z_NEWTON_MAX_ITERATIONS; // 50
+ * ```
  */
-export const SECOND_DIFFERENCE_STEP = Number.EPSILON ** 0.25;
-
-// ---------------------------------------------------------------------------------------------
-// Shared validation.
-
-function checkStepSize(what: string, h: number): void {
-  if (!(h > 0) || !Number.isFinite(h))
-    throw new DomainError(`${what}: h`, h, 'must be a finite number > 0');
-}
-
-function checkDimension(what: string, n: number): void {
-  if (!Number.isInteger(n) || n < 1) throw new DimensionError(`${what}: n`, '>= 1', n);
-}
-
-/** Cheap per-call shape checks (two or three comparisons; no allocation). */
-function checkPoint(what: string, n: number, q0: Float64Array, q1: Float64Array): void {
-  if (q0.length !== n) throw new DimensionError(`${what}: q0`, n, q0.length);
-  if (q1.length !== n) throw new DimensionError(`${what}: q1`, n, q1.length);
-}
-
-function checkOut(what: string, size: number, out: Float64Array): void {
-  if (out.length !== size) throw new DimensionError(`${what}: out`, size, out.length);
-}
+export const IMPLICIT_Z_NEWTON_MAX_ITERATIONS = 50;
 
 /** q_m ← (q0 + q1)/2 and v ← (q1 − q0)/h. */
 function midpointAndVelocity(
@@ -105,11 +84,11 @@ function velocity(v: Float64Array, q0: Float64Array, q1: Float64Array, h: number
 
 /**
  * The paper's discrete Lagrangian for a general contact Lagrangian (spec 004 §7.2 [D], §7.4 row 1;
- * (77) and (79) are its mechanical cases): midpoint in q, left endpoint in z,
+ * (77) and (79) are its mechanical cases): midpoint in q (and in time), left endpoint in z,
  *
- *   L_d(q0, q1, z0) = h L(q_m, v, z0),   q_m = (q0 + q1)/2,   v = (q1 − q0)/h,
+ *   L_d(q0, q1, z0, t_k) = h L(q_m, v, z0, t_k + h/2),   q_m = (q0 + q1)/2,   v = (q1 − q0)/h,
  *
- * with, all partials of L at (q_m, v, z0),
+ * with, all partials of L at (q_m, v, z0, t_k + h/2),
  *
  *   D1 L_d = (h/2) L_q − L_v,   D2 L_d = (h/2) L_q + L_v,   D_z L_d = h L_z,
  *   ∂(D1 L_d)ᵢ/∂q1ⱼ = (h/4) L_qq[i,j] + ½ (L_vq[j,i] − L_vq[i,j]) − L_vv[i,j]/h,
@@ -148,41 +127,44 @@ export function midpointLd(L: ContactLagrangian, h: number): DiscreteContactLagr
     n,
     h,
     traits: Object.freeze({ order: 1, isExact: false }),
-    Ld(q0: Float64Array, q1: Float64Array, z0: number): number {
+    Ld(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
       checkPoint(what, n, q0, q1);
       midpointAndVelocity(qm, v, q0, q1, h);
-      return h * L.L(qm, v, z0);
+      return h * L.L(qm, v, z0, t + 0.5 * h);
     },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       midpointAndVelocity(qm, v, q0, q1, h);
-      L.Lq(a, qm, v, z0);
-      L.Lv(b, qm, v, z0);
+      const tm = t + 0.5 * h;
+      L.Lq(a, qm, v, z0, tm);
+      L.Lv(b, qm, v, z0, tm);
       for (let i = 0; i < n; i++) out[i] = 0.5 * h * a[i]! - b[i]!;
       return out;
     },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       midpointAndVelocity(qm, v, q0, q1, h);
-      L.Lq(a, qm, v, z0);
-      L.Lv(b, qm, v, z0);
+      const tm = t + 0.5 * h;
+      L.Lq(a, qm, v, z0, tm);
+      L.Lv(b, qm, v, z0, tm);
       for (let i = 0; i < n; i++) out[i] = 0.5 * h * a[i]! + b[i]!;
       return out;
     },
-    Dz(q0: Float64Array, q1: Float64Array, z0: number): number {
+    Dz(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
       checkPoint(what, n, q0, q1);
       midpointAndVelocity(qm, v, q0, q1, h);
-      return h * L.Lz(qm, v, z0);
+      return h * L.Lz(qm, v, z0, t + 0.5 * h);
     },
-    D1q1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n * n, out);
       midpointAndVelocity(qm, v, q0, q1, h);
-      L.Lqq(mqq, qm, v, z0);
-      L.Lvq(mvq, qm, v, z0);
-      L.Lvv(mvv, qm, v, z0);
+      const tm = t + 0.5 * h;
+      L.Lqq(mqq, qm, v, z0, tm);
+      L.Lvq(mvq, qm, v, z0, tm);
+      L.Lvv(mvv, qm, v, z0, tm);
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) {
           const ij = i * n + j;
@@ -191,12 +173,13 @@ export function midpointLd(L: ContactLagrangian, h: number): DiscreteContactLagr
       }
       return out;
     },
-    Dzq1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2Dz(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       midpointAndVelocity(qm, v, q0, q1, h);
-      L.Lqz(a, qm, v, z0);
-      L.Lvz(b, qm, v, z0);
+      const tm = t + 0.5 * h;
+      L.Lqz(a, qm, v, z0, tm);
+      L.Lvz(b, qm, v, z0, tm);
       for (let j = 0; j < n; j++) out[j] = 0.5 * h * a[j]! + b[j]!;
       return out;
     },
@@ -209,9 +192,9 @@ export function midpointLd(L: ContactLagrangian, h: number): DiscreteContactLagr
 /**
  * The left-rectangle discrete Lagrangian (spec 004 §7.4 row 2, an extension [S]):
  *
- *   L_d(q0, q1, z0) = h L(q0, v, z0),   v = (q1 − q0)/h,
+ *   L_d(q0, q1, z0, t_k) = h L(q0, v, z0, t_k),   v = (q1 − q0)/h,
  *
- * with, all partials of L at (q0, v, z0),
+ * with, all partials of L at (q0, v, z0, t_k),
  *
  *   D1 L_d = h L_q − L_v,   D2 L_d = L_v,   D_z L_d = h L_z,
  *   ∂(D1 L_d)ᵢ/∂q1ⱼ = L_vq[j,i] − L_vv[i,j]/h,   ∇_{q1}(D_z L_d) = L_vz.
@@ -242,47 +225,47 @@ export function leftRectangleLd(L: ContactLagrangian, h: number): DiscreteContac
     n,
     h,
     traits: Object.freeze({ order: 1, isExact: false }),
-    Ld(q0: Float64Array, q1: Float64Array, z0: number): number {
+    Ld(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
       checkPoint(what, n, q0, q1);
       velocity(v, q0, q1, h);
-      return h * L.L(q0, v, z0);
+      return h * L.L(q0, v, z0, t);
     },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       velocity(v, q0, q1, h);
-      L.Lq(a, q0, v, z0);
-      L.Lv(b, q0, v, z0);
+      L.Lq(a, q0, v, z0, t);
+      L.Lv(b, q0, v, z0, t);
       for (let i = 0; i < n; i++) out[i] = h * a[i]! - b[i]!;
       return out;
     },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       velocity(v, q0, q1, h);
-      return L.Lv(out, q0, v, z0);
+      return L.Lv(out, q0, v, z0, t);
     },
-    Dz(q0: Float64Array, q1: Float64Array, z0: number): number {
+    Dz(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
       checkPoint(what, n, q0, q1);
       velocity(v, q0, q1, h);
-      return h * L.Lz(q0, v, z0);
+      return h * L.Lz(q0, v, z0, t);
     },
-    D1q1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n * n, out);
       velocity(v, q0, q1, h);
-      L.Lvq(mvq, q0, v, z0);
-      L.Lvv(mvv, q0, v, z0);
+      L.Lvq(mvq, q0, v, z0, t);
+      L.Lvv(mvv, q0, v, z0, t);
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) out[i * n + j] = mvq[j * n + i]! - mvv[i * n + j]! / h;
       }
       return out;
     },
-    Dzq1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2Dz(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       velocity(v, q0, q1, h);
-      return L.Lvz(out, q0, v, z0);
+      return L.Lvz(out, q0, v, z0, t);
     },
   });
 }
@@ -290,7 +273,14 @@ export function leftRectangleLd(L: ContactLagrangian, h: number): DiscreteContac
 // ---------------------------------------------------------------------------------------------
 // Implicit-z midpoint.
 
-/** Options of {@link implicitZMidpointLd}. */
+/**
+ * Options of {@link implicitZMidpointLd}.
+ *
+ * @example
+ * ```ts
+ * const options: ImplicitZMidpointOptions = { tol: 1e-13, maxIterations: 20 };
+ * ```
+ */
 export interface ImplicitZMidpointOptions {
   /** Relative tolerance on the Newton correction, |δΛ| ≤ tol·max(1, |Λ|). Default {@link IMPLICIT_Z_NEWTON_TOL}. */
   readonly tol?: number;
@@ -300,15 +290,19 @@ export interface ImplicitZMidpointOptions {
 
 /**
  * The implicit-z midpoint discrete Lagrangian, **an extension [S] that is not in the paper**
- * (spec 004 §7.4 row 3, §11.11): midpoint in q and in z,
+ * (spec 004 §7.4 row 3, §11.11): midpoint in q, in z and in time,
  *
- *   L_d(q0, q1, z0) = Λ,   Λ = h L(q_m, v, z0 + Λ/2),   q_m = (q0 + q1)/2,  v = (q1 − q0)/h.
+ *   L_d(q0, q1, z0, t_k) = Λ,   Λ = h L(q_m, v, z0 + Λ/2, t_k + h/2),
+ *   q_m = (q0 + q1)/2,  v = (q1 − q0)/h.
  *
- * Λ is found by scalar Newton on F(Λ) = Λ − h L(q_m, v, z0 + Λ/2), F′ = c = 1 − (h/2)L_z, from
- * Λ = 0; its first iterate h L(q_m, v, z0)/(1 − (h/2)L_z) is already the root when L is affine in
- * z, L = L0(q, v) + γz, where L_d = h(L0(q_m, v) + γz0)/(1 − hγ/2) (the second iteration only
- * confirms it). The last root is cached, so the derivatives at the same point reuse it.
- * With all partials of L at (q_m, v, z⋆ = z0 + Λ/2) (implicit function theorem, spec 004 §7.4):
+ * Λ is found by core's scalar Newton (`NewtonSolver` of size 1) on
+ * F(Λ) = Λ − h L(q_m, v, z0 + Λ/2, t_k + h/2), F′ = c = 1 − (h/2)L_z, from Λ = 0, stopping when a
+ * correction satisfies |δΛ| ≤ tol·max(1, |Λ|) (or F(Λ) = 0 exactly); its first iterate
+ * h L(q_m, v, z0)/(1 − (h/2)L_z) is already the root when L is affine in z, L = L0(q, v) + γz,
+ * where L_d = h(L0(q_m, v) + γz0)/(1 − hγ/2) (the second iteration only confirms it). The last
+ * root is cached, so the derivatives at the same point reuse it.
+ * With all partials of L at (q_m, v, z⋆ = z0 + Λ/2, t_k + h/2) (implicit function theorem, spec
+ * 004 §7.4):
  *
  *   D1 L_d = ((h/2)L_q − L_v)/c,   D2 L_d = ((h/2)L_q + L_v)/c,   D_z L_d = h L_z/c,
  *
@@ -326,7 +320,8 @@ export interface ImplicitZMidpointOptions {
  * (q0, q1, z0) only, so the paper's theorems (conformality (48)–(49), Noether 3.11) apply.
  *
  * @throws DomainError on a bad h or options; SingularJacobianError when c = 1 − (h/2)L_z = 0;
- *   NewtonDivergedError when Λ does not converge; NonFiniteError on a non-finite Λ.
+ *   NewtonDivergedError when Λ does not converge or becomes non-finite; NonFiniteError when
+ *   L is not finite at Λ = 0.
  * @example
  * ```ts
  * const Ld = implicitZMidpointLd(mechanicalContactLagrangian(quadraticPotential(1), -0.5), 0.1);
@@ -364,69 +359,80 @@ export function implicitZMidpointLd(
   const cq0 = new Float64Array(n);
   const cq1 = new Float64Array(n);
   let cz0 = Number.NaN;
+  let ct = Number.NaN;
   let cLambda = Number.NaN;
   let cached = false;
+  // the scalar equation F(Λ) = Λ − h L(q_m, v, z0 + Λ/2, t_m) = 0 of the point being solved
+  let zSolve = 0;
+  let tSolve = 0;
+  const lambda0 = new Float64Array(1);
+  const newton = new NewtonSolver(1, {
+    tol: 0,
+    stepTol: tol,
+    maxIterations,
+    throwOnFailure: true,
+    conditionCheck: 'pivot',
+    what: 'implicitZMidpointLd: Λ',
+  });
+  const F = (out: Float64Array, x: Float64Array): void => {
+    out[0] = x[0]! - h * L.L(qm, v, zSolve + 0.5 * x[0]!, tSolve);
+  };
+  const J = (out: Float64Array, x: Float64Array): void => {
+    out[0] = 1 - 0.5 * h * L.Lz(qm, v, zSolve + 0.5 * x[0]!, tSolve);
+  };
 
   /**
-   * Solves Λ = h L(q_m, v, z0 + Λ/2) (or reuses the cached root of the same point), leaves q_m
-   * and v in the scratch, and returns z⋆ = z0 + Λ/2.
+   * Solves Λ = h L(q_m, v, z0 + Λ/2, t_m) (or reuses the cached root of the same point), leaves
+   * q_m and v in the scratch, and returns z⋆ = z0 + Λ/2.
    */
-  const solve = (q0: Float64Array, q1: Float64Array, z0: number): number => {
+  const solve = (q0: Float64Array, q1: Float64Array, z0: number, tm: number): number => {
     checkPoint(what, n, q0, q1);
     midpointAndVelocity(qm, v, q0, q1, h);
-    if (cached && z0 === cz0) {
+    if (cached && z0 === cz0 && tm === ct) {
       let same = true;
       for (let i = 0; i < n && same; i++) same = q0[i] === cq0[i] && q1[i] === cq1[i];
       if (same) return z0 + 0.5 * cLambda;
     }
-    let lambda = 0;
-    let residual = Number.POSITIVE_INFINITY;
-    let converged = false;
-    let it = 0;
-    while (it < maxIterations) {
-      it++;
-      const zs = z0 + 0.5 * lambda;
-      residual = lambda - h * L.L(qm, v, zs);
-      const c = 1 - 0.5 * h * L.Lz(qm, v, zs);
-      if (c === 0 || !Number.isFinite(c)) throw new SingularJacobianError(it);
-      const delta = -residual / c;
-      lambda += delta;
-      if (!Number.isFinite(lambda)) throw new NonFiniteError('implicitZMidpointLd: Λ');
-      if (Math.abs(delta) <= tol * Math.max(1, Math.abs(lambda))) {
-        converged = true;
-        break;
-      }
-    }
-    if (!converged) throw new NewtonDivergedError(it, Math.abs(residual));
+    cached = false;
+    zSolve = z0;
+    tSolve = tm;
+    const lambda = newton.solve(F, J, lambda0).x[0]!;
     cq0.set(q0);
     cq1.set(q1);
     cz0 = z0;
+    ct = tm;
     cLambda = lambda;
     cached = true;
     return z0 + 0.5 * lambda;
   };
 
-  /** c = 1 − (h/2)L_z at (q_m, v, z⋆), with q_m and v already in the scratch. */
-  const denominator = (zs: number): number => {
-    const c = 1 - 0.5 * h * L.Lz(qm, v, zs);
+  /** c = 1 − (h/2)L_z at (q_m, v, z⋆, t_m), with q_m and v already in the scratch. */
+  const denominator = (zs: number, tm: number): number => {
+    const c = 1 - 0.5 * h * L.Lz(qm, v, zs, tm);
     if (c === 0) throw new SingularJacobianError(0);
     return c;
   };
 
-  /** gq ← L_q, gv ← L_v at (q_m, v, z⋆); out ← ((h/2)L_q + s·L_v)/c. */
-  const firstDerivative = (out: Float64Array, s: number, zs: number, c: number): Float64Array => {
-    L.Lq(gq, qm, v, zs);
-    L.Lv(gv, qm, v, zs);
+  /** gq ← L_q, gv ← L_v at (q_m, v, z⋆, t_m); out ← ((h/2)L_q + s·L_v)/c. */
+  const firstDerivative = (
+    out: Float64Array,
+    s: number,
+    zs: number,
+    tm: number,
+    c: number,
+  ): Float64Array => {
+    L.Lq(gq, qm, v, zs, tm);
+    L.Lv(gv, qm, v, zs, tm);
     for (let i = 0; i < n; i++) out[i] = (0.5 * h * gq[i]! + s * gv[i]!) / c;
     return out;
   };
 
-  /** d2 ← D2 L_d, gq ← L_q, gv ← L_v, gqz ← L_qz, gvz ← L_vz, ell ← ℓ, all at (q_m, v, z⋆). */
-  const secondOrderData = (zs: number, c: number): void => {
-    firstDerivative(d2, 1, zs, c);
-    const lzz = L.Lzz(qm, v, zs);
-    L.Lqz(gqz, qm, v, zs);
-    L.Lvz(gvz, qm, v, zs);
+  /** d2 ← D2 L_d, gq ← L_q, gv ← L_v, gqz ← L_qz, gvz ← L_vz, ell ← ℓ, all at (q_m, v, z⋆, t_m). */
+  const secondOrderData = (zs: number, tm: number, c: number): void => {
+    firstDerivative(d2, 1, zs, tm, c);
+    const lzz = L.Lzz(qm, v, zs, tm);
+    L.Lqz(gqz, qm, v, zs, tm);
+    L.Lvz(gvz, qm, v, zs, tm);
     for (let j = 0; j < n; j++) ell[j] = 0.5 * gqz[j]! + gvz[j]! / h + 0.5 * lzz * d2[j]!;
   };
 
@@ -435,35 +441,39 @@ export function implicitZMidpointLd(
     n,
     h,
     traits: Object.freeze({ order: 2, isExact: false }),
-    Ld(q0: Float64Array, q1: Float64Array, z0: number): number {
-      solve(q0, q1, z0);
+    Ld(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
+      solve(q0, q1, z0, t + 0.5 * h);
       return cLambda;
     },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkOut(what, n, out);
-      const zs = solve(q0, q1, z0);
-      return firstDerivative(out, -1, zs, denominator(zs));
+      const tm = t + 0.5 * h;
+      const zs = solve(q0, q1, z0, tm);
+      return firstDerivative(out, -1, zs, tm, denominator(zs, tm));
     },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkOut(what, n, out);
-      const zs = solve(q0, q1, z0);
-      return firstDerivative(out, 1, zs, denominator(zs));
+      const tm = t + 0.5 * h;
+      const zs = solve(q0, q1, z0, tm);
+      return firstDerivative(out, 1, zs, tm, denominator(zs, tm));
     },
-    Dz(q0: Float64Array, q1: Float64Array, z0: number): number {
-      const zs = solve(q0, q1, z0);
-      const hlz = h * L.Lz(qm, v, zs);
+    Dz(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
+      const tm = t + 0.5 * h;
+      const zs = solve(q0, q1, z0, tm);
+      const hlz = h * L.Lz(qm, v, zs, tm);
       const c = 1 - 0.5 * hlz;
       if (c === 0) throw new SingularJacobianError(0);
       return hlz / c;
     },
-    D1q1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkOut(what, n * n, out);
-      const zs = solve(q0, q1, z0);
-      const c = denominator(zs);
-      secondOrderData(zs, c);
-      L.Lqq(mqq, qm, v, zs);
-      L.Lvq(mvq, qm, v, zs);
-      L.Lvv(mvv, qm, v, zs);
+      const tm = t + 0.5 * h;
+      const zs = solve(q0, q1, z0, tm);
+      const c = denominator(zs, tm);
+      secondOrderData(zs, tm, c);
+      L.Lqq(mqq, qm, v, zs, tm);
+      L.Lvq(mvq, qm, v, zs, tm);
+      L.Lvv(mvv, qm, v, zs, tm);
       for (let i = 0; i < n; i++) {
         const d1i = (0.5 * h * gq[i]! - gv[i]!) / c;
         const qzi = gqz[i]!;
@@ -478,11 +488,12 @@ export function implicitZMidpointLd(
       }
       return out;
     },
-    Dzq1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
+    D2Dz(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
       checkOut(what, n, out);
-      const zs = solve(q0, q1, z0);
-      const c = denominator(zs);
-      secondOrderData(zs, c);
+      const tm = t + 0.5 * h;
+      const zs = solve(q0, q1, z0, tm);
+      const c = denominator(zs, tm);
+      secondOrderData(zs, tm, c);
       for (let j = 0; j < n; j++) out[j] = (h * ell[j]!) / (c * c);
       return out;
     },
@@ -494,18 +505,19 @@ export function implicitZMidpointLd(
 
 /**
  * The paper's discrete Lagrangian (79) on Rⁿ for the mechanical contact Lagrangian
- * L = ½|v|² − V(q) + γz, in closed form (spec 004 §7.2, seed 004 Section 5):
+ * L = ½|v|² − V(q, t) + γz, in closed form (spec 004 §7.2, seed 004 Section 5), with
+ * q_m = (q0 + q1)/2 and V, ∇V, ∇²V at (q_m, t_k + h/2):
  *
- *   L_d(q0, q1, z0) = |q1 − q0|²/(2h) − h V(q_m) + hγ z0,           q_m = (q0 + q1)/2,
+ *   L_d(q0, q1, z0, t_k) = |q1 − q0|²/(2h) − h V(q_m) + hγ z0,
  *   D1 L_d = −(q1 − q0)/h − (h/2)∇V(q_m),   D2 L_d = (q1 − q0)/h − (h/2)∇V(q_m),   D_z L_d = hγ,
  *   ∂(D1 L_d)/∂q1 = −I/h − (h/4)∇²V(q_m),   ∇_{q1}(D_z L_d) = 0.
  *
  * It is {@link midpointLd} of that L without the generic second-derivative bookkeeping; σ_d = 1 + hγ
- * is constant. ∇²V comes from `potential.hessian` when given, otherwise from central differences
- * of `potential.gradient` (relative step ∛ε·max(1, |q_m,j|), accuracy ≈ 1e-10 relative).
+ * is constant. ∇²V comes from `potential.hessV` when given, otherwise from core's central
+ * differences of `potential.gradV` (step ∛ε·max(1, |q_m,j|), accuracy ≈ 1e-10 relative).
  * F⁻-regularity needs I/h + (h/4)∇²V(q_m) invertible (spec 004 §11.13).
  *
- * @param potential - V with its gradient (and optionally its Hessian), see {@link Potential}.
+ * @param potential - V with its gradient (and optionally its Hessian), core's `Potential`.
  * @param gamma - the damping coefficient of +γz (γ < 0 dissipates; spec 004 §3).
  * @param h - the time step, finite and > 0.
  * @throws DomainError on a non-finite γ or a bad h; DimensionError on a bad potential.dim.
@@ -529,31 +541,10 @@ export function mechanicalMidpointLd(
   const what = 'mechanicalMidpointLd';
   const qm = new Float64Array(n);
   const grad = new Float64Array(n);
-  const fdA = new Float64Array(n);
-  const fdB = new Float64Array(n);
+  const hessian = potentialHessian(potential);
   const midpoint = (q0: Float64Array, q1: Float64Array): void => {
     checkPoint(what, n, q0, q1);
     for (let i = 0; i < n; i++) qm[i] = 0.5 * (q0[i]! + q1[i]!);
-  };
-  /** out ← ∇²V(q_m): analytic when given, else central differences of ∇V. */
-  const hessian = (out: Float64Array): void => {
-    if (potential.hessian) {
-      potential.hessian(out, qm);
-      return;
-    }
-    for (let j = 0; j < n; j++) {
-      const x = qm[j]!;
-      const s = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x));
-      const xp = x + s;
-      const xm = x - s;
-      qm[j] = xp;
-      potential.gradient(fdA, qm);
-      qm[j] = xm;
-      potential.gradient(fdB, qm);
-      qm[j] = x;
-      const inv = 1 / (xp - xm);
-      for (let i = 0; i < n; i++) out[i * n + j] = (fdA[i]! - fdB[i]!) * inv;
-    }
   };
   const hgamma = h * gamma;
   return Object.freeze({
@@ -561,26 +552,26 @@ export function mechanicalMidpointLd(
     n,
     h,
     traits: Object.freeze({ order: 1, isExact: false }),
-    Ld(q0: Float64Array, q1: Float64Array, z0: number): number {
+    Ld(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
       midpoint(q0, q1);
       let s = 0;
       for (let i = 0; i < n; i++) {
         const d = q1[i]! - q0[i]!;
         s += d * d;
       }
-      return s / (2 * h) - h * potential.value(qm) + hgamma * z0;
+      return s / (2 * h) - h * potential.V(qm, t + 0.5 * h) + hgamma * z0;
     },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number): Float64Array {
+    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number, t = 0): Float64Array {
       checkOut(what, n, out);
       midpoint(q0, q1);
-      potential.gradient(grad, qm);
+      potential.gradV(grad, qm, t + 0.5 * h);
       for (let i = 0; i < n; i++) out[i] = -(q1[i]! - q0[i]!) / h - 0.5 * h * grad[i]!;
       return out;
     },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number): Float64Array {
+    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number, t = 0): Float64Array {
       checkOut(what, n, out);
       midpoint(q0, q1);
-      potential.gradient(grad, qm);
+      potential.gradV(grad, qm, t + 0.5 * h);
       for (let i = 0; i < n; i++) out[i] = (q1[i]! - q0[i]!) / h - 0.5 * h * grad[i]!;
       return out;
     },
@@ -588,378 +579,18 @@ export function mechanicalMidpointLd(
       checkPoint(what, n, q0, q1);
       return hgamma;
     },
-    D1q1(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number): Float64Array {
+    D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number, t = 0): Float64Array {
       checkOut(what, n * n, out);
       midpoint(q0, q1);
-      hessian(out);
+      hessian(out, qm, t + 0.5 * h);
       for (let k = 0; k < n * n; k++) out[k] = -0.25 * h * out[k]!;
       for (let i = 0; i < n; i++) out[i * n + i] = out[i * n + i]! - 1 / h;
       return out;
     },
-    Dzq1(out: Float64Array, q0: Float64Array, q1: Float64Array, _z0: number): Float64Array {
+    D2Dz(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array {
       checkPoint(what, n, q0, q1);
       checkOut(what, n, out);
       return out.fill(0);
-    },
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// User discrete Lagrangians.
-
-/** A discrete Lagrangian on plain numbers, `(q0, q1, z0) ↦ L_d`. Must not keep or modify its arguments. */
-export type DiscreteLagrangianFunction = (q0: Float64Array, q1: Float64Array, z0: number) => number;
-
-/**
- * A discrete Lagrangian written once against core's `ScalarOps`, so that it can be evaluated on
- * plain numbers and differentiated exactly with dual numbers.
- *
- * @example
- * ```ts
- * // the free particle (77): (q1 − q0)²/(2h) + hγ z0 with h = 0.5, γ = −0.05
- * const Ld: GenericDiscreteLagrangianFunction = (o, q0, q1, z0) => {
- *   const d = o.sub(q1[0]!, q0[0]!);
- *   return o.add(o.scale(o.mul(d, d), 1 / (2 * 0.5)), o.scale(z0, 0.5 * -0.05));
- * };
- * ```
- */
-export type GenericDiscreteLagrangianFunction = <T>(
-  ops: ScalarOps<T>,
-  q0: readonly T[],
-  q1: readonly T[],
-  z0: T,
-) => T;
-
-/** Marks a {@link GenericDiscreteLagrangianFunction} for {@link discreteLagrangianFromFunction}. */
-export interface GenericDiscreteLagrangian {
-  readonly generic: GenericDiscreteLagrangianFunction;
-}
-
-/** Options of {@link discreteLagrangianFromFunction}. */
-export interface DiscreteLagrangianFromFunctionOptions {
-  /** The `name` of the result. Default `'user'`. */
-  readonly name?: string;
-  /** The `traits` of the result (STYLE.md: unknown traits stay undefined). Default `{}`. */
-  readonly traits?: DiscreteLagrangianTraits;
-  /**
-   * Relative step s of the first central differences (plain functions) and of the differences
-   * of dual gradients (generic functions). Default ∛ε (core's `CENTRAL_DIFFERENCE_STEP`).
-   */
-  readonly step?: number;
-  /** Relative step of the mixed second differences of plain functions. Default {@link SECOND_DIFFERENCE_STEP}. */
-  readonly secondStep?: number;
-}
-
-/**
- * A {@link DiscreteContactLagrangian} from any user discrete Lagrangian L_d(q0, q1, z0) (spec 004
- * §10: derivatives "built from central finite differences or dual numbers"):
- *
- * - **a generic function** `{ generic: (ops, q0, q1, z0) => … }` (preferred): D1, D2 and D_z come
- *   exact from one forward-mode dual pass with 2n + 1 directions (cached for the last point, so
- *   D1, D2, D_z at one point cost one pass); ∂(D1 L_d)/∂q1 and ∇_{q1}(D_z L_d) are central
- *   differences of those dual gradients in q1 (2n passes), ≈ 1e-10 relative to the largest entry. The dual pass
- *   allocates its dual intermediates (core's duals are a cold-path tool); everything else is
- *   preallocated.
- * - **a plain function** `(q0, q1, z0) => number`: every derivative by central differences,
- *   first derivatives (2 evaluations each) ≈ 1e-10 relative, the mixed second derivatives
- *   ∂²L_d/∂q0ᵢ∂q1ⱼ and ∂²L_d/∂z0∂q1ⱼ by the 4-point formula
- *   (f(+,+) − f(+,−) − f(−,+) + f(−,−))/(4 sᵢ tⱼ), a few 1e-8 relative to the largest entry
- *   (D1q1 is O(1/h), so its small entries carry that absolute error). Allocation-free.
- *
- * Steps: coordinate x of q0 or q1 moves by s·min(1, h)·max(1, |x|) (L_d varies on the scale h in
- * q, through v = (q1 − q0)/h), z0 by s·max(1, |z0|); the divisor is the exact distance of the two
- * evaluation points. The accuracies above hold for L_d of the quadrature type h·L(·, (q1 − q0)/h, ·)
- * with smooth L; they degrade for badly scaled L_d (then give a generic function).
- *
- * @param n - dimension of Q = Rⁿ.
- * @param h - the time step L_d was built for (stored; it also scales the difference steps).
- * @throws DomainError on a bad h or step; DimensionError on a bad n. The derivative methods throw
- *   NonFiniteError when a difference quotient is not finite.
- * @example
- * ```ts
- * const h = 0.5, g = -0.05;
- * const Ld = discreteLagrangianFromFunction(1, h, {
- *   generic: (o, q0, q1, z0) => {
- *     const d = o.sub(q1[0]!, q0[0]!);
- *     const s = o.add(q1[0]!, q0[0]!);
- *     return o.add(o.sub(o.scale(o.mul(d, d), 1 / (2 * h)), o.scale(o.mul(s, s), h / 8)), o.scale(z0, h * g));
- *   },
- * });
- * Ld.D2(new Float64Array(1), Float64Array.of(1), Float64Array.of(2), 0); // [1.625], eq. (79)
- * ```
- */
-export function discreteLagrangianFromFunction(
-  n: number,
-  h: number,
-  Ld: DiscreteLagrangianFunction | GenericDiscreteLagrangian,
-  options: DiscreteLagrangianFromFunctionOptions = {},
-): DiscreteContactLagrangian {
-  checkStepSize('discreteLagrangianFromFunction', h);
-  checkDimension('discreteLagrangianFromFunction', n);
-  const step = options.step ?? CENTRAL_DIFFERENCE_STEP;
-  if (!(step > 0) || !Number.isFinite(step))
-    throw new DomainError('discreteLagrangianFromFunction: step', step, 'must be finite and > 0');
-  const secondStep = options.secondStep ?? SECOND_DIFFERENCE_STEP;
-  if (!(secondStep > 0) || !Number.isFinite(secondStep)) {
-    throw new DomainError(
-      'discreteLagrangianFromFunction: secondStep',
-      secondStep,
-      'must be finite and > 0',
-    );
-  }
-  const name = options.name ?? 'user';
-  const traits = Object.freeze({ ...(options.traits ?? {}) });
-  return typeof Ld === 'function'
-    ? fromPlainFunction(n, h, Ld, name, traits, step, secondStep)
-    : fromGenericFunction(n, h, Ld.generic, name, traits, step);
-}
-
-/** The q-coordinate step s·min(1, h)·max(1, |x|) (see {@link discreteLagrangianFromFunction}). */
-function qStep(s: number, h: number, x: number): number {
-  return s * Math.min(1, h) * Math.max(1, Math.abs(x));
-}
-
-function finiteQuotient(what: string, d: number, index: number): number {
-  if (!Number.isFinite(d))
-    throw new NonFiniteError(`discreteLagrangianFromFunction: ${what}`, index);
-  return d;
-}
-
-function fromPlainFunction(
-  n: number,
-  h: number,
-  f: DiscreteLagrangianFunction,
-  name: string,
-  traits: DiscreteLagrangianTraits,
-  step: number,
-  secondStep: number,
-): DiscreteContactLagrangian {
-  const what = 'discreteLagrangianFromFunction';
-  const w0 = new Float64Array(n);
-  const w1 = new Float64Array(n);
-  const load = (q0: Float64Array, q1: Float64Array): void => {
-    checkPoint(what, n, q0, q1);
-    w0.set(q0);
-    w1.set(q1);
-  };
-  /** out ← central differences of L_d in the coordinates of w (w0 or w1). */
-  const gradientIn = (out: Float64Array, w: Float64Array, z0: number, label: string) => {
-    for (let i = 0; i < n; i++) {
-      const x = w[i]!;
-      const s = qStep(step, h, x);
-      const xp = x + s;
-      const xm = x - s;
-      w[i] = xp;
-      const fp = f(w0, w1, z0);
-      w[i] = xm;
-      const fm = f(w0, w1, z0);
-      w[i] = x;
-      out[i] = finiteQuotient(label, (fp - fm) / (xp - xm), i);
-    }
-    return out;
-  };
-  return Object.freeze({
-    name,
-    n,
-    h,
-    traits,
-    Ld(q0: Float64Array, q1: Float64Array, z0: number): number {
-      load(q0, q1);
-      return f(w0, w1, z0);
-    },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkOut(what, n, out);
-      load(q0, q1);
-      return gradientIn(out, w0, z0, 'D1');
-    },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkOut(what, n, out);
-      load(q0, q1);
-      return gradientIn(out, w1, z0, 'D2');
-    },
-    Dz(q0: Float64Array, q1: Float64Array, z0: number): number {
-      load(q0, q1);
-      const s = step * Math.max(1, Math.abs(z0));
-      const zp = z0 + s;
-      const zm = z0 - s;
-      return finiteQuotient('Dz', (f(w0, w1, zp) - f(w0, w1, zm)) / (zp - zm), 0);
-    },
-    D1q1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkOut(what, n * n, out);
-      load(q0, q1);
-      for (let i = 0; i < n; i++) {
-        const x = w0[i]!;
-        const s = qStep(secondStep, h, x);
-        const xp = x + s;
-        const xm = x - s;
-        for (let j = 0; j < n; j++) {
-          const y = w1[j]!;
-          const t = qStep(secondStep, h, y);
-          const yp = y + t;
-          const ym = y - t;
-          w0[i] = xp;
-          w1[j] = yp;
-          const fpp = f(w0, w1, z0);
-          w1[j] = ym;
-          const fpm = f(w0, w1, z0);
-          w0[i] = xm;
-          const fmm = f(w0, w1, z0);
-          w1[j] = yp;
-          const fmp = f(w0, w1, z0);
-          w0[i] = x;
-          w1[j] = y;
-          const d = (fpp - fpm - fmp + fmm) / ((xp - xm) * (yp - ym));
-          out[i * n + j] = finiteQuotient('D1q1', d, i * n + j);
-        }
-      }
-      return out;
-    },
-    Dzq1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkOut(what, n, out);
-      load(q0, q1);
-      const s = secondStep * Math.max(1, Math.abs(z0));
-      const zp = z0 + s;
-      const zm = z0 - s;
-      for (let j = 0; j < n; j++) {
-        const y = w1[j]!;
-        const t = qStep(secondStep, h, y);
-        const yp = y + t;
-        const ym = y - t;
-        w1[j] = yp;
-        const fpp = f(w0, w1, zp);
-        const fmp = f(w0, w1, zm);
-        w1[j] = ym;
-        const fpm = f(w0, w1, zp);
-        const fmm = f(w0, w1, zm);
-        w1[j] = y;
-        const d = (fpp - fpm - fmp + fmm) / ((zp - zm) * (yp - ym));
-        out[j] = finiteQuotient('Dzq1', d, j);
-      }
-      return out;
-    },
-  });
-}
-
-function fromGenericFunction(
-  n: number,
-  h: number,
-  g: GenericDiscreteLagrangianFunction,
-  name: string,
-  traits: DiscreteLagrangianTraits,
-  step: number,
-): DiscreteContactLagrangian {
-  const what = 'discreteLagrangianFromFunction';
-  const k = 2 * n + 1;
-  // Unit tangents e_0 … e_{2n}, shared by the seeded duals (dual operations never mutate inputs).
-  const units: Float64Array[] = [];
-  for (let d = 0; d < k; d++) {
-    const e = new Float64Array(k);
-    e[d] = 1;
-    units.push(e);
-  }
-  const a0: number[] = new Array<number>(n).fill(0);
-  const a1: number[] = new Array<number>(n).fill(0);
-  const d0: Dual[] = new Array<Dual>(n).fill(Dual.constant(0));
-  const d1: Dual[] = new Array<Dual>(n).fill(Dual.constant(0));
-  const w1 = new Float64Array(n);
-  const grad = new Float64Array(k); // cached gradient
-  const gp = new Float64Array(k);
-  const gm = new Float64Array(k);
-  const cq0 = new Float64Array(n);
-  const cq1 = new Float64Array(n);
-  let cz0 = Number.NaN;
-  let cached = false;
-
-  /** out ← (∂L_d/∂q0, ∂L_d/∂q1, ∂L_d/∂z0) at (q0, q1, z0) by one dual pass. */
-  const dualGradient = (
-    out: Float64Array,
-    q0: Float64Array,
-    q1: Float64Array,
-    z0: number,
-  ): Float64Array => {
-    for (let i = 0; i < n; i++) {
-      d0[i] = new Dual(q0[i]!, units[i]!);
-      d1[i] = new Dual(q1[i]!, units[n + i]!);
-    }
-    const y = g(DualOps, d0, d1, new Dual(z0, units[2 * n]!));
-    for (let d = 0; d < k; d++) out[d] = finiteQuotient('dual gradient', y.d(d), d);
-    return out;
-  };
-  /** The cached gradient at (q0, q1, z0). */
-  const gradientAt = (q0: Float64Array, q1: Float64Array, z0: number): Float64Array => {
-    checkPoint(what, n, q0, q1);
-    if (cached && z0 === cz0) {
-      let same = true;
-      for (let i = 0; i < n && same; i++) same = q0[i] === cq0[i] && q1[i] === cq1[i];
-      if (same) return grad;
-    }
-    cached = false;
-    dualGradient(grad, q0, q1, z0);
-    cq0.set(q0);
-    cq1.set(q1);
-    cz0 = z0;
-    cached = true;
-    return grad;
-  };
-  /** Column j of the q1-derivative of the gradient: gp − gm over the exact distance; returns it. */
-  const differenceColumn = (q0: Float64Array, q1: Float64Array, z0: number, j: number): number => {
-    w1.set(q1);
-    const y = w1[j]!;
-    const t = qStep(step, h, y);
-    const yp = y + t;
-    const ym = y - t;
-    w1[j] = yp;
-    dualGradient(gp, q0, w1, z0);
-    w1[j] = ym;
-    dualGradient(gm, q0, w1, z0);
-    return 1 / (yp - ym);
-  };
-
-  return Object.freeze({
-    name,
-    n,
-    h,
-    traits,
-    Ld(q0: Float64Array, q1: Float64Array, z0: number): number {
-      checkPoint(what, n, q0, q1);
-      for (let i = 0; i < n; i++) {
-        a0[i] = q0[i]!;
-        a1[i] = q1[i]!;
-      }
-      return g(NumberOps, a0, a1, z0);
-    },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkOut(what, n, out);
-      const gr = gradientAt(q0, q1, z0);
-      for (let i = 0; i < n; i++) out[i] = gr[i]!;
-      return out;
-    },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkOut(what, n, out);
-      const gr = gradientAt(q0, q1, z0);
-      for (let i = 0; i < n; i++) out[i] = gr[n + i]!;
-      return out;
-    },
-    Dz(q0: Float64Array, q1: Float64Array, z0: number): number {
-      return gradientAt(q0, q1, z0)[2 * n]!;
-    },
-    D1q1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkPoint(what, n, q0, q1);
-      checkOut(what, n * n, out);
-      for (let j = 0; j < n; j++) {
-        const inv = differenceColumn(q0, q1, z0, j);
-        for (let i = 0; i < n; i++) out[i * n + j] = (gp[i]! - gm[i]!) * inv;
-      }
-      return out;
-    },
-    Dzq1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number): Float64Array {
-      checkPoint(what, n, q0, q1);
-      checkOut(what, n, out);
-      for (let j = 0; j < n; j++) {
-        const inv = differenceColumn(q0, q1, z0, j);
-        out[j] = (gp[2 * n]! - gm[2 * n]!) * inv;
-      }
-      return out;
     },
   });
 }

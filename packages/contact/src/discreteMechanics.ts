@@ -17,19 +17,40 @@ import { ContactIntegrator, type ContactIntegratorOptions } from './integrator.j
 import { checkSigma } from './regularity.js';
 import type { DiscreteContactLagrangian } from './types.js';
 
-/** A point (q, p, z) of T*Q × R; `out` argument of {@link legendrePlus}/{@link legendreMinus}. */
+/**
+ * A point (q, p, z) of T*Q × R; `out` argument of {@link legendrePlus}/{@link legendreMinus}.
+ *
+ * @example
+ * ```ts
+ * const x: ContactPoint = { q: Float64Array.of(1), p: Float64Array.of(0), z: 0 };
+ * ```
+ */
 export interface ContactPoint {
   q: Float64Array;
   p: Float64Array;
   z: number;
 }
 
-/** Allocates a {@link ContactPoint} of dimension n (zeros). */
+/**
+ * Allocates a {@link ContactPoint} of dimension n (zeros).
+ *
+ * @example
+ * ```ts
+ * contactPoint(2).q; // Float64Array [0, 0]
+ * ```
+ */
 export function contactPoint(n: number): ContactPoint {
   return { q: new Float64Array(n), p: new Float64Array(n), z: 0 };
 }
 
-/** A discrete path q_d: flat (N+1)·n row-major, or N+1 vectors of length n. */
+/**
+ * A discrete path q_d: flat (N+1)·n row-major, or N+1 vectors of length n.
+ *
+ * @example
+ * ```ts
+ * const path: DiscretePath = [[1], [2], [2.5102941176470589]]; // or Float64Array.of(1, 2, 2.51…)
+ * ```
+ */
 export type DiscretePath = Float64Array | readonly ArrayLike<number>[];
 
 /**
@@ -38,7 +59,8 @@ export type DiscretePath = Float64Array | readonly ArrayLike<number>[];
  *
  * @example
  * ```ts
- * sigmaD(mechanicalMidpointLd(zeroPotential(), -0.05, 0.5), q0, q1, 0); // 0.975 = 1 + hγ
+ * const Ld = mechanicalMidpointLd(zeroPotential(), -0.05, 0.5);
+ * sigmaD(Ld, Float64Array.of(1), Float64Array.of(2), 0); // 0.975 = 1 + hγ
  * ```
  */
 export function sigmaD(
@@ -56,7 +78,8 @@ export function sigmaD(
  *
  * @example
  * ```ts
- * legendrePlus(contactPoint(1), Ld79, [1], [2], 0); // { q: [2], p: [1.625], z: 0.4375 } (§8.2)
+ * const Ld79 = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79), spec 004 §8.2
+ * legendrePlus(contactPoint(1), Ld79, Float64Array.of(1), Float64Array.of(2), 0); // { q: [2], p: [1.625], z: 0.4375 }
  * ```
  */
 export function legendrePlus(
@@ -80,7 +103,8 @@ export function legendrePlus(
  * @throws {@link RegularityError} when 1 + D_z L_d vanishes (relative `SIGMA_REGULARITY_TOL`).
  * @example
  * ```ts
- * legendreMinus(contactPoint(1), Ld79, [1], [2], 0).p[0]; // 2.375/0.975 (§8.2 caption IC)
+ * const Ld79 = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79), spec 004 §8.2
+ * legendreMinus(contactPoint(1), Ld79, Float64Array.of(1), Float64Array.of(2), 0).p[0]; // 2.375/0.975
  * ```
  */
 export function legendreMinus(
@@ -106,6 +130,7 @@ export function legendreMinus(
  * @throws {@link RegularityError} when σ vanishes at the root; {@link NewtonDivergedError}.
  * @example
  * ```ts
+ * const Ld79 = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79), spec 004 §8.2
  * inverseLegendreMinus(Ld79, Float64Array.of(1), Float64Array.of(2.375 / 0.975), 0); // [2]
  * ```
  */
@@ -150,7 +175,8 @@ function checkLength(what: string, v: ArrayLike<number>, n: number): void {
  *
  * @example
  * ```ts
- * zRecursion(Ld79, [[1], [2], [2.5102941176470589]], 0); // [0, 0.4375, −0.58445947…] (§8.2)
+ * const Ld79 = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79), spec 004 §8.2
+ * zRecursion(Ld79, [[1], [2], [2.5102941176470589]], 0); // [0, 0.4375, −0.58445947…]
  * ```
  */
 export function zRecursion(
@@ -173,6 +199,12 @@ export function zRecursion(
 /**
  * (36) discrete action A_{d,z0}(q_d) = z_N, the end value of the z-recursion (35). Note it is not
  * a sum of L_d's unless D_z L_d = 0.
+ *
+ * @example
+ * ```ts
+ * const Ld = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79)
+ * discreteAction(Ld, [[1], [2], [2.5102941176470589]], 0); // z_2 = −0.58445947… (spec 004 §8.2)
+ * ```
  */
 export function discreteAction(
   Ld: DiscreteContactLagrangian,
@@ -197,7 +229,9 @@ export function discreteAction(
  *
  * @example
  * ```ts
- * const g = discreteActionGradient(Ld, path, 0); // g.subarray(n, N*n) ≈ 0 on a trajectory
+ * const Ld = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5);
+ * const path = new ContactIntegrator(Ld).integrate({ q0: [1], q1: [2], z0: 0 }, 10).q;
+ * const g = discreteActionGradient(Ld, path, 0); // g[1…9] ≈ 0 (1e-12) on the trajectory
  * ```
  */
 export function discreteActionGradient(
@@ -243,6 +277,13 @@ export function discreteActionGradient(
  * σ on the forward interval (§11.12). This is also Vermeeren et al.'s condition of Remark 3.5,
  * ∂Z_{k+1}/∂q_k + ∂Z_{k+1}/∂z_k ∂Z_k/∂q_k; dividing by σ gives the momentum-matching form (41),
  * D2 L_d(q_{k−1}, q_k, z_{k−1}) − F⁻ momentum = 0. Allocates one n-vector of scratch.
+ *
+ * @example
+ * ```ts
+ * const Ld = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79)
+ * const q = [1, 2, 2.5102941176470589].map((x) => Float64Array.of(x)); // spec 004 §8.2
+ * herglotzResidual(new Float64Array(1), Ld, q[0]!, q[1]!, q[2]!, 0); // ≈ [0] (1e-15)
+ * ```
  */
 export function herglotzResidual(
   out: Float64Array,
@@ -262,7 +303,17 @@ export function herglotzResidual(
   return out;
 }
 
-/** ξ_Q: writes the infinitesimal generator ξ_Q(q) of a symmetry (a vector field on Q) into `out`. */
+/**
+ * ξ_Q: writes the infinitesimal generator ξ_Q(q) of a symmetry (a vector field on Q) into `out`.
+ *
+ * @example
+ * ```ts
+ * const rotation: InfinitesimalGenerator = (out, q) => {
+ *   out[0] = -q[1]!;
+ *   out[1] = q[0]!;
+ * };
+ * ```
+ */
 export type InfinitesimalGenerator = (out: Float64Array, q: Float64Array) => void;
 
 /**
@@ -273,8 +324,9 @@ export type InfinitesimalGenerator = (out: Float64Array, q: Float64Array) => voi
  *
  * @example
  * ```ts
- * const J = discreteMomentumMap(Ld, (out) => out.fill(1)); // translations of a free particle
- * J(q0, q1, z0); // −(q1 − q0)/(h(1 + hγ))
+ * const Ld = mechanicalMidpointLd(zeroPotential(), -0.05, 0.5); // a free particle
+ * const J = discreteMomentumMap(Ld, (out) => { out.fill(1); }); // translations
+ * J(Float64Array.of(1), Float64Array.of(2), 0); // −(q1 − q0)/(h(1 + hγ)) = −2/0.975
  * ```
  */
 export function discreteMomentumMap(
@@ -296,6 +348,12 @@ export function discreteMomentumMap(
 /**
  * (47) η⁺ = (F⁺L_d)*η = D1 L_d dq0 + (1 + D_z L_d) dz0 (no dq1 term), as the coefficient row over
  * (dq0, dq1, dz0) ∈ R^{2n+1}, written into `out`.
+ *
+ * @example
+ * ```ts
+ * const Ld = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79)
+ * contactFormPlus(new Float64Array(3), Ld, Float64Array.of(1), Float64Array.of(2), 0); // [−2.375, 0, 0.975]
+ * ```
  */
 export function contactFormPlus(
   out: Float64Array,
@@ -315,6 +373,12 @@ export function contactFormPlus(
 /**
  * (46) η⁻ = (F⁻L_d)*η = dz0 + [D1 L_d/(1 + D_z L_d)] dq0, as the coefficient row over
  * (dq0, dq1, dz0) ∈ R^{2n+1}, written into `out`. Lemma 3.8(i): η⁺ = σ_d η⁻.
+ *
+ * @example
+ * ```ts
+ * const Ld = mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5); // (79)
+ * contactFormMinus(new Float64Array(3), Ld, Float64Array.of(1), Float64Array.of(2), 0); // [−2.375/0.975, 0, 1]
+ * ```
  */
 export function contactFormMinus(
   out: Float64Array,
@@ -336,6 +400,12 @@ export function contactFormMinus(
 /**
  * A one-step map on R^{2n+1} (phase space (q, p, z) or Q × Q × R): writes the image of x into
  * `out` and returns the step's conformal factor σ.
+ *
+ * @example
+ * ```ts
+ * const map: StepMap = new ContactIntegrator(mechanicalMidpointLd(zeroPotential(), -0.05, 0.5)).hamiltonianMap();
+ * map(new Float64Array(3), Float64Array.of(1, 2, 0)); // σ = 0.975
+ * ```
  */
 export type StepMap = (out: Float64Array, x: Float64Array) => number;
 
@@ -343,6 +413,11 @@ export type StepMap = (out: Float64Array, x: Float64Array) => number;
  * Default relative step of the five-point differences of {@link stepMapJacobian}: ε^{1/5} ≈ 7.4e-4
  * balances the truncation error O(e⁴) against the rounding error O(ε/e), both ≈ 1e-13 relative
  * for a map computed to working precision (its Newton solve must converge to ~ε, not to 1e-12).
+ *
+ * @example
+ * ```ts
+ * FIVE_POINT_STEP; // ε^{1/5} ≈ 7.4e-4
+ * ```
  */
 export const FIVE_POINT_STEP = Number.EPSILON ** 0.2;
 
@@ -350,6 +425,12 @@ export const FIVE_POINT_STEP = Number.EPSILON ** 0.2;
  * out ← Jacobian ∂x′/∂x of a {@link StepMap} at x (m×m row-major, m = x.length), by five-point
  * central differences f′ ≈ (−f(x+2e) + 8f(x+e) − 8f(x−e) + f(x−2e))/(12e), e = eps·max(1, |x_j|).
  * Allocates its scratch (cold path).
+ *
+ * @example
+ * ```ts
+ * const map = new ContactIntegrator(mechanicalMidpointLd(quadraticPotential(1), -0.05, 0.5), { tol: 0 }).hamiltonianMap();
+ * stepMapJacobian(new Float64Array(9), map, [1, 2, 0]); // the 3×3 Jacobian of Φ̃_d at (q, p, z) = (1, 2, 0)
+ * ```
  */
 export function stepMapJacobian(
   out: Float64Array,
@@ -382,7 +463,16 @@ export function stepMapJacobian(
   return out;
 }
 
-/** Result of {@link contactFormDefect} and {@link lagrangianContactFormDefect}. */
+/**
+ * Result of {@link contactFormDefect} and {@link lagrangianContactFormDefect}.
+ *
+ * @example
+ * ```ts
+ * const Ld = mechanicalMidpointLd(pendulumPotential(1, 1), -0.1, 0.1);
+ * const d: ContactFormDefect = contactFormDefect(new ContactIntegrator(Ld, { tol: 0 }).hamiltonianMap(), [0.7, 0.4, 0.2]);
+ * d.sigma; // 0.99 = 1 + hγ
+ * ```
+ */
 export interface ContactFormDefect {
   /** The pulled-back form (map*η)(x) as a row over the 2n+1 coordinates. */
   readonly lhs: Float64Array;
@@ -405,8 +495,9 @@ export interface ContactFormDefect {
  *
  * @example
  * ```ts
+ * const Ld = mechanicalMidpointLd(pendulumPotential(1, 1), -0.1, 0.1);
  * const d = contactFormDefect(new ContactIntegrator(Ld, { tol: 0 }).hamiltonianMap(), [0.7, 0.4, 0.2]);
- * d.maxAbs; // ~1e-12 (conformal with σ = d.sigma)
+ * d.maxAbs; // ≈ 2e-14: conformal with σ = d.sigma (49)
  * ```
  */
 export function contactFormDefect(
@@ -435,6 +526,12 @@ export function contactFormDefect(
  * (48) Thm 3.9 on the Lagrangian side (spec 004 §5.5 [D]): for Φ_d: x = (q0, q1, z0) ↦
  * (q1, q2, z1), lhs = η⁻(Φ_d(x))·JΦ_d(x) and rhs = σ_d(x) η⁻(x), η⁻ = [D1 L_d/(1 + D_z L_d), 0ₙ, 1]
  * (46). `stepFn` is e.g. `ContactIntegrator.lagrangianMap()`, returning σ_d(x).
+ *
+ * @example
+ * ```ts
+ * const Ld = mechanicalMidpointLd(pendulumPotential(1, 1), -0.1, 0.1);
+ * lagrangianContactFormDefect(Ld, new ContactIntegrator(Ld, { tol: 0 }).lagrangianMap(), [0.7, 0.75, 0.2]).maxAbs; // ≈ 4e-14: (48) holds
+ * ```
  */
 export function lagrangianContactFormDefect(
   Ld: DiscreteContactLagrangian,

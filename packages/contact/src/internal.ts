@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { DimensionError, DomainError } from '@geomech/core';
+import {
+  DimensionError,
+  DomainError,
+  jacobianFromFiniteDifferences,
+  NonFiniteError,
+  type Potential,
+} from '@geomech/core';
 
 /** A finite copy of an initial-data vector of length n (shared by the integrators). */
 export function copyVector(what: string, v: ArrayLike<number>, n: number): Float64Array {
@@ -16,4 +22,63 @@ export function copyVector(what: string, v: ArrayLike<number>, n: number): Float
     out[i] = x;
   }
   return out;
+}
+
+/** out ← ∇²V(q, t) (n×n row-major); returns out. */
+export type PotentialHessian = (out: Float64Array, q: Float64Array, t: number) => Float64Array;
+
+/**
+ * ∇²V of a potential: its own `hessV` when given, otherwise core's central differences of `gradV`
+ * (`jacobianFromFiniteDifferences`, step ∛ε·max(1, |qⱼ|) over the exact distance of the two
+ * evaluation points, ≈ 1e-10 relative). The returned function owns its scratch and allocates
+ * nothing.
+ */
+export function potentialHessian(V: Potential): PotentialHessian {
+  const hessV = V.hessV;
+  if (hessV !== undefined) return (out, q, t) => hessV.call(V, out, q, t);
+  const n = V.dim;
+  let time = 0;
+  const J = jacobianFromFiniteDifferences(
+    (out, x) => {
+      V.gradV(out, x, time);
+    },
+    n,
+    n,
+  );
+  return (out, q, t) => {
+    time = t;
+    J(out, q);
+    return out;
+  };
+}
+
+/** Throws DomainError unless h is a finite number > 0. */
+export function checkStepSize(what: string, h: number): void {
+  if (!(h > 0) || !Number.isFinite(h))
+    throw new DomainError(`${what}: h`, h, 'must be a finite number > 0');
+}
+
+/** Throws DimensionError unless n is a positive integer. */
+export function checkDimension(what: string, n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new DimensionError(`${what}: n`, '>= 1', n);
+}
+
+/** Cheap per-call shape checks (two comparisons; no allocation). */
+export function checkPoint(what: string, n: number, q0: Float64Array, q1: Float64Array): void {
+  if (q0.length !== n) throw new DimensionError(`${what}: q0`, n, q0.length);
+  if (q1.length !== n) throw new DimensionError(`${what}: q1`, n, q1.length);
+}
+
+/** Throws DimensionError unless `out` has exactly `size` entries. */
+export function checkOut(what: string, size: number, out: Float64Array): void {
+  if (out.length !== size) throw new DimensionError(`${what}: out`, size, out.length);
+}
+
+/** Throws NonFiniteError naming step k when q, p or z is not finite. */
+export function assertFinite(q: Float64Array, p: Float64Array, z: number, k: number): void {
+  for (let i = 0; i < q.length; i++)
+    if (!Number.isFinite(q[i]!)) throw new NonFiniteError(`step ${k}: q`, i);
+  for (let i = 0; i < p.length; i++)
+    if (!Number.isFinite(p[i]!)) throw new NonFiniteError(`step ${k}: p`, i);
+  if (!Number.isFinite(z)) throw new NonFiniteError(`step ${k}: z`);
 }

@@ -1,6 +1,6 @@
 /**
  * Continuous contact mechanics on Q = Rⁿ (spec 004 §4, seed 004 Section 2): contact Lagrangians
- * `L(q, v, z)` with derivatives from forward-mode dual numbers, the energy (16), the Legendre map
+ * `L(q, v, z, t)` with derivatives from forward-mode dual numbers, the energy (16), the Legendre map
  * (20) and its inverse, the contact Hamiltonian `H = p·v − L`, the Herglotz vector field (19), the
  * contact Hamiltonian vector field (10) and the Herglotz action (23)–(25).
  *
@@ -27,8 +27,9 @@ import {
 import type { ContactLagrangian } from './types.js';
 
 /**
- * A contact Lagrangian `L(q, v, z)` written once against {@link ScalarOps}, so that it can be
- * evaluated on numbers and differentiated with dual numbers. `q` and `v` have length n.
+ * A contact Lagrangian `L(q, v, z, t)` written once against {@link ScalarOps}, so that it can be
+ * evaluated on numbers and differentiated with dual numbers in (q, v, z). `q` and `v` have length
+ * n; the time `t` is a plain number (an autonomous L ignores it).
  *
  * @example
  * ```ts
@@ -43,15 +44,35 @@ export type GenericContactLagrangian = <T>(
   q: readonly T[],
   v: readonly T[],
   z: T,
+  t: number,
 ) => T;
 
-/** The derivative members of a {@link ContactLagrangian}, any of which may be given analytically. */
+/**
+ * The derivative members of a {@link ContactLagrangian}, any of which may be given analytically.
+ *
+ * @example
+ * ```ts
+ * const given: Partial<ContactLagrangianDerivatives> = { Lz: () => -0.05 };
+ * ```
+ */
 export type ContactLagrangianDerivatives = Pick<
   ContactLagrangian,
   'Lq' | 'Lv' | 'Lz' | 'Lqq' | 'Lvq' | 'Lvv' | 'Lqz' | 'Lvz' | 'Lzz'
 >;
 
-/** Input of {@link contactLagrangian}: the dimension, the generic L and optional analytic derivatives. */
+/**
+ * Input of {@link contactLagrangian}: the dimension, the generic L and optional analytic derivatives.
+ *
+ * @example
+ * ```ts
+ * const spec: ContactLagrangianSpec = {
+ *   n: 1,
+ *   L: (o, [q], [v], z) => o.add(o.sub(o.scale(o.mul(v!, v!), 0.5), o.scale(o.mul(q!, q!), 0.5)), o.scale(z, -0.05)),
+ *   Lz: () => -0.05, // analytic; the others by dual numbers
+ * };
+ * contactLagrangian(spec).Lz(Float64Array.of(1), Float64Array.of(0), 0); // −0.05
+ * ```
+ */
 export interface ContactLagrangianSpec extends Partial<ContactLagrangianDerivatives> {
   /** Dimension n of Q = Rⁿ. */
   readonly n: number;
@@ -65,13 +86,17 @@ export interface ContactLagrangianSpec extends Partial<ContactLagrangianDerivati
  * - second derivatives from central differences of that dual gradient (step
  *   {@link CENTRAL_DIFFERENCE_STEP}·max(1, |xⱼ|)), assembled once per point into the symmetrised
  *   (2n+1)×(2n+1) Hessian and cached.
- * A dual pass allocates 2n + 1 `Dual`s plus whatever L allocates; the rest uses owned scratch.
+ * The caches belong to one time t: a call at another t starts fresh ones (a time-dependent L
+ * changes t once per step). A dual pass allocates 2n + 1 `Dual`s plus whatever L allocates; the
+ * rest uses owned scratch.
  */
 class DualContactLagrangian implements ContactLagrangian {
   readonly n: number;
   /** Number of variables 2n + 1. */
   private readonly m: number;
-  private readonly derivatives: DerivativeCache;
+  private derivatives: DerivativeCache;
+  /** The time the caches belong to. */
+  private time = 0;
   /** The point x = [q, v, z] packed for the cache. */
   private readonly x: Float64Array;
 
@@ -80,70 +105,86 @@ class DualContactLagrangian implements ContactLagrangian {
     this.n = n;
     this.m = 2 * n + 1;
     this.x = new Float64Array(this.m);
-    this.derivatives = new DerivativeCache(this.m, (ops, x) =>
-      spec.L(ops, x.slice(0, n), x.slice(n, 2 * n), x[2 * n]!),
+    this.derivatives = this.cache();
+  }
+
+  /** A derivative cache of L at the current {@link time}. */
+  private cache(): DerivativeCache {
+    const { n, spec } = this;
+    const t = this.time;
+    return new DerivativeCache(this.m, (ops, x) =>
+      spec.L(ops, x.slice(0, n), x.slice(n, 2 * n), x[2 * n]!, t),
     );
   }
 
-  L(q: Float64Array, v: Float64Array, z: number): number {
-    return this.derivatives.value(this.pack(q, v, z));
+  /** The derivative cache of time t (a new one when t changed). */
+  private at(t: number): DerivativeCache {
+    if (t !== this.time) {
+      this.time = t;
+      this.derivatives = this.cache();
+    }
+    return this.derivatives;
   }
 
-  Lq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lq) return this.spec.Lq(out, q, v, z);
-    const g = this.gradientAt(q, v, z);
+  L(q: Float64Array, v: Float64Array, z: number, t = 0): number {
+    return this.at(t).value(this.pack(q, v, z));
+  }
+
+  Lq(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lq) return this.spec.Lq(out, q, v, z, t);
+    const g = this.gradientAt(q, v, z, t);
     for (let i = 0; i < this.n; i++) out[i] = g[i]!;
     return out;
   }
 
-  Lv(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lv) return this.spec.Lv(out, q, v, z);
-    const g = this.gradientAt(q, v, z);
+  Lv(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lv) return this.spec.Lv(out, q, v, z, t);
+    const g = this.gradientAt(q, v, z, t);
     const n = this.n;
     for (let i = 0; i < n; i++) out[i] = g[n + i]!;
     return out;
   }
 
-  Lz(q: Float64Array, v: Float64Array, z: number): number {
-    if (this.spec.Lz) return this.spec.Lz(q, v, z);
-    return this.gradientAt(q, v, z)[2 * this.n]!;
+  Lz(q: Float64Array, v: Float64Array, z: number, t = 0): number {
+    if (this.spec.Lz) return this.spec.Lz(q, v, z, t);
+    return this.gradientAt(q, v, z, t)[2 * this.n]!;
   }
 
-  Lqq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lqq) return this.spec.Lqq(out, q, v, z);
-    return this.block(out, this.hessianAt(q, v, z), 0, 0);
+  Lqq(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lqq) return this.spec.Lqq(out, q, v, z, t);
+    return this.block(out, this.hessianAt(q, v, z, t), 0, 0);
   }
 
-  Lvq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lvq) return this.spec.Lvq(out, q, v, z);
-    return this.block(out, this.hessianAt(q, v, z), this.n, 0);
+  Lvq(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lvq) return this.spec.Lvq(out, q, v, z, t);
+    return this.block(out, this.hessianAt(q, v, z, t), this.n, 0);
   }
 
-  Lvv(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lvv) return this.spec.Lvv(out, q, v, z);
-    return this.block(out, this.hessianAt(q, v, z), this.n, this.n);
+  Lvv(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lvv) return this.spec.Lvv(out, q, v, z, t);
+    return this.block(out, this.hessianAt(q, v, z, t), this.n, this.n);
   }
 
-  Lqz(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lqz) return this.spec.Lqz(out, q, v, z);
+  Lqz(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lqz) return this.spec.Lqz(out, q, v, z, t);
     const { n, m } = this;
-    const H = this.hessianAt(q, v, z);
+    const H = this.hessianAt(q, v, z, t);
     for (let i = 0; i < n; i++) out[i] = H[i * m + 2 * n]!;
     return out;
   }
 
-  Lvz(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    if (this.spec.Lvz) return this.spec.Lvz(out, q, v, z);
+  Lvz(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    if (this.spec.Lvz) return this.spec.Lvz(out, q, v, z, t);
     const { n, m } = this;
-    const H = this.hessianAt(q, v, z);
+    const H = this.hessianAt(q, v, z, t);
     for (let i = 0; i < n; i++) out[i] = H[(n + i) * m + 2 * n]!;
     return out;
   }
 
-  Lzz(q: Float64Array, v: Float64Array, z: number): number {
-    if (this.spec.Lzz) return this.spec.Lzz(q, v, z);
+  Lzz(q: Float64Array, v: Float64Array, z: number, t = 0): number {
+    if (this.spec.Lzz) return this.spec.Lzz(q, v, z, t);
     const { n, m } = this;
-    return this.hessianAt(q, v, z)[2 * n * m + 2 * n]!;
+    return this.hessianAt(q, v, z, t)[2 * n * m + 2 * n]!;
   }
 
   /** out ← the n×n block of the Hessian starting at (row0, col0). */
@@ -166,18 +207,18 @@ class DualContactLagrangian implements ContactLagrangian {
   }
 
   /** The dual gradient ∇L at (q, v, z), cached for the last point. */
-  private gradientAt(q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.derivatives.gradient(this.pack(q, v, z));
+  private gradientAt(q: Float64Array, v: Float64Array, z: number, t: number): Float64Array {
+    return this.at(t).gradient(this.pack(q, v, z));
   }
 
   /** The symmetrised central-difference Hessian of the dual gradient, cached for the last point. */
-  private hessianAt(q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.derivatives.hessian(this.pack(q, v, z));
+  private hessianAt(q: Float64Array, v: Float64Array, z: number, t: number): Float64Array {
+    return this.at(t).hessian(this.pack(q, v, z));
   }
 }
 
 /**
- * Builds a {@link ContactLagrangian} from a generic `L(q, v, z)` (spec 004 §4.2, §10): the first
+ * Builds a {@link ContactLagrangian} from a generic `L(q, v, z, t)` (spec 004 §4.2, §10): the first
  * derivatives L_q, L_v, L_z by one dual-number pass over the 2n + 1 variables, the second
  * derivatives (L_qq, L_vq, L_vv, L_qz, L_vz, L_zz) by central differences of the dual gradient
  * (relative accuracy about 1e-10), unless given analytically in `spec`.
@@ -256,7 +297,14 @@ export function legendre(
   return L.Lv(out, q, v, z);
 }
 
-/** Newton settings of the inverse Legendre map. */
+/**
+ * Newton settings of the inverse Legendre map.
+ *
+ * @example
+ * ```ts
+ * const options: InverseLegendreOptions = { tol: 1e-14, maxIterations: 20 };
+ * ```
+ */
 export interface InverseLegendreOptions {
   /** Converged when ‖∂L/∂v(q, v, z) − p‖∞ ≤ tol (absolute). Default {@link NEWTON_DEFAULT_TOL}. */
   readonly tol?: number;
@@ -273,6 +321,7 @@ class LegendreInverse {
   private readonly q: Float64Array;
   private readonly p: Float64Array;
   private z = 0;
+  private t = 0;
   private readonly F: (out: Float64Array, v: Float64Array) => void;
   private readonly J: (out: Float64Array, v: Float64Array) => void;
 
@@ -288,21 +337,22 @@ class LegendreInverse {
     this.q = new Float64Array(n);
     this.p = new Float64Array(n);
     this.F = (out, v) => {
-      this.L.Lv(out, this.q, v, this.z);
+      this.L.Lv(out, this.q, v, this.z, this.t);
       for (let i = 0; i < n; i++) out[i] = out[i]! - this.p[i]!;
     };
     this.J = (out, v) => {
-      this.L.Lvv(out, this.q, v, this.z);
+      this.L.Lvv(out, this.q, v, this.z, this.t);
     };
   }
 
-  /** out ← v with FL(q, v, z) = (q, p, z), starting Newton from `guess`. */
+  /** out ← v with FL(q, v, z, t) = (q, p, z), starting Newton from `guess`. */
   solve(
     out: Float64Array,
     q: Float64Array,
     p: Float64Array,
     z: number,
     guess: ArrayLike<number>,
+    t = 0,
   ): Float64Array {
     const n = this.L.n;
     for (let i = 0; i < n; i++) {
@@ -310,6 +360,7 @@ class LegendreInverse {
       this.p[i] = p[i]!;
     }
     this.z = z;
+    this.t = t;
     const r = this.newton.solve(this.F, this.J, guess);
     if (!r.converged)
       throw new NewtonDivergedError(
@@ -355,25 +406,46 @@ export function inverseLegendre(
 }
 
 /**
- * A contact Hamiltonian `H(q, p, z)` on T*Q × R with its partial derivatives (spec 004 §4.1). The
- * vector-valued derivatives write into `out` (length n) and return it.
+ * A contact Hamiltonian `H(q, p, z, t)` on T*Q × R with its partial derivatives (spec 004 §4.1).
+ * The vector-valued derivatives write into `out` (length n) and return it; `t` is the time
+ * (omitted: 0).
+ *
+ * @example
+ * ```ts
+ * const H: ContactHamiltonian = mechanicalContactHamiltonian(mechanicalContactLagrangian(quadraticPotential(1), -0.05));
+ * H.H(Float64Array.of(1), Float64Array.of(2), 3); // 2.65
+ * ```
  */
 export interface ContactHamiltonian {
   /** Dimension n of Q. */
   readonly n: number;
-  H(q: Float64Array, p: Float64Array, z: number): number;
+  H(q: Float64Array, p: Float64Array, z: number, t?: number): number;
   /** out ← ∂H/∂q. */
-  dHdq(out: Float64Array, q: Float64Array, p: Float64Array, z: number): Float64Array;
+  dHdq(out: Float64Array, q: Float64Array, p: Float64Array, z: number, t?: number): Float64Array;
   /** out ← ∂H/∂p. */
-  dHdp(out: Float64Array, q: Float64Array, p: Float64Array, z: number): Float64Array;
+  dHdp(out: Float64Array, q: Float64Array, p: Float64Array, z: number, t?: number): Float64Array;
   /** ∂H/∂z (= R(H), the Reeb derivative in Darboux coordinates (4)). */
-  dHdz(q: Float64Array, p: Float64Array, z: number): number;
+  dHdz(q: Float64Array, p: Float64Array, z: number, t?: number): number;
 }
 
-/** A {@link ContactHamiltonian} obtained from a Lagrangian, which also exposes FL⁻¹. */
+/**
+ * A {@link ContactHamiltonian} obtained from a Lagrangian, which also exposes FL⁻¹.
+ *
+ * @example
+ * ```ts
+ * const H: LegendreHamiltonian = hamiltonianFromLagrangian(mechanicalContactLagrangian(quadraticPotential(1), -0.05));
+ * H.velocity(new Float64Array(1), Float64Array.of(1), Float64Array.of(2), 0); // [2]
+ * ```
+ */
 export interface LegendreHamiltonian extends ContactHamiltonian {
-  /** out ← v = FL⁻¹(q, p, z) (the velocity, = ∂H/∂p). */
-  velocity(out: Float64Array, q: Float64Array, p: Float64Array, z: number): Float64Array;
+  /** out ← v = FL⁻¹(q, p, z, t) (the velocity, = ∂H/∂p). */
+  velocity(
+    out: Float64Array,
+    q: Float64Array,
+    p: Float64Array,
+    z: number,
+    t?: number,
+  ): Float64Array;
 }
 
 class HamiltonianOfLagrangian implements LegendreHamiltonian {
@@ -391,12 +463,12 @@ class HamiltonianOfLagrangian implements LegendreHamiltonian {
     const n = L.n;
     this.n = n;
     this.inverse = new LegendreInverse(L, options);
-    this.key = new Float64Array(2 * n + 1);
+    this.key = new Float64Array(2 * n + 2);
     this.v = new Float64Array(n);
   }
 
-  /** v = FL⁻¹(q, p, z), cached for the last point; warm-started from the previous solve. */
-  private velocityAt(q: Float64Array, p: Float64Array, z: number): Float64Array {
+  /** v = FL⁻¹(q, p, z, t), cached for the last point; warm-started from the previous solve. */
+  private velocityAt(q: Float64Array, p: Float64Array, z: number, t: number): Float64Array {
     const { n, key } = this;
     let same = this.valid;
     for (let i = 0; i < n; i++) {
@@ -404,50 +476,51 @@ class HamiltonianOfLagrangian implements LegendreHamiltonian {
       key[i] = q[i]!;
       key[n + i] = p[i]!;
     }
-    if (key[2 * n] !== z) same = false;
+    if (key[2 * n] !== z || key[2 * n + 1] !== t) same = false;
     key[2 * n] = z;
+    key[2 * n + 1] = t;
     if (same) return this.v;
     this.valid = false;
-    this.inverse.solve(this.v, q, p, z, this.solved ? this.v : p);
+    this.inverse.solve(this.v, q, p, z, this.solved ? this.v : p, t);
     this.solved = true;
     this.valid = true;
     return this.v;
   }
 
-  velocity(out: Float64Array, q: Float64Array, p: Float64Array, z: number): Float64Array {
-    const v = this.velocityAt(q, p, z);
+  velocity(out: Float64Array, q: Float64Array, p: Float64Array, z: number, t = 0): Float64Array {
+    const v = this.velocityAt(q, p, z, t);
     for (let i = 0; i < this.n; i++) out[i] = v[i]!;
     return out;
   }
 
-  H(q: Float64Array, p: Float64Array, z: number): number {
-    const v = this.velocityAt(q, p, z);
+  H(q: Float64Array, p: Float64Array, z: number, t = 0): number {
+    const v = this.velocityAt(q, p, z, t);
     let s = 0;
     for (let i = 0; i < this.n; i++) s += p[i]! * v[i]!;
-    return s - this.L.L(q, v, z);
+    return s - this.L.L(q, v, z, t);
   }
 
-  dHdq(out: Float64Array, q: Float64Array, p: Float64Array, z: number): Float64Array {
-    const v = this.velocityAt(q, p, z);
-    this.L.Lq(out, q, v, z);
+  dHdq(out: Float64Array, q: Float64Array, p: Float64Array, z: number, t = 0): Float64Array {
+    const v = this.velocityAt(q, p, z, t);
+    this.L.Lq(out, q, v, z, t);
     for (let i = 0; i < this.n; i++) out[i] = -out[i]!;
     return out;
   }
 
-  dHdp(out: Float64Array, q: Float64Array, p: Float64Array, z: number): Float64Array {
-    return this.velocity(out, q, p, z);
+  dHdp(out: Float64Array, q: Float64Array, p: Float64Array, z: number, t = 0): Float64Array {
+    return this.velocity(out, q, p, z, t);
   }
 
-  dHdz(q: Float64Array, p: Float64Array, z: number): number {
-    return -this.L.Lz(q, this.velocityAt(q, p, z), z);
+  dHdz(q: Float64Array, p: Float64Array, z: number, t = 0): number {
+    return -this.L.Lz(q, this.velocityAt(q, p, z, t), z, t);
   }
 }
 
 /**
  * The contact Hamiltonian of a regular contact Lagrangian (spec 004 §4.2, (20)):
- * `H(q, p, z) = p·v − L(q, v, z)` at `v = FL⁻¹(q, p, z)`, so that `E_L = H ∘ FL` (16), with
+ * `H(q, p, z, t) = p·v − L(q, v, z, t)` at `v = FL⁻¹(q, p, z, t)`, so that `E_L = H ∘ FL` (16), with
  *
- *   ∂H/∂p = v,   ∂H/∂q = −∂L/∂q(q, v, z),   ∂H/∂z = −∂L/∂z(q, v, z).
+ *   ∂H/∂p = v,   ∂H/∂q = −∂L/∂q(q, v, z, t),   ∂H/∂z = −∂L/∂z(q, v, z, t).
  *
  * FL⁻¹ is computed by Newton on `∂L/∂v = p` (owned solver, warm-started from the previous point;
  * the last point is cached, so H and its derivatives at one point cost one solve).
@@ -467,8 +540,8 @@ export function hamiltonianFromLagrangian(
 }
 
 /**
- * The Herglotz vector field ξ_L (18)–(19) on `y = [q, v, z]` (length 2n + 1), in the explicit form
- * of spec 004 §4.2 [D]:
+ * The Herglotz vector field ξ_L (18)–(19) on `y = [q, v, z]` (length 2n + 1) at time t (L and its
+ * partials evaluated at t), in the explicit form of spec 004 §4.2 [D]:
  *
  *   q̇ = v,   W·v̇ = L_q + L_v·L_z − L_vq·v − L_vz·L,   ż = L,      W = ∂²L/∂v∂v,
  *
@@ -498,7 +571,7 @@ export function herglotzVectorField(L: ContactLagrangian): OdeRhs {
   const W = new Float64Array(n * n);
   const Wq = new Float64Array(n * n);
   const lu = new DenseLU(n);
-  return (out, _t, y) => {
+  return (out, t, y) => {
     if (y.length < size) throw new DimensionError('herglotzVectorField: y', size, y.length);
     if (out.length < size) throw new DimensionError('herglotzVectorField: out', size, out.length);
     for (let i = 0; i < n; i++) {
@@ -507,13 +580,13 @@ export function herglotzVectorField(L: ContactLagrangian): OdeRhs {
     }
     const z = y[2 * n]!;
     // (19) expanded: d/dt L_v = L_vq·q̇ + W·v̇ + L_vz·ż = L_q + L_v·L_z
-    const Lval = L.L(q, v, z);
-    L.Lq(lq, q, v, z);
-    L.Lv(lv, q, v, z);
-    const lz = L.Lz(q, v, z);
-    L.Lvq(Wq, q, v, z);
-    L.Lvz(lvz, q, v, z);
-    L.Lvv(W, q, v, z);
+    const Lval = L.L(q, v, z, t);
+    L.Lq(lq, q, v, z, t);
+    L.Lv(lv, q, v, z, t);
+    const lz = L.Lz(q, v, z, t);
+    L.Lvq(Wq, q, v, z, t);
+    L.Lvz(lvz, q, v, z, t);
+    L.Lvv(W, q, v, z, t);
     for (let i = 0; i < n; i++) {
       let s = lq[i]! + lv[i]! * lz - lvz[i]! * Lval;
       for (let j = 0; j < n; j++) s -= Wq[i * n + j]! * v[j]!;
@@ -537,8 +610,8 @@ export function herglotzVectorField(L: ContactLagrangian): OdeRhs {
 }
 
 /**
- * The contact Hamiltonian vector field X_H (10) on `y = [q, p, z]` (length 2n + 1), in Darboux
- * coordinates with η = dz − p dq (spec 004 §4.1 [D]):
+ * The contact Hamiltonian vector field X_H (10) on `y = [q, p, z]` (length 2n + 1) at time t, in
+ * Darboux coordinates with η = dz − p dq (spec 004 §4.1 [D]):
  *
  *   q̇ = ∂H/∂p,   ṗ = −∂H/∂q − p ∂H/∂z,   ż = p·∂H/∂p − H,
  *
@@ -559,7 +632,7 @@ export function contactHamiltonianVectorField(H: ContactHamiltonian): OdeRhs {
   const p = new Float64Array(n);
   const hp = new Float64Array(n);
   const hq = new Float64Array(n);
-  return (out, _t, y) => {
+  return (out, t, y) => {
     if (y.length < size)
       throw new DimensionError('contactHamiltonianVectorField: y', size, y.length);
     if (out.length < size)
@@ -569,10 +642,10 @@ export function contactHamiltonianVectorField(H: ContactHamiltonian): OdeRhs {
       p[i] = y[n + i]!;
     }
     const z = y[2 * n]!;
-    const Hval = H.H(q, p, z);
-    H.dHdp(hp, q, p, z);
-    H.dHdq(hq, q, p, z);
-    const hz = H.dHdz(q, p, z);
+    const Hval = H.H(q, p, z, t);
+    H.dHdp(hp, q, p, z, t);
+    H.dHdq(hq, q, p, z, t);
+    const hz = H.dHdz(q, p, z, t);
     let pv = 0;
     for (let i = 0; i < n; i++) {
       out[i] = hp[i]!;
@@ -583,7 +656,21 @@ export function contactHamiltonianVectorField(H: ContactHamiltonian): OdeRhs {
   };
 }
 
-/** A curve c: [t0, t0 + T] → Q = Rⁿ with its velocity, both writing into `out` (length n). */
+/**
+ * A curve c: [t0, t0 + T] → Q = Rⁿ with its velocity, both writing into `out` (length n).
+ *
+ * @example
+ * ```ts
+ * const line: ConfigurationCurve = {
+ *   q: (t, out) => {
+ *     out[0] = t;
+ *   },
+ *   v: (_t, out) => {
+ *     out[0] = 1;
+ *   },
+ * };
+ * ```
+ */
 export interface ConfigurationCurve {
   /** out ← c(t). */
   q(t: number, out: Float64Array): void;
@@ -591,7 +678,14 @@ export interface ConfigurationCurve {
   v(t: number, out: Float64Array): void;
 }
 
-/** Options of {@link herglotzAction}. */
+/**
+ * Options of {@link herglotzAction}.
+ *
+ * @example
+ * ```ts
+ * const options: HerglotzActionOptions = { rtol: 1e-10, atol: 1e-12, t0: 1 };
+ * ```
+ */
 export interface HerglotzActionOptions {
   /** DOPRI5 relative tolerance. Default 1e-12. */
   readonly rtol?: number;
@@ -604,7 +698,7 @@ export interface HerglotzActionOptions {
 }
 
 /**
- * The Herglotz (contact) action (23)–(25): integrates `ż = L(c(t), ċ(t), z)`, `z(t0) = z0`, along
+ * The Herglotz (contact) action (23)–(25): integrates `ż = L(c(t), ċ(t), z, t)`, `z(t0) = z0`, along
  * the curve c with adaptive DOPRI5 (default rtol 1e-12) and returns `A(c, z0) = z(t0 + T)`, the
  * end value (not a definite integral). By Thm 2.1, c solves the Herglotz equations (19) iff it is
  * a critical point of A among curves with fixed endpoints; by (29),
@@ -638,7 +732,7 @@ export function herglotzAction(
   const f: OdeRhs = (out, t, y) => {
     curve.q(t, q);
     curve.v(t, v);
-    out[0] = L.L(q, v, y[0]!);
+    out[0] = L.L(q, v, y[0]!, t);
   };
   const sol = integrateDopri5(f, [z0], t0, t0 + T, {
     rtol: options.rtol ?? 1e-12,

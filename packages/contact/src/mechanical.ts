@@ -1,6 +1,8 @@
 /**
- * Mechanical contact Lagrangians `L(q, v, z) = ½|v|² − V(q) + γ z` on Rⁿ (spec 004 §7.2), the
- * class of the paper's examples. Damping uses the paper's sign: γ < 0 dissipates (spec 004 §3).
+ * Mechanical contact Lagrangians `L(q, v, z, t) = ½|v|² − V(q, t) + γ z` on Rⁿ (spec 004 §7.2),
+ * the class of the paper's examples, with potentials in core's vocabulary
+ * (`Potential { dim, V, gradV, hessV? }`). Damping uses the paper's sign: γ < 0 dissipates
+ * (spec 004 §3).
  *
  * A {@link MechanicalContactLagrangian} is a full {@link ContactLagrangian} with analytic
  * derivatives, so every continuous tool (`herglotzVectorField`, `energy`, `legendre`, …) accepts
@@ -8,28 +10,51 @@
  *
  * @module
  */
-import { CENTRAL_DIFFERENCE_STEP, DimensionError, DomainError } from '@geomech/core';
+import { DimensionError, DomainError, type Potential } from '@geomech/core';
+import { type PotentialHessian, potentialHessian } from './internal.js';
 import type { ContactHamiltonian } from './lagrangian.js';
 import type { ContactLagrangian } from './types.js';
 
-/** A potential V: Rⁿ → R with its gradient and (optionally) its Hessian, all writing into `out`. */
-export interface Potential {
-  /** Dimension n of the configuration space. */
-  readonly dim: number;
-  value(q: Float64Array): number;
-  /** out ← ∇V(q). */
-  gradient(out: Float64Array, q: Float64Array): void;
-  /** out ← ∇²V(q), row-major n×n. When absent, integrators difference the gradient. */
-  hessian?(out: Float64Array, q: Float64Array): void;
+/**
+ * Core's {@link Potential}, optionally declaring that it does not depend on time:
+ * `autonomous: true` lets the integrators call V, ∇V and ∇²V without the time argument (a double
+ * passed to a call V8 does not inline is boxed, i.e. allocated, on every call). Without the flag
+ * the potential receives t. The potentials of this package are autonomous.
+ *
+ * @example
+ * ```ts
+ * const V: MechanicalPotential = { ...quadraticPotential(2), autonomous: true };
+ * isAutonomous(V); // true
+ * ```
+ */
+export type MechanicalPotential = Potential & { readonly autonomous?: boolean };
+
+/**
+ * True when the potential declares `autonomous: true` (see {@link MechanicalPotential}).
+ *
+ * @example
+ * ```ts
+ * isAutonomous(pendulumPotential(1, 1)); // true
+ * isAutonomous({ dim: 1, V: (q, t = 0) => t * q[0]!, gradV: (out, _q, t = 0) => out.fill(t) }); // false
+ * ```
+ */
+export function isAutonomous(V: Potential): boolean {
+  return (V as MechanicalPotential).autonomous === true;
 }
 
 /**
- * `L(q, v, z) = ½|v|² − V(q) + γ z`, with γ < 0 for dissipation (the paper's convention), as a
- * {@link ContactLagrangian} with the analytic derivatives
+ * `L(q, v, z, t) = ½|v|² − V(q, t) + γ z`, with γ < 0 for dissipation (the paper's convention),
+ * as a {@link ContactLagrangian} with the analytic derivatives
  *
  *   L_q = −∇V,  L_v = v,  L_z = γ,  L_qq = −∇²V,  L_vq = 0,  L_vv = I,  L_qz = 0,  L_vz = 0,  L_zz = 0.
  *
- * Its Herglotz equations (19) are `q̈ = −∇V(q) + γ q̇`, `ż = L` (spec 004 §4.2 [D]).
+ * Its Herglotz equations (19) are `q̈ = −∇V(q, t) + γ q̇`, `ż = L` (spec 004 §4.2 [D]).
+ *
+ * @example
+ * ```ts
+ * const lag: MechanicalContactLagrangian = mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1);
+ * lag.gamma; // −0.1
+ * ```
  */
 export interface MechanicalContactLagrangian extends ContactLagrangian {
   readonly potential: Potential;
@@ -37,33 +62,29 @@ export interface MechanicalContactLagrangian extends ContactLagrangian {
 }
 
 /**
- * `L = ½|v|² − V(q) + γz` with analytic derivatives; `L_qq = −∇²V` differences the gradient
- * (central, {@link CENTRAL_DIFFERENCE_STEP}) when the potential has no Hessian. Allocation-free.
+ * `L = ½|v|² − V(q, t) + γz` with analytic derivatives; `L_qq = −∇²V` differences the gradient
+ * (core's central differences) when the potential has no Hessian. Allocation-free.
  */
 class MechanicalLagrangian implements MechanicalContactLagrangian {
   readonly n: number;
-  private readonly fdA: Float64Array;
-  private readonly fdB: Float64Array;
-  private readonly at: Float64Array;
+  private readonly hessian: PotentialHessian;
 
   constructor(
     readonly potential: Potential,
     readonly gamma: number,
   ) {
     this.n = potential.dim;
-    this.fdA = new Float64Array(this.n);
-    this.fdB = new Float64Array(this.n);
-    this.at = new Float64Array(this.n);
+    this.hessian = potentialHessian(potential);
   }
 
-  L(q: Float64Array, v: Float64Array, z: number): number {
+  L(q: Float64Array, v: Float64Array, z: number, t = 0): number {
     let s = 0;
     for (let i = 0; i < this.n; i++) s += v[i]! * v[i]!;
-    return 0.5 * s - this.potential.value(q) + this.gamma * z;
+    return 0.5 * s - this.potential.V(q, t) + this.gamma * z;
   }
 
-  Lq(out: Float64Array, q: Float64Array): Float64Array {
-    this.potential.gradient(out, q);
+  Lq(out: Float64Array, q: Float64Array, _v: Float64Array, _z: number, t = 0): Float64Array {
+    this.potential.gradV(out, q, t);
     for (let i = 0; i < this.n; i++) out[i] = -out[i]!;
     return out;
   }
@@ -77,24 +98,9 @@ class MechanicalLagrangian implements MechanicalContactLagrangian {
     return this.gamma;
   }
 
-  Lqq(out: Float64Array, q: Float64Array): Float64Array {
+  Lqq(out: Float64Array, q: Float64Array, _v: Float64Array, _z: number, t = 0): Float64Array {
     const n = this.n;
-    const V = this.potential;
-    if (V.hessian) V.hessian(out, q);
-    else {
-      const { at, fdA, fdB } = this;
-      for (let i = 0; i < n; i++) at[i] = q[i]!;
-      for (let j = 0; j < n; j++) {
-        const xj = at[j]!;
-        const dj = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(xj));
-        at[j] = xj + dj;
-        V.gradient(fdA, at);
-        at[j] = xj - dj;
-        V.gradient(fdB, at);
-        at[j] = xj;
-        for (let i = 0; i < n; i++) out[i * n + j] = (fdA[i]! - fdB[i]!) / (2 * dj);
-      }
-    }
+    this.hessian(out, q, t);
     for (let i = 0; i < n * n; i++) out[i] = -out[i]!;
     return out;
   }
@@ -124,7 +130,7 @@ class MechanicalLagrangian implements MechanicalContactLagrangian {
 }
 
 /**
- * Builds the mechanical contact Lagrangian `L(q, v, z) = ½|v|² − V(q) + γ z` (spec 004 §7.2; the
+ * Builds the mechanical contact Lagrangian `L(q, v, z, t) = ½|v|² − V(q, t) + γ z` (spec 004 §7.2; the
  * paper's Examples 1 and 2 with V = 0 and V = ½q²), validating γ and the dimension.
  *
  * @example
@@ -146,54 +152,82 @@ export function mechanicalContactLagrangian(
   return new MechanicalLagrangian(potential, gamma);
 }
 
-/** V ≡ 0 on Rⁿ (the free particle, spec 004 §8.1). */
-export function zeroPotential(dim = 1): Potential {
+/**
+ * V ≡ 0 on Rⁿ (the free particle, spec 004 §8.1).
+ *
+ * @example
+ * ```ts
+ * zeroPotential(2).V(Float64Array.of(1, 2)); // 0
+ * ```
+ */
+export function zeroPotential(dim = 1): MechanicalPotential {
   return {
     dim,
-    value: () => 0,
-    gradient: (out) => out.fill(0, 0, dim),
-    hessian: (out) => out.fill(0, 0, dim * dim),
+    autonomous: true,
+    V: () => 0,
+    gradV: (out) => out.fill(0, 0, dim),
+    hessV: (out) => out.fill(0, 0, dim * dim),
   };
 }
 
-/** V(q) = ½ k |q|² on Rⁿ (the harmonic oscillator, spec 004 §8.2 with k = 1). */
-export function quadraticPotential(k: number, dim = 1): Potential {
+/**
+ * V(q) = ½ k |q|² on Rⁿ (the harmonic oscillator, spec 004 §8.2 with k = 1).
+ *
+ * @example
+ * ```ts
+ * quadraticPotential(2, 1).V(Float64Array.of(3)); // 9
+ * ```
+ */
+export function quadraticPotential(k: number, dim = 1): MechanicalPotential {
   if (!Number.isFinite(k)) throw new DomainError('quadraticPotential: k', k, 'must be finite');
   return {
     dim,
-    value(q) {
+    autonomous: true,
+    V(q) {
       let s = 0;
       for (let i = 0; i < dim; i++) s += q[i]! * q[i]!;
       return 0.5 * k * s;
     },
-    gradient(out, q) {
+    gradV(out, q) {
       for (let i = 0; i < dim; i++) out[i] = k * q[i]!;
+      return out;
     },
-    hessian(out) {
+    hessV(out) {
       out.fill(0, 0, dim * dim);
       for (let i = 0; i < dim; i++) out[i * dim + i] = k;
-    },
-  };
-}
-
-/** V(q) = (g/l)(1 − cos q) on R (the pendulum, CLI contract `damped-pendulum`). */
-export function pendulumPotential(g: number, l: number): Potential {
-  if (!(l > 0)) throw new DomainError('pendulumPotential: l', l, 'must be > 0');
-  const w2 = g / l;
-  return {
-    dim: 1,
-    value: (q) => w2 * (1 - Math.cos(q[0]!)),
-    gradient(out, q) {
-      out[0] = w2 * Math.sin(q[0]!);
-    },
-    hessian(out, q) {
-      out[0] = w2 * Math.cos(q[0]!);
+      return out;
     },
   };
 }
 
 /**
- * The contact Hamiltonian of a mechanical contact Lagrangian, `H(q, p, z) = ½|p|² + V(q) − γ z`
+ * V(q) = (g/l)(1 − cos q) on R (the pendulum, CLI contract `damped-pendulum`).
+ *
+ * @example
+ * ```ts
+ * pendulumPotential(1, 1).V(Float64Array.of(Math.PI)); // 2
+ * ```
+ */
+export function pendulumPotential(g: number, l: number): MechanicalPotential {
+  if (!(l > 0)) throw new DomainError('pendulumPotential: l', l, 'must be > 0');
+  const w2 = g / l;
+  return {
+    dim: 1,
+    autonomous: true,
+    V: (q) => w2 * (1 - Math.cos(q[0]!)),
+    gradV(out, q) {
+      out[0] = w2 * Math.sin(q[0]!);
+      return out;
+    },
+    hessV(out, q) {
+      out[0] = w2 * Math.cos(q[0]!);
+      return out;
+    },
+  };
+}
+
+/**
+ * The contact Hamiltonian of a mechanical contact Lagrangian, `H(q, p, z, t) = ½|p|² + V(q, t) − γ z`
  * (the Legendre transform `H = p·v − L` with `p = v`; spec 004 §4.2).
  *
  * @example
@@ -207,17 +241,19 @@ export function contactHamiltonian(
   q: Float64Array,
   p: Float64Array,
   z: number,
+  t = 0,
 ): number {
   const n = lagrangian.potential.dim;
   let kinetic = 0;
   for (let i = 0; i < n; i++) kinetic += p[i]! * p[i]!;
-  return 0.5 * kinetic + lagrangian.potential.value(q) - lagrangian.gamma * z;
+  return 0.5 * kinetic + lagrangian.potential.V(q, t) - lagrangian.gamma * z;
 }
 
 /**
- * The mechanical contact Hamiltonian `H(q, p, z) = ½|p|² + V(q) − γ z` as a
+ * The mechanical contact Hamiltonian `H(q, p, z, t) = ½|p|² + V(q, t) − γ z` as a
  * {@link ContactHamiltonian} with analytic derivatives `∂H/∂q = ∇V`, `∂H/∂p = p`, `∂H/∂z = −γ`,
- * for `contactHamiltonianVectorField` (spec 004 §4.1 [D]: then `dH/dt = γH`, eq. (11)).
+ * for `contactHamiltonianVectorField` (spec 004 §4.1 [D]: then `dH/dt = γH` for autonomous V,
+ * eq. (11)).
  *
  * @example
  * ```ts
@@ -232,10 +268,9 @@ export function mechanicalContactHamiltonian(
   const { potential, gamma } = lagrangian;
   return {
     n,
-    H: (q, p, z) => contactHamiltonian(lagrangian, q, p, z),
-    dHdq(out, q) {
-      potential.gradient(out, q);
-      return out;
+    H: (q, p, z, t = 0) => contactHamiltonian(lagrangian, q, p, z, t),
+    dHdq(out, q, _p, _z, t = 0) {
+      return potential.gradV(out, q, t);
     },
     dHdp(out, _q, p) {
       for (let i = 0; i < n; i++) out[i] = p[i]!;

@@ -12,6 +12,11 @@ import { NonFiniteError, RegularityError } from '@geomech/core';
  * |1 + D_z L_d| < SIGMA_REGULARITY_TOL · max(1, |D_z L_d|). The sum 1 + D_z L_d carries a rounding
  * error of about ε·max(1, |D_z L_d|), so below 1e-12 (≈ 4500ε) relative the conformal factor has
  * at most a few correct digits, and F⁻L_d = −D1 L_d/σ (40) loses all of them.
+ *
+ * @example
+ * ```ts
+ * checkSigma(-1 + 1e-11, 3, SIGMA_REGULARITY_TOL); // ≈ 1e-11: small, but above the threshold
+ * ```
  */
 export const SIGMA_REGULARITY_TOL = 1e-12;
 
@@ -28,7 +33,11 @@ export { RegularityError };
  *
  * @example
  * ```ts
- * checkSigma(-1, 0); // throws RegularityError { step: 0, sigma: 0 }
+ * try {
+ *   checkSigma(-1, 0);
+ * } catch (e) {
+ *   e instanceof RegularityError; // true: { step: 0, sigma: 0 }
+ * }
  * checkSigma(-0.025, 3); // 0.975
  * ```
  */
@@ -40,7 +49,14 @@ export function checkSigma(dz: number, step: number, tol: number = SIGMA_REGULAR
   return sigma;
 }
 
-/** The warning recorded (never printed: libraries do not print) for the first step with σ < 0. */
+/**
+ * The warning recorded (never printed: libraries do not print) for the first step with σ < 0.
+ *
+ * @example
+ * ```ts
+ * negativeSigmaWarning(4, -0.5); // 'step 4: conformal factor σ = 1 + Dz Ld = -0.5 < 0 (…)'
+ * ```
+ */
 export function negativeSigmaWarning(step: number, sigma: number): string {
   return `step ${step}: conformal factor σ = 1 + Dz Ld = ${sigma} < 0 (the step reverses the orientation of the contact form; reduce h)`;
 }

@@ -11,17 +11,21 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  contactExponentialMap,
   dampedOscillatorExactLd,
-  exactRetractionMinus,
-  exactRetractionPlus,
   FREE_PARTICLE_SERIES_THRESHOLD,
   freeParticleExactLd,
   freeParticleExactLdPrinted,
-  numericExactLd,
   OSCILLATOR_CRITICAL_SERIES_THRESHOLD,
-  shootExact,
 } from '../src/exact.js';
+import { ContactIntegrator } from '../src/integrator.js';
+import { mechanicalContactLagrangian, pendulumPotential } from '../src/mechanical.js';
+import {
+  contactExponentialMap,
+  exactRetractionMinus,
+  exactRetractionPlus,
+  numericExactLd,
+  shootExact,
+} from '../src/shooting.js';
 import type { ContactLagrangian, DiscreteContactLagrangian } from '../src/types.js';
 import { zDependentLagrangianAnalytic } from './integratorFixtures.js';
 
@@ -146,8 +150,8 @@ function fdQ1(Ld: DiscreteContactLagrangian, q0: Float64Array, q1: Float64Array,
     out[0] = Ld.Dz(q0, y, z0);
   };
   return {
-    D1q1: finiteDifferenceJacobian(new Float64Array(n * n), fD1, Float64Array.from(q1), n, n),
-    Dzq1: finiteDifferenceJacobian(new Float64Array(n), fDz, Float64Array.from(q1), 1, n),
+    D2D1: finiteDifferenceJacobian(new Float64Array(n * n), fD1, Float64Array.from(q1), n, n),
+    D2Dz: finiteDifferenceJacobian(new Float64Array(n), fDz, Float64Array.from(q1), 1, n),
   };
 }
 
@@ -206,8 +210,8 @@ describe('freeParticleExactLd: corrected (78) (spec 004 §8.1, §11.1)', () => {
         expect(Math.abs(L3.Dz(q0, q1, z0) - fd.Dz)).toBeLessThanOrEqual(1e-7);
         expect(L3.Dz(q0, q1, z0)).toBe(Math.expm1(gamma * h));
         const fq = fdQ1(L3, q0, q1, z0);
-        expectClose(L3.D1q1(new Float64Array(4), q0, q1, z0), fq.D1q1, 1e-7);
-        expectClose(L3.Dzq1(new Float64Array(2), q0, q1, z0), fq.Dzq1, 0);
+        expectClose(L3.D2D1(new Float64Array(4), q0, q1, z0), fq.D2D1, 1e-7);
+        expectClose(L3.D2Dz(new Float64Array(2), q0, q1, z0), fq.D2Dz, 0);
         // −D1/(1 + D_z) = v0 = γ(q1 − q0)/(e^{γh} − 1), the exact q̇(0)
         const D1 = L3.D1(new Float64Array(2), q0, q1, z0);
         for (let i = 0; i < 2; i++) {
@@ -279,7 +283,7 @@ describe('dampedOscillatorExactLd: closed form of spec 004 §8.2 [D]', () => {
         expectClose(Ld.D2(new Float64Array(1), q0, q1, z0), shot.D2, 1e-10);
         expect(Math.abs(Ld.Dz(q0, q1, z0) - shot.Dz)).toBeLessThanOrEqual(1e-10);
         expect(Math.abs(Ld.Dz(q0, q1, z0) - Math.expm1(gamma * h))).toBeLessThanOrEqual(1e-16);
-        expectClose(Ld.D1q1(new Float64Array(1), q0, q1, z0), shot.D1q1, 1e-8);
+        expectClose(Ld.D2D1(new Float64Array(1), q0, q1, z0), shot.D2D1, 1e-8);
       }
     });
   }
@@ -302,8 +306,8 @@ describe('dampedOscillatorExactLd: closed form of spec 004 §8.2 [D]', () => {
           expectClose(Ld.D2(new Float64Array(2), q0, q1, z0), fd.D2, 1e-7);
           expect(Math.abs(Ld.Dz(q0, q1, z0) - fd.Dz)).toBeLessThanOrEqual(1e-7);
           const fq = fdQ1(Ld, q0, q1, z0);
-          expectClose(Ld.D1q1(new Float64Array(4), q0, q1, z0), fq.D1q1, 1e-7);
-          expectClose(Ld.Dzq1(new Float64Array(2), q0, q1, z0), fq.Dzq1, 0);
+          expectClose(Ld.D2D1(new Float64Array(4), q0, q1, z0), fq.D2D1, 1e-7);
+          expectClose(Ld.D2Dz(new Float64Array(2), q0, q1, z0), fq.D2Dz, 0);
         },
       ),
       { numRuns: 50 },
@@ -339,7 +343,7 @@ describe('dampedOscillatorExactLd: closed form of spec 004 §8.2 [D]', () => {
       const sigma = 1 + Ld.Dz(vec(qPrev), vec(q), 0);
       const d1at0 = Ld.D1(new Float64Array(1), vec(q), vec(0), 0)[0]!;
       const d2 = Ld.D2(new Float64Array(1), vec(qPrev), vec(q), 0)[0]!;
-      const slope = Ld.D1q1(new Float64Array(1), vec(q), vec(0), 0)[0]!;
+      const slope = Ld.D2D1(new Float64Array(1), vec(q), vec(0), 0)[0]!;
       return -(d1at0 + sigma * d2) / slope;
     };
     expect(Math.abs(next(0, 1) - 1.7335100737873288)).toBeLessThanOrEqual(1e-15);
@@ -367,7 +371,7 @@ describe('dampedOscillatorExactLd: closed form of spec 004 §8.2 [D]', () => {
           const rhs =
             Ld.D1(new Float64Array(1), q, vec(0), z)[0]! +
             sigma * Ld.D2(new Float64Array(1), qPrev, q, z)[0]!;
-          const x = -rhs / Ld.D1q1(new Float64Array(1), q, vec(0), z)[0]!;
+          const x = -rhs / Ld.D2D1(new Float64Array(1), q, vec(0), z)[0]!;
           expect(Math.abs(x - expected)).toBeLessThanOrEqual(
             1e-14 * Math.max(1, Math.abs(expected)),
           );
@@ -472,7 +476,7 @@ describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)�
     }
   });
 
-  it('[D] D1q1 and Dzq1 (implicit-function sensitivities) match finite differences of D1, D_z in q1', () => {
+  it('[D] D2D1 and D2Dz (implicit-function sensitivities) match finite differences of D1, D_z in q1', () => {
     for (const [L, q0, q1, z0] of [
       [zDependentLagrangianAnalytic(), vec(0.7), vec(0.4), 0.2],
       [coupled2d(), vec(0.3, -0.2), vec(0.5, 0.1), 0.4],
@@ -480,11 +484,11 @@ describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)�
       const Ld = numericExactLd(L, 0.3);
       const n = L.n;
       const fq = fdQ1(Ld, q0, q1, z0);
-      const D1q1 = Ld.D1q1(new Float64Array(n * n), q0, q1, z0);
-      const Dzq1 = Ld.Dzq1(new Float64Array(n), q0, q1, z0);
-      expectClose(D1q1, fq.D1q1, 1e-6);
-      expectClose(Dzq1, fq.Dzq1, 1e-6);
-      if (n === 2) expect(Math.abs(Dzq1[0]!)).toBeGreaterThan(1e-3); // nonzero, really tested
+      const D2D1 = Ld.D2D1(new Float64Array(n * n), q0, q1, z0);
+      const D2Dz = Ld.D2Dz(new Float64Array(n), q0, q1, z0);
+      expectClose(D2D1, fq.D2D1, 1e-6);
+      expectClose(D2Dz, fq.D2Dz, 1e-6);
+      if (n === 2) expect(Math.abs(D2Dz[0]!)).toBeGreaterThan(1e-3); // nonzero, really tested
     }
   });
 
@@ -508,7 +512,7 @@ describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)�
     expect(Math.abs(Ld.solve(q0, q1, 0).v0[0]! - 2.3684249328025526)).toBeLessThanOrEqual(1e-10);
   });
 
-  it('[S] caches the last solve: Ld, D1, D2, Dz, D1q1, Dzq1 at one point cost one shooting solve', () => {
+  it('[S] caches the last solve: Ld, D1, D2, Dz, D2D1, D2Dz at one point cost one shooting solve', () => {
     const Ld = numericExactLd(oscillator(1, -0.05), 0.5);
     const q0 = vec(1);
     const q1 = vec(2);
@@ -517,8 +521,8 @@ describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)�
     Ld.D1(out, q0, q1, 0.5);
     Ld.D2(out, q0, q1, 0.5);
     Ld.Dz(q0, q1, 0.5);
-    Ld.D1q1(out, q0, q1, 0.5);
-    Ld.Dzq1(out, q0, q1, 0.5);
+    Ld.D2D1(out, q0, q1, 0.5);
+    Ld.D2Dz(out, q0, q1, 0.5);
     expect(Ld.stats.solves).toBe(1);
     expect(Ld.stats.cacheHits).toBe(5);
     // mutating the caller's array is a new point, not a stale hit
@@ -556,6 +560,26 @@ describe('numericExactLd / shootExact: shooting (spec 004 §6.5 [S], (61), (64)�
     const inferred = Rp([0], [1], 0);
     expect(Math.abs(inferred.z - 0.9027977439)).toBeLessThanOrEqual(1e-10);
     expect(Math.abs(Rm([0], [1], 0).v[0]! - 2.112010210256695)).toBeLessThanOrEqual(1e-10);
+  });
+
+  it('[S] the shooting Newton (Jacobian ∂q(h)/∂v0 by stacked central differences) converges in ≤ 4 iterations', () => {
+    const pendulum = mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1);
+    for (const L of [zDependentLagrangianAnalytic(), pendulum]) {
+      for (const [q0, q1, z0] of [
+        [0.3, 0.5, 0.2],
+        [1, 2, 0],
+        [-0.5, -0.2, 1],
+        [0.1, 0.9, -0.5],
+      ] as const) {
+        const r = shootExact(L, 0.5, [q0], [q1], z0);
+        expect(r.iterations).toBeLessThanOrEqual(4); // measured 2 or 3
+        expect(r.residualNorm).toBeLessThanOrEqual(1e-13 * Math.max(1, Math.abs(q0), Math.abs(q1)));
+      }
+    }
+    // along a run, each solve after a cache miss takes one correction from the predicted v0
+    const Ld = numericExactLd(pendulum, 0.1);
+    new ContactIntegrator(Ld).integrate({ q0: [1], v0: [0.3], z0: 0 }, 20);
+    expect(Ld.stats.iterations).toBeLessThanOrEqual(Ld.stats.solves); // measured 84 / 84
   });
 
   it('[S] shooting failure: NewtonDivergedError (iteration cap; trajectory blowing up before h)', () => {

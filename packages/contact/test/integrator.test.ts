@@ -1,29 +1,43 @@
 import {
+  checkJacobian,
   DimensionError,
   DomainError,
   GeomechError,
   NewtonDivergedError,
   NonFiniteError,
+  type Potential,
 } from '@geomech/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mechanicalMidpointLd, midpointLd } from '../src/discrete.js';
+import {
+  implicitZMidpointLd,
+  leftRectangleLd,
+  mechanicalMidpointLd,
+  midpointLd,
+} from '../src/discrete.js';
 import { contactPoint, legendreMinus } from '../src/discreteMechanics.js';
+import { dampedOscillatorExactLd } from '../src/exact.js';
 import { ContactIntegrator, integrateContact } from '../src/integrator.js';
+import { contactLagrangian } from '../src/lagrangian.js';
 import {
   mechanicalContactLagrangian,
-  type Potential,
   pendulumPotential,
   quadraticPotential,
   zeroPotential,
 } from '../src/mechanical.js';
 import { MidpointHerglotz } from '../src/midpoint.js';
 import { checkSigma, RegularityError, SIGMA_REGULARITY_TOL } from '../src/regularity.js';
+import { numericExactLd } from '../src/shooting.js';
+import type { ContactSolution } from '../src/stepper.js';
+import type { DiscreteContactLagrangian } from '../src/types.js';
 import {
+  centralPotential,
   constantSigmaLd,
   maxAbsDiff,
   Z_DEPENDENT,
   zDependentHamiltonian,
   zDependentLagrangian,
+  zDependentLagrangianAnalytic,
 } from './integratorFixtures.js';
 
 const v = (...xs: number[]): Float64Array => Float64Array.from(xs);
@@ -348,9 +362,10 @@ describe('regularity guard (spec 004 §9.12, §11.13) and failures', () => {
   it('[S] a non-finite state throws NonFiniteError instead of leaving the step', () => {
     const blowUp: Potential = {
       dim: 1,
-      value: (q) => (q[0]! > 1.5 ? Number.NaN : 0),
-      gradient: (out) => {
+      V: (q) => (q[0]! > 1.5 ? Number.NaN : 0),
+      gradV: (out) => {
         out[0] = 0;
+        return out;
       },
     };
     const integrator = new ContactIntegrator(mechanicalMidpointLd(blowUp, -0.1, 0.5));
@@ -375,5 +390,183 @@ describe('regularity guard (spec 004 §9.12, §11.13) and failures', () => {
           lagrangian: mechanicalContactLagrangian(quadraticPotential(1, 2), -0.05),
         }),
     ).toThrow(DimensionError);
+  });
+});
+
+describe('the Newton system of a step: ∂G/∂x = D2D1 + p ⊗ D2Dz against central differences', () => {
+  /** A 2-D Lagrangian with every coupling (dual-number derivatives, second ones ≈ 1e-10). */
+  const coupled = contactLagrangian({
+    n: 2,
+    L: (o, q, v, z) =>
+      o.add(
+        o.add(
+          o.scale(
+            o.mul(o.mul(v[0]!, v[0]!), o.add(o.const(1), o.scale(o.mul(q[1]!, q[1]!), 0.2))),
+            0.5,
+          ),
+          o.scale(o.mul(v[1]!, v[1]!), 0.5),
+        ),
+        o.add(
+          o.add(o.scale(o.sub(o.const(1), o.cos(q[0]!)), -1), o.scale(o.mul(q[1]!, q[1]!), -0.5)),
+          o.add(o.scale(z, -0.2), o.scale(o.mul(z, o.add(v[0]!, o.mul(v[1]!, q[0]!))), 0.15)),
+        ),
+      ),
+  });
+  const zLag = zDependentLagrangianAnalytic();
+  const cases: [string, DiscreteContactLagrangian, number][] = [
+    ['midpointLd, z-dependent §5.5 L', midpointLd(zLag, 0.3), 1e-7],
+    ['leftRectangleLd, z-dependent §5.5 L', leftRectangleLd(zLag, 0.3), 1e-7],
+    ['implicitZMidpointLd, z-dependent §5.5 L', implicitZMidpointLd(zLag, 0.3), 1e-7],
+    ['midpointLd, coupled 2-D L', midpointLd(coupled, 0.2), 1e-6],
+    ['implicitZMidpointLd, coupled 2-D L', implicitZMidpointLd(coupled, 0.2), 1e-6],
+    [
+      'mechanicalMidpointLd, 2-D central potential',
+      mechanicalMidpointLd(centralPotential, -0.3, 0.2),
+      1e-7,
+    ],
+    ['dampedOscillatorExactLd, n = 2', dampedOscillatorExactLd(1.3, -0.4, 0.3, 2), 1e-7],
+  ];
+  for (const [label, Ld, tol] of cases) {
+    it(`[S] ${label}: relative error ≤ ${tol} at random states`, () => {
+      const n = Ld.n;
+      const integrator = new ContactIntegrator(Ld);
+      let worst = 0;
+      let dzq1 = 0;
+      fc.assert(
+        fc.property(
+          fc.array(fc.double({ min: -1, max: 1, noNaN: true }), {
+            minLength: 3 * n + 2,
+            maxLength: 3 * n + 2,
+          }),
+          (xs) => {
+            const q = Float64Array.from(xs.slice(0, n));
+            const p = Float64Array.from(xs.slice(n, 2 * n));
+            // q1 near q + h p, as Newton meets it
+            const x = Float64Array.from(
+              xs.slice(2 * n, 3 * n),
+              (d, i) => q[i]! + Ld.h * (p[i]! + 0.3 * d),
+            );
+            const z = xs[3 * n]!;
+            const t = 2 * xs[3 * n + 1]!;
+            const J = new Float64Array(n * n);
+            integrator.newtonSystem(new Float64Array(n), x, q, p, z, t, J);
+            const check = checkJacobian(
+              (out, y) => {
+                integrator.newtonSystem(out, y, q, p, z, t);
+              },
+              J,
+              x,
+              n,
+              n,
+              { tol },
+            );
+            worst = Math.max(worst, check.maxRelError);
+            dzq1 = Math.max(dzq1, Math.abs(Ld.D2Dz(new Float64Array(n), q, x, z, t)[0]!));
+            return check.ok;
+          },
+        ),
+        { numRuns: 40, seed: 7 },
+      );
+      expect(worst).toBeLessThan(tol); // measured ≤ 6e-11
+      if (label.includes('z-dependent') || label.includes('coupled'))
+        expect(dzq1).toBeGreaterThan(1e-3); // the p ⊗ D2Dz term is really exercised
+    });
+  }
+
+  it('[S] numericExactLd (shooting sensitivities), z-dependent §5.5 L: relative error ≤ 1e-5', () => {
+    const Ld = numericExactLd(zLag, 0.2);
+    const integrator = new ContactIntegrator(Ld);
+    const q = v(0.4);
+    const p = v(0.3);
+    for (const x of [0.45, 0.5, 0.38]) {
+      const J = new Float64Array(1);
+      integrator.newtonSystem(new Float64Array(1), v(x), q, p, 0.2, 0, J);
+      const check = checkJacobian(
+        (out, y) => {
+          integrator.newtonSystem(out, y, q, p, 0.2);
+        },
+        J,
+        [x],
+        1,
+        1,
+        { tol: 1e-5 },
+      );
+      expect(check.maxRelError).toBeLessThan(1e-5); // measured ≤ 5e-11
+    }
+  });
+});
+
+describe('Newton iterations per step (quadratic convergence) on the reference runs', () => {
+  const zLag = zDependentLagrangianAnalytic();
+  const runs: [string, () => ContactSolution, number][] = [
+    [
+      'midpointLd, z-dependent L, h = 0.1',
+      () =>
+        new ContactIntegrator(midpointLd(zLag, 0.1)).integrate(
+          { q0: [0.7], v0: [0.4], z0: 0.2 },
+          300,
+        ),
+      3,
+    ],
+    [
+      'implicitZMidpointLd, z-dependent L, h = 0.1',
+      () =>
+        new ContactIntegrator(implicitZMidpointLd(zLag, 0.1)).integrate(
+          { q0: [0.7], v0: [0.4], z0: 0.2 },
+          300,
+        ),
+      3,
+    ],
+    [
+      'leftRectangleLd, z-dependent L, h = 0.1',
+      () =>
+        new ContactIntegrator(leftRectangleLd(zLag, 0.1)).integrate(
+          { q0: [0.7], v0: [0.4], z0: 0.2 },
+          300,
+        ),
+      3,
+    ],
+    [
+      'mechanicalMidpointLd, 2-D central potential, h = 0.2',
+      () =>
+        new ContactIntegrator(mechanicalMidpointLd(centralPotential, -0.3, 0.2)).integrate(
+          { q0: [1, 0], v0: [0.3, 0.8], z0: 0 },
+          300,
+        ),
+      3,
+    ],
+  ];
+  for (const [label, run, bound] of runs) {
+    it(`[S] ${label}: at most ${bound} a step, residual ≤ 1e-12`, () => {
+      const sol = run();
+      expect(sol.stats.maxIterations).toBeLessThanOrEqual(bound); // measured 1 to 3
+      expect(sol.stats.newtonIterations).toBeGreaterThanOrEqual(300);
+      expect(sol.stats.maxResidual).toBeLessThanOrEqual(1e-12);
+    });
+  }
+});
+
+describe('the inverse Legendre map of the energy: its Newton Jacobian W = L_vv', () => {
+  it('[S] L_vv equals central differences of L_v in v (1e-7), coupled analytic §5.5 L and a 2-D dual L', () => {
+    for (const L of [zDependentLagrangianAnalytic(), zDependentLagrangian()]) {
+      for (const [q, vv, z] of [
+        [0.3, 0.4, 0.2],
+        [-1.2, 2, -0.7],
+      ] as const) {
+        const check = checkJacobian(
+          (out, x) => {
+            L.Lv(out, v(q), x, z);
+          },
+          (out, x) => {
+            L.Lvv(out, v(q), x, z);
+          },
+          [vv],
+          1,
+          1,
+          { tol: 1e-7 },
+        );
+        expect(check.ok).toBe(true);
+      }
+    }
   });
 });

@@ -3,8 +3,9 @@
  * solutions of the paper's two examples, the z-dependent nonlinear Lagrangian of spec 004 §5.5, the
  * 2-D central potential of §5.6 and small custom discrete Lagrangians.
  */
+
+import type { Potential } from '@geomech/core';
 import { contactLagrangian } from '../src/lagrangian.js';
-import type { Potential } from '../src/mechanical.js';
 import type { ContactLagrangian, DiscreteContactLagrangian } from '../src/types.js';
 
 /** Parameters of the z-dependent Lagrangian of spec 004 §5.5 [D]. */
@@ -125,17 +126,18 @@ export function freeParticleThrough(
  */
 export const centralPotential: Potential = {
   dim: 2,
-  value(q) {
+  V(q) {
     const r2 = q[0]! * q[0]! + q[1]! * q[1]!;
     return (r2 * r2) / 8 - 1 / Math.sqrt(1 + r2);
   },
-  gradient(out, q) {
+  gradV(out, q) {
     const r2 = q[0]! * q[0]! + q[1]! * q[1]!;
     const c = r2 / 2 + (1 + r2) ** -1.5;
     out[0] = c * q[0]!;
     out[1] = c * q[1]!;
+    return out;
   },
-  hessian(out, q) {
+  hessV(out, q) {
     // ∇²V = c I + c′(r²)·2 q qᵀ, c(r²) = r²/2 + (1 + r²)^{−3/2}, c′ = 1/2 − (3/2)(1 + r²)^{−5/2}
     const r2 = q[0]! * q[0]! + q[1]! * q[1]!;
     const c = r2 / 2 + (1 + r2) ** -1.5;
@@ -144,6 +146,7 @@ export const centralPotential: Potential = {
     out[1] = 2 * dc * q[0]! * q[1]!;
     out[2] = out[1]!;
     out[3] = c + 2 * dc * q[1]! * q[1]!;
+    return out;
   },
 };
 
@@ -174,11 +177,11 @@ export function constantSigmaLd(c: number, h: number): DiscreteContactLagrangian
       return out;
     },
     Dz: () => c,
-    D1q1: (out) => {
+    D2D1: (out) => {
       out[0] = -1 / h;
       return out;
     },
-    Dzq1: (out) => {
+    D2Dz: (out) => {
       out[0] = 0;
       return out;
     },

@@ -4,6 +4,7 @@ import {
   type GeomechError,
   integrateDopri5,
   type OdeRhs,
+  type Potential,
 } from '@geomech/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +23,6 @@ import {
 import {
   mechanicalContactHamiltonian,
   mechanicalContactLagrangian,
-  type Potential,
   pendulumPotential,
   quadraticPotential,
 } from '../src/mechanical.js';
@@ -111,15 +111,16 @@ const quartic: GenericContactLagrangian = (o, [q], [v], z) =>
 /** The 2-D central potential of spec 004 §5.6, V = |q|⁴/8 − 1/√(1 + |q|²), gradient only. */
 const centralPotential: Potential = {
   dim: 2,
-  value(q) {
+  V(q) {
     const r2 = q[0]! ** 2 + q[1]! ** 2;
     return (r2 * r2) / 8 - 1 / Math.sqrt(1 + r2);
   },
-  gradient(out, q) {
+  gradV(out, q) {
     const r2 = q[0]! ** 2 + q[1]! ** 2;
     const c = r2 / 2 + (1 + r2) ** -1.5;
     out[0] = c * q[0]!;
     out[1] = c * q[1]!;
+    return out;
   },
 };
 const centralGeneric =
@@ -227,9 +228,9 @@ describe('contactLagrangian: dual-number derivatives (spec 004 §4.2, §10)', ()
 
   it('[S] one dual pass serves L_q, L_v, L_z at a point; the Hessian costs 2(2n+1) passes', () => {
     let dualPasses = 0;
-    const counted: GenericContactLagrangian = (o, q, v, z) => {
+    const counted: GenericContactLagrangian = (o, q, v, z, t) => {
       if (typeof o.const(0) !== 'number') dualPasses++;
-      return coupled2(o, q, v, z);
+      return coupled2(o, q, v, z, t);
     };
     const lag = contactLagrangian({ n: 2, L: counted });
     const q = f64(0.1, 0.2);
@@ -421,7 +422,7 @@ describe('herglotzVectorField (spec 004 §4.2 [D])', () => {
           const y = Float64Array.from(ya);
           const q = y.slice(0, n);
           const v = y.slice(n, 2 * n);
-          V.gradient(grad, q);
+          V.gradV(grad, q);
           const expected = new Float64Array(size);
           for (let i = 0; i < n; i++) {
             expected[i] = v[i]!;

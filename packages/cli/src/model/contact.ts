@@ -10,9 +10,9 @@
  * does; any other L runs through the generic discrete Lagrangians with all first and second
  * partials from automatic differentiation (core `SymGraph`: one reverse sweep for the gradient,
  * forward-over-reverse for the Hessian in (q, q̇, z)), compiled once per model. A time-dependent
- * L is evaluated at the quadrature time of each step: t_k + h/2 for `midpoint` and
- * `implicit-z-midpoint`, t_k for `left-rectangle` (the exact discrete Lagrangian needs an
- * autonomous L and is not offered then).
+ * L runs through the library: its discrete Lagrangians receive the step's start time t_k and
+ * evaluate L at their quadrature times, t_k + h/2 for `midpoint` and `implicit-z-midpoint`, t_k
+ * for `left-rectangle` (the CLI offers no `exact` method then).
  *
  * @module
  */
@@ -20,25 +20,18 @@ import {
   type ContactInitialData,
   ContactIntegrator,
   type ContactLagrangian,
-  checkSigma,
+  type ContactSolution,
   type DiscreteContactLagrangian,
   herglotzVectorField,
   implicitZMidpointLd,
   leftRectangleLd,
+  type MechanicalPotential,
   MidpointHerglotz,
   mechanicalContactLagrangian,
   midpointLd,
-  negativeSigmaWarning,
   numericExactLd,
-  type Potential,
 } from '@geomech/contact';
-import {
-  compileSym,
-  compileSymScalar,
-  GeomechError,
-  integrateDopri5,
-  type SX,
-} from '@geomech/core';
+import { compileSym, compileSymScalar, integrateDopri5, type SX } from '@geomech/core';
 import { UsageError } from '../errors.js';
 import {
   requestScalar,
@@ -47,6 +40,7 @@ import {
   type SimulationOutput,
   type SystemRunner,
 } from '../runner.js';
+import { contactNewtonOptions, contactOutput, contactRunOptions } from '../systems/contact.js';
 import { ModelError } from './errors.js';
 import { KIND_METHODS, type ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
@@ -196,12 +190,6 @@ type VectorFn = (
 ) => void;
 type ScalarFn = (q: Float64Array, v: Float64Array, z: number, t: number, p: Float64Array) => number;
 
-/** A contact Lagrangian of (q, v, z) at the time held in its mutable field `t`. */
-export interface TimedContactLagrangian extends ContactLagrangian {
-  /** The time at which L and its partials are evaluated. */
-  t: number;
-}
-
 /** The compiled partials of a general L, functions of (q, v, z, t, p). */
 interface GeneralFunctions {
   readonly L: ScalarFn;
@@ -218,53 +206,51 @@ interface GeneralFunctions {
 
 /**
  * A {@link ContactLagrangian} whose value and partials are compiled functions of (q, v, z, t, p);
- * the time is the mutable field {@link t} (set by the stepping loop before each step), the
- * parameters are fixed per run.
+ * the time is the last argument (default 0, as in the library's vocabulary), the parameters are
+ * fixed per run.
  */
-class CompiledContactLagrangian implements TimedContactLagrangian {
-  /** The time at which L and its partials are evaluated. */
-  t = 0;
+class CompiledContactLagrangian implements ContactLagrangian {
   constructor(
     readonly n: number,
     private readonly f: GeneralFunctions,
     private readonly p: Float64Array,
   ) {}
-  L(q: Float64Array, v: Float64Array, z: number): number {
-    return this.f.L(q, v, z, this.t, this.p);
+  L(q: Float64Array, v: Float64Array, z: number, t = 0): number {
+    return this.f.L(q, v, z, t, this.p);
   }
-  Lq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lq(out, q, v, z, this.t, this.p);
+  Lq(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lq(out, q, v, z, t, this.p);
     return out;
   }
-  Lv(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lv(out, q, v, z, this.t, this.p);
+  Lv(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lv(out, q, v, z, t, this.p);
     return out;
   }
-  Lz(q: Float64Array, v: Float64Array, z: number): number {
-    return this.f.Lz(q, v, z, this.t, this.p);
+  Lz(q: Float64Array, v: Float64Array, z: number, t = 0): number {
+    return this.f.Lz(q, v, z, t, this.p);
   }
-  Lqq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lqq(out, q, v, z, this.t, this.p);
+  Lqq(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lqq(out, q, v, z, t, this.p);
     return out;
   }
-  Lvq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lvq(out, q, v, z, this.t, this.p);
+  Lvq(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lvq(out, q, v, z, t, this.p);
     return out;
   }
-  Lvv(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lvv(out, q, v, z, this.t, this.p);
+  Lvv(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lvv(out, q, v, z, t, this.p);
     return out;
   }
-  Lqz(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lqz(out, q, v, z, this.t, this.p);
+  Lqz(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lqz(out, q, v, z, t, this.p);
     return out;
   }
-  Lvz(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    this.f.Lvz(out, q, v, z, this.t, this.p);
+  Lvz(out: Float64Array, q: Float64Array, v: Float64Array, z: number, t = 0): Float64Array {
+    this.f.Lvz(out, q, v, z, t, this.p);
     return out;
   }
-  Lzz(q: Float64Array, v: Float64Array, z: number): number {
-    return this.f.Lzz(q, v, z, this.t, this.p);
+  Lzz(q: Float64Array, v: Float64Array, z: number, t = 0): number {
+    return this.f.Lzz(q, v, z, t, this.p);
   }
 }
 
@@ -321,166 +307,30 @@ function mechanicalFunctions(model: ContactModel, parts: MechanicalParts): Mecha
   return functions;
 }
 
-function compilePotential(model: ContactModel, parts: MechanicalParts, p: Float64Array): Potential {
+function compilePotential(
+  model: ContactModel,
+  parts: MechanicalParts,
+  p: Float64Array,
+): MechanicalPotential {
   const f = mechanicalFunctions(model, parts);
+  // the mechanical form has V free of t (mechanicalParts): autonomous, called without t
   return {
     dim: model.symbols.n,
-    value: (q) => f.V(q, p),
-    gradient: (out, q) => {
+    autonomous: true,
+    V: (q) => f.V(q, p),
+    gradV: (out, q) => {
       f.gradV(out, q, p);
+      return out;
     },
-    hessian: (out, q) => {
+    hessV: (out, q) => {
       f.hessV(out, q, p);
+      return out;
     },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // running
-
-/** Quadrature time of a step of each method, as a fraction of h after t_k. */
-const TIME_OFFSET: Readonly<Record<string, number>> = {
-  midpoint: 0.5,
-  'left-rectangle': 0,
-  'implicit-z-midpoint': 0.5,
-};
-
-/** The flat trajectory the contact runner turns into series. */
-interface Trajectory {
-  readonly count: number;
-  readonly t: Float64Array;
-  readonly q: Float64Array;
-  readonly p: Float64Array;
-  readonly z: Float64Array;
-  readonly energy: Float64Array;
-  readonly sigma: Float64Array;
-  readonly stats: { readonly newtonIterations: number; readonly maxResidual: number };
-  readonly warnings: readonly string[];
-}
-
-/**
- * The loop of `ContactIntegrator.integrate` (spec 004 §7.1: F⁻L_d for a two-point start, then the
- * discrete Hamiltonian flow (43)) with the time of a time-dependent L set before each step: the
- * quadrature time t_k + offset·h while stepping, t_k when recording the energy H(q_k, p_k, z_k).
- * Exported for tests (it reproduces `integrate` on an autonomous L).
- *
- * @example
- * ```ts
- * const L = buildContactLagrangian(model, values) as TimedContactLagrangian;
- * const Ld = implicitZMidpointLd(L, 0.1);
- * integrateWithTime(L, Ld, new ContactIntegrator(Ld, { lagrangian: L }),
- *   { q0: [1], v0: [0], z0: 0 }, 100, 1, 0.5).q; // q_k with L at t_k + h/2 in each step
- * ```
- */
-export function integrateWithTime(
-  L: TimedContactLagrangian,
-  Ld: DiscreteContactLagrangian,
-  integrator: ContactIntegrator,
-  init: ContactInitialData,
-  steps: number,
-  every: number,
-  offset: number,
-): Trajectory {
-  const { n, h } = Ld;
-  const count = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
-  const tArr = new Float64Array(count);
-  const qArr = new Float64Array(count * n);
-  const pArr = new Float64Array(count * n);
-  const zArr = new Float64Array(count);
-  const energy = new Float64Array(count);
-  const sigmaArr = new Float64Array(count).fill(Number.NaN);
-  const warnings: string[] = [];
-  const q = Float64Array.from(init.q0);
-  const p = new Float64Array(n);
-  let z = init.z0;
-  let kept = 0;
-  let pending = -1;
-  let energyFailed = false;
-  let newtonIterations = 0;
-  let maxResidual = 0;
-  integrator.resetDiagnostics();
-  const keep = (k: number): void => {
-    L.t = k * h;
-    tArr[kept] = k * h;
-    qArr.set(q, kept * n);
-    pArr.set(p, kept * n);
-    zArr[kept] = z;
-    const e = integrator.energy(q, p, z);
-    energy[kept] = e;
-    if (Number.isNaN(e) && !energyFailed) {
-      energyFailed = true;
-      warnings.push(`step ${k}: energy is NaN (the inverse Legendre map FL⁻¹(p) failed)`);
-    }
-    pending = kept;
-    kept++;
-  };
-  let k = 0;
-  if ('q1' in init) {
-    const q1 = Float64Array.from(init.q1);
-    L.t = offset * h;
-    // F⁻L_d (40): p0 = −D1 L_d(q0, q1, z0)/(1 + D_z L_d(q0, q1, z0))
-    const sigma0 = checkSigma(Ld.Dz(q, q1, z), 0);
-    if (sigma0 < 0) {
-      integrator.firstNegativeSigmaStep = 0;
-      integrator.firstNegativeSigma = sigma0;
-    }
-    Ld.D1(p, q, q1, z);
-    for (let i = 0; i < n; i++) p[i] = -p[i]! / sigma0;
-    keep(0);
-    sigmaArr[pending] = sigma0;
-    pending = -1;
-    if (steps >= 1) {
-      // F⁺L_d (40): p1 = D2 L_d(q0, q1, z0), z1 = z0 + L_d(q0, q1, z0)
-      L.t = offset * h;
-      const ld = Ld.Ld(q, q1, z);
-      Ld.D2(p, q, q1, z);
-      q.set(q1);
-      z += ld;
-      k = 1;
-      if (k % every === 0 || k === steps) keep(k);
-    }
-  } else {
-    L.t = 0;
-    L.Lv(p, q, Float64Array.from(init.v0), z);
-    keep(0);
-  }
-  for (; k < steps; ) {
-    L.t = (k + offset) * h;
-    z = integrator.stepHamiltonian(q, p, z, k);
-    if (pending >= 0) {
-      sigmaArr[pending] = integrator.lastSigma;
-      pending = -1;
-    }
-    k++;
-    newtonIterations += integrator.lastIterations;
-    if (integrator.lastResidual > maxResidual) maxResidual = integrator.lastResidual;
-    if (k % every === 0 || k === steps) keep(k);
-  }
-  const { firstNegativeSigmaStep, firstNegativeSigma } = integrator;
-  if (firstNegativeSigmaStep >= 0)
-    warnings.push(negativeSigmaWarning(firstNegativeSigmaStep, firstNegativeSigma));
-  if (pending >= 0) {
-    // σ of the step leaving the last state (not taken): NaN if that step fails
-    L.t = (k + offset) * h;
-    try {
-      integrator.stepHamiltonian(Float64Array.from(q), Float64Array.from(p), z, k);
-      sigmaArr[pending] = integrator.lastSigma;
-    } catch (error) {
-      if (!(error instanceof GeomechError)) throw error;
-    }
-  }
-  return {
-    count: kept,
-    t: tArr,
-    q: qArr,
-    p: pArr,
-    z: zArr,
-    energy,
-    sigma: sigmaArr,
-    stats: { newtonIterations, maxResidual },
-    warnings,
-  };
-}
 
 function initialData(request: SimulateRequest, n: number): ContactInitialData {
   const q0 = requestVector(request.init, 'q0', '--init', n);
@@ -512,7 +362,7 @@ function discreteLagrangian(
 /**
  * The continuous Lagrangian of a contact model for parameter values given by internal name
  * (`ModelSymbols.values`): `mechanicalContactLagrangian` with a compiled potential for the
- * mechanical form, else a {@link TimedContactLagrangian} of compiled partials.
+ * mechanical form, else a contact Lagrangian of compiled partials (time as its last argument).
  *
  * @throws UsageError when γ = ∂L/∂z is not finite for these values.
  * @example
@@ -540,16 +390,13 @@ export function buildContactLagrangian(
   return new CompiledContactLagrangian(symbols.n, generalFunctions(model, model.general!), p);
 }
 
-/** Options for the integrators from `--tol` and `--max-iter`. */
-function newtonOptions(request: SimulateRequest) {
-  return {
-    ...(request.tol === undefined ? {} : { tol: request.tol }),
-    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
-  };
-}
-
-function run(model: ContactModel, request: SimulateRequest): Trajectory {
-  const { h, steps, every, method } = request;
+/**
+ * Integrates a contact model with the library: the mechanical fast path `MidpointHerglotz` for
+ * L = ½|q̇|² − V(q) + γz with `midpoint`, else `ContactIntegrator` over the method's discrete
+ * Lagrangian of the compiled L (time-dependent or not).
+ */
+function run(model: ContactModel, request: SimulateRequest): ContactSolution {
+  const { h, steps, method } = request;
   if (!model.methods.includes(method))
     throw new UsageError(
       `unknown method '${method}' (choose ${model.methods.join(', ')})`,
@@ -557,25 +404,13 @@ function run(model: ContactModel, request: SimulateRequest): Trajectory {
     );
   const init = initialData(request, model.symbols.n);
   const L = buildContactLagrangian(model, model.symbols.values(request));
-  const options = newtonOptions(request);
-  if (model.mechanical && method === 'midpoint' && 'potential' in L) {
-    // the library's fast path of (79), as the built-in contact systems use it
-    return new MidpointHerglotz(L as never, h, options).integrate(
-      init,
-      steps,
-      every,
-      request.onProgress,
-    );
-  }
-  const Ld = discreteLagrangian(method, L, h);
-  const integrator = new ContactIntegrator(Ld, { ...options, lagrangian: L });
-  if (model.timeDependent && L instanceof CompiledContactLagrangian) {
-    return integrateWithTime(L, Ld, integrator, init, steps, every, TIME_OFFSET[method] ?? 0);
-  }
-  return integrator.integrate(init, steps, {
-    every,
-    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-  });
+  const options = contactNewtonOptions(request);
+  const integrator =
+    model.mechanical && method === 'midpoint' && 'potential' in L
+      ? // the library's fast path of (79), as the built-in contact systems use it
+        new MidpointHerglotz(L as never, h, options)
+      : new ContactIntegrator(discreteLagrangian(method, L, h), { ...options, lagrangian: L });
+  return integrator.integrate(init, steps, contactRunOptions(request));
 }
 
 /**
@@ -595,21 +430,7 @@ export function contactRunner(model: ContactModel): SystemRunner {
     orderFields: ['q', 'p', 'z'],
     orderInit: ['v0'],
     simulate(request: SimulateRequest): SimulationOutput {
-      const sol = run(model, request);
-      const trim = (a: Float64Array, width: number) => a.subarray(0, sol.count * width);
-      return {
-        count: sol.count,
-        t: trim(sol.t, 1),
-        series: [
-          { name: 'q', width: n, data: trim(sol.q, n) },
-          { name: 'p', width: n, data: trim(sol.p, n) },
-          { name: 'z', width: 1, data: trim(sol.z, 1) },
-          { name: 'energy', width: 1, data: trim(sol.energy, 1) },
-          { name: 'sigma', width: 1, data: trim(sol.sigma, 1) },
-        ],
-        stats: sol.stats,
-        warnings: sol.warnings,
-      };
+      return contactOutput(run(model, request));
     },
     reference(request: SimulateRequest): Float64Array {
       if (model.timeDependent)

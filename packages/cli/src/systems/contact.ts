@@ -8,9 +8,10 @@
  * @module
  */
 import {
+  type ContactIntegrateOptions,
   ContactIntegrator,
+  type ContactSolution,
   type DiscreteContactLagrangian,
-  type DiscreteContactSolution,
   dampedOscillatorExactLd,
   freeParticleExactLd,
   implicitZMidpointLd,
@@ -19,12 +20,11 @@ import {
   MidpointHerglotz,
   mechanicalContactLagrangian,
   numericExactLd,
-  type Potential,
   pendulumPotential,
   quadraticPotential,
   zeroPotential,
 } from '@geomech/contact';
-import { integrateDopri5 } from '@geomech/core';
+import { integrateDopri5, type Potential } from '@geomech/core';
 import { UsageError } from '../errors.js';
 import {
   requestScalar,
@@ -85,46 +85,60 @@ function initialData(request: SimulateRequest) {
     : { q0, q1: [scalar(request.init, 'q1', '--init')], z0 };
 }
 
+/** Newton options of the contact integrators from `--tol` and `--max-iter`. */
+export function contactNewtonOptions(request: SimulateRequest): {
+  tol?: number;
+  maxIterations?: number;
+} {
+  return {
+    ...(request.tol === undefined ? {} : { tol: request.tol }),
+    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+  };
+}
+
+/** The `integrate` options of a request: `--every` and the progress bar. */
+export function contactRunOptions(request: SimulateRequest): ContactIntegrateOptions {
+  return {
+    every: request.every,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  };
+}
+
+/**
+ * A contact trajectory as the CLI's output: the series q, p, z, energy (H∘F⁻L_d) and sigma of the
+ * library's one `Solution`, its Newton statistics and warnings.
+ */
+export function contactOutput(sol: ContactSolution): SimulationOutput {
+  const n = sol.width('q');
+  return {
+    count: sol.count,
+    t: sol.t,
+    series: [
+      { name: 'q', width: n, data: sol.q },
+      { name: 'p', width: n, data: sol.p },
+      { name: 'z', width: 1, data: sol.z },
+      { name: 'energy', width: 1, data: sol.energy },
+      { name: 'sigma', width: 1, data: sol.sigma },
+    ],
+    stats: { newtonIterations: sol.stats.newtonIterations, maxResidual: sol.stats.maxResidual },
+    warnings: sol.warnings,
+  };
+}
+
 export const contactRunner: SystemRunner = {
   orderFields: ['q', 'p', 'z'],
   orderInit: ['v0'],
 
   simulate(request: SimulateRequest): SimulationOutput {
     const L = lagrangianOf(request);
-    const options = {
-      ...(request.tol === undefined ? {} : { tol: request.tol }),
-      ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
-    };
-    const init = initialData(request);
-    const sol: DiscreteContactSolution | ReturnType<MidpointHerglotz['integrate']> =
+    const options = contactNewtonOptions(request);
+    const integrator =
       request.method === 'midpoint'
-        ? new MidpointHerglotz(L, request.h, options).integrate(
-            init,
-            request.steps,
-            request.every,
-            request.onProgress,
-          )
-        : new ContactIntegrator(discreteLagrangian(request, L), {
-            ...options,
-            lagrangian: L,
-          }).integrate(init, request.steps, {
-            every: request.every,
-            ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-          });
-    const trim = (a: Float64Array) => a.subarray(0, sol.count);
-    return {
-      count: sol.count,
-      t: trim(sol.t),
-      series: [
-        { name: 'q', width: 1, data: trim(sol.q) },
-        { name: 'p', width: 1, data: trim(sol.p) },
-        { name: 'z', width: 1, data: trim(sol.z) },
-        { name: 'energy', width: 1, data: trim(sol.energy) },
-        { name: 'sigma', width: 1, data: trim(sol.sigma) },
-      ],
-      stats: sol.stats,
-      warnings: sol.warnings,
-    };
+        ? new MidpointHerglotz(L, request.h, options)
+        : new ContactIntegrator(discreteLagrangian(request, L), { ...options, lagrangian: L });
+    return contactOutput(
+      integrator.integrate(initialData(request), request.steps, contactRunOptions(request)),
+    );
   },
 
   /**
@@ -143,10 +157,10 @@ export const contactRunner: SystemRunner = {
     const sol = integrateDopri5(
       (out, _t, y) => {
         q[0] = y[0]!;
-        V.gradient(g, q);
+        V.gradV(g, q);
         out[0] = y[1]!;
         out[1] = -g[0]! + gamma * y[1]!;
-        out[2] = 0.5 * y[1]! * y[1]! - V.value(q) + gamma * y[2]!;
+        out[2] = 0.5 * y[1]! * y[1]! - V.V(q) + gamma * y[2]!;
       },
       [init.q0[0]!, init.v0[0]!, init.z0],
       0,
