@@ -56,7 +56,7 @@ function lagrangeDiracRow(sign) {
   const its = new Float64Array(1);
   const reset = () => {
     q.set(q0);
-    L.dLdv(P, q, v0);
+    L.Lv(P, q, v0);
     for (let i = 0; i < 4; i++) guess[i] = q0[i] + H * v0[i];
   };
   const step = (k) => {

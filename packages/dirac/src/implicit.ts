@@ -139,7 +139,7 @@ function legendreDefect(
   v: Float64Array,
   p: ArrayLike<number>,
 ): Float64Array {
-  const out = L.dLdv(new Float64Array(L.n), q, v);
+  const out = L.Lv(new Float64Array(L.n), q, v);
   for (let i = 0; i < L.n; i++) out[i] = p[i]! - out[i]!;
   return out;
 }
@@ -158,7 +158,7 @@ function forceDefect(
   v: Float64Array,
   pdot: ArrayLike<number>,
 ): Float64Array {
-  const out = L.dLdq(new Float64Array(L.n), q, v);
+  const out = L.Lq(new Float64Array(L.n), q, v);
   for (let i = 0; i < L.n; i++) out[i] = pdot[i]! - out[i]!;
   return out;
 }
@@ -446,7 +446,7 @@ export class ImplicitLagrangianSystem {
     checkLength('regularity: v', v, n);
     const A = this.A(q);
     const rankA = m === 0 ? 0 : rankAtScale(A, m, n, spectralNorm(A, m, n), rtol);
-    const M = L.d2Ldv2(new Float64Array(n * n), q, v);
+    const M = L.Lvv(new Float64Array(n * n), q, v);
     checkFinite('regularity: ∂²L/∂v²', M);
     // with dependent rows Delta.G (n×(n−m)) has the wrong size: use the null space of A instead
     let G: Float64Array;
@@ -801,9 +801,9 @@ class IndexReducedField {
       v[i] = y[off + n + i]!;
     }
     const L = sys.L;
-    L.d2Ldv2(M, q, v);
-    L.d2Ldvdq(N, q, v);
-    L.dLdq(f, q, v);
+    L.Lvv(M, q, v);
+    L.Lvq(N, q, v);
+    L.Lq(f, q, v);
     sys.Delta.A(A, q);
     sys.Delta.Adot(Ad, q, v);
     const w = n + m;
@@ -891,7 +891,7 @@ function assemble(
     const q = raw.q.subarray(k * n, (k + 1) * n);
     const v = raw.v.subarray(k * n, (k + 1) * n);
     const pk = p.subarray(k * n, (k + 1) * n);
-    L.dLdv(pk, q, v);
+    L.Lv(pk, q, v);
     energy[k] = generalizedEnergy(L, q, v, pk);
     sys.Delta.A(A, q);
     matVecInto(Av, A, m, n, v);
@@ -1145,9 +1145,9 @@ class NullSpaceField {
     this.basisAt(G, q);
     matVecInto(v, G, n, r, y, n);
     const L = sys.L;
-    L.d2Ldv2(M, q, v);
-    L.d2Ldvdq(N, q, v);
-    L.dLdq(f, q, v);
+    L.Lvv(M, q, v);
+    L.Lvq(N, q, v);
+    L.Lq(f, q, v);
     this.basisRate(q, v);
     // w = ∂L/∂q − N v − M (Ġ u)
     const gu = matVecInto(vdot, Gd, n, r, y, n);
@@ -1273,9 +1273,9 @@ export function integrateNullSpace(
       yk.set(us.subarray(k * r, (k + 1) * r), n);
       field.evaluate(yk);
       const L = system.L;
-      L.d2Ldv2(M, q, v);
-      L.d2Ldvdq(N, q, v);
-      L.dLdq(e, q, v);
+      L.Lvv(M, q, v);
+      L.Lvq(N, q, v);
+      L.Lq(e, q, v);
       // e = M v̇ + N v − ∂L/∂q = ṗ − ∂L/∂q
       for (let i = 0; i < n; i++) {
         let s = -e[i]!;
@@ -1374,8 +1374,8 @@ export function linearQuadraticData(system: ImplicitLagrangianSystem): LinearQua
     K = new Float64Array(n * n);
     const e = new Float64Array(n);
     const out = new Float64Array(n);
-    const p0 = L.dLdv(new Float64Array(n), z, z);
-    const f0 = L.dLdq(new Float64Array(n), z, z);
+    const p0 = L.Lv(new Float64Array(n), z, z);
+    const f0 = L.Lq(new Float64Array(n), z, z);
     if (maxAbs(p0) > 0 || maxAbs(f0) > 0)
       throw new DomainError(
         `${what}: L`,
@@ -1385,11 +1385,11 @@ export function linearQuadraticData(system: ImplicitLagrangianSystem): LinearQua
     for (let j = 0; j < n; j++) {
       e.fill(0);
       e[j] = 1;
-      L.dLdv(out, z, e);
+      L.Lv(out, z, e);
       for (let i = 0; i < n; i++) M[i * n + j] = out[i]!;
-      L.dLdv(out, e, z);
+      L.Lv(out, e, z);
       for (let i = 0; i < n; i++) S[i * n + j] = out[i]!;
-      L.dLdq(out, e, z);
+      L.Lq(out, e, z);
       for (let i = 0; i < n; i++) K[i * n + j] = -out[i]!;
     }
     for (let i = 0; i < n; i++) {
@@ -1402,8 +1402,8 @@ export function linearQuadraticData(system: ImplicitLagrangianSystem): LinearQua
         K[j * n + i] = b;
       }
     }
-    const pv = L.dLdv(new Float64Array(n), qs, vs);
-    const fv = L.dLdq(new Float64Array(n), qs, vs);
+    const pv = L.Lv(new Float64Array(n), qs, vs);
+    const fv = L.Lq(new Float64Array(n), qs, vs);
     const pe = new Float64Array(n);
     const fe = new Float64Array(n);
     for (let i = 0; i < n; i++) {

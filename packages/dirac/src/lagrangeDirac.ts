@@ -122,8 +122,8 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
     out.fill(0, 0, n);
     for (let j = 0; j < w.length; j++) {
       setPoint(j, q0, q1);
-      L.dLdq(lq, xi, v);
-      L.dLdv(lv, xi, v);
+      L.Lq(lq, xi, v);
+      L.Lv(lv, xi, v);
       const c = first ? a[j]! : b[j]!;
       const s = first ? -1 : 1;
       for (let i = 0; i < n; i++) out[i] = out[i]! + w[j]! * (h * c * lq[i]! + s * lv[i]!);
@@ -147,8 +147,8 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
       out.fill(0, 0, n * n);
       for (let j = 0; j < w.length; j++) {
         setPoint(j, q0, q1);
-        L.d2Ldv2(M, xi, v);
-        L.d2Ldvdq(N, xi, v);
+        L.Lvv(M, xi, v);
+        L.Lvq(N, xi, v);
         const aj = a[j]!;
         const bj = b[j]!;
         const wj = w[j]!;
@@ -164,9 +164,9 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
             const x0 = xi[k]!;
             const e = 1e-5 * Math.max(1, Math.abs(x0));
             xi[k] = x0 + e;
-            L.dLdq(gp, xi, v);
+            L.Lq(gp, xi, v);
             xi[k] = x0 - e;
-            L.dLdq(gm, xi, v);
+            L.Lq(gm, xi, v);
             xi[k] = x0;
             const f = (wj * h * aj * bj) / (2 * e);
             for (let i = 0; i < n; i++) out[i * n + k] = out[i * n + k]! + f * (gp[i]! - gm[i]!);
@@ -533,7 +533,7 @@ export function projectVelocityToDistribution(
   const m = Delta.m;
   const out = Float64Array.from(v);
   if (m === 0) return out;
-  const M = L.d2Ldv2(new Float64Array(n * n), q, v);
+  const M = L.Lvv(new Float64Array(n * n), q, v);
   const W = Delta.A(new Float64Array(m * n), q);
   // Solve the KKT system [[M, Wᵀ],[W, 0]] [u; μ] = [M v; 0]: u is the projection.
   const s = n + m;
@@ -756,7 +756,7 @@ export function integrateLagrangeDirac(
     if (init.v0.length !== n)
       throw new DimensionError('integrateLagrangeDirac: v0', n, init.v0.length);
     const v0 = Float64Array.from(init.v0);
-    L.dLdv(P, q, v0);
+    L.Lv(P, q, v0);
     for (let i = 0; i < n; i++) guess[i] = q[i]! + h * v0[i]!;
   } else if (init.q1) {
     if (init.q1.length !== n)
@@ -836,21 +836,21 @@ export function heisenbergSystem(variant: 'y dx - x dy' | 'x dy - y dx' = 'y dx 
   const lagrangian: Lagrangian = {
     n: 3,
     L: (_q, v) => 0.5 * (v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!),
-    dLdq: (out) => out.fill(0, 0, 3),
-    dLdv: (out, _q, v) => {
+    Lq: (out) => out.fill(0, 0, 3),
+    Lv: (out, _q, v) => {
       out[0] = v[0]!;
       out[1] = v[1]!;
       out[2] = v[2]!;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out.fill(0, 0, 9);
       out[0] = 1;
       out[4] = 1;
       out[8] = 1;
       return out;
     },
-    d2Ldvdq: (out) => out.fill(0, 0, 9),
+    Lvq: (out) => out.fill(0, 0, 9),
   };
   const distribution: Distribution = {
     n: 3,

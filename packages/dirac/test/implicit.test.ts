@@ -361,10 +361,14 @@ describe('(a) index reduction', () => {
       mechanicalLagrangian({
         n: 2,
         mass: diag([mass, mass]),
-        potential: (q) => mass * g * q[1]!,
-        gradient: (out, _q) => {
-          out[0] = 0;
-          out[1] = mass * g;
+        potential: {
+          dim: 2,
+          V: (q) => mass * g * q[1]!,
+          gradV: (out) => {
+            out[0] = 0;
+            out[1] = mass * g;
+            return out;
+          },
         },
       }),
       {

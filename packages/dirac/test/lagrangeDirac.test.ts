@@ -119,17 +119,17 @@ function mechanicalLagrangianLike(): Lagrangian {
       0.5 * v[1]! * v[1]! +
       q[0]! * v[1]! -
       Math.cos(q[0]!) * q[1]! ** 2,
-    dLdq: (out, q, v) => {
+    Lq: (out, q, v) => {
       out[0] = v[1]! + Math.sin(q[0]!) * q[1]! ** 2;
       out[1] = q[1]! * v[0]! * v[0]! - 2 * Math.cos(q[0]!) * q[1]!;
       return out;
     },
-    dLdv: (out, q, v) => {
+    Lv: (out, q, v) => {
       out[0] = (1 + q[1]! * q[1]!) * v[0]!;
       out[1] = v[1]! + q[0]!;
       return out;
     },
-    d2Ldv2: (out, q) => {
+    Lvv: (out, q) => {
       out[0] = 1 + q[1]! * q[1]!;
       out[1] = 0;
       out[2] = 0;
@@ -137,7 +137,7 @@ function mechanicalLagrangianLike(): Lagrangian {
       return out;
     },
     // N_ij = ∂²L/∂vⁱ∂qʲ
-    d2Ldvdq: (out, q, v) => {
+    Lvq: (out, q, v) => {
       out[0] = 0;
       out[1] = 2 * q[1]! * v[0]!;
       out[2] = 1;
@@ -462,9 +462,13 @@ describe('unconstrained limit: symplectic Euler (spec 000 §8.3, §10.5)', () =>
   const osc = mechanicalLagrangian({
     n: 1,
     mass: [2],
-    potential: (q) => 1.5 * q[0]! ** 2,
-    gradient: (out, q) => {
-      out[0] = 3 * q[0]!;
+    potential: {
+      dim: 1,
+      V: (q) => 1.5 * q[0]! ** 2,
+      gradV: (out, q) => {
+        out[0] = 3 * q[0]!;
+        return out;
+      },
     },
   });
   const D = unconstrainedDistribution(1);
@@ -587,26 +591,26 @@ const nonlinearL: Lagrangian = {
     0.5 * v[2]! ** 2 -
     0.5 * q[0]! ** 2 -
     0.3 * q[1]! * q[2]! ** 2,
-  dLdq: (out, q, v) => {
+  Lq: (out, q, v) => {
     out[0] = -q[0]!;
     out[1] = q[1]! * v[0]! ** 2 - 0.3 * q[2]! ** 2;
     out[2] = -0.6 * q[1]! * q[2]!;
     return out;
   },
-  dLdv: (out, q, v) => {
+  Lv: (out, q, v) => {
     out[0] = (1 + q[1]! ** 2) * v[0]!;
     out[1] = v[1]!;
     out[2] = v[2]!;
     return out;
   },
-  d2Ldv2: (out, q) => {
+  Lvv: (out, q) => {
     out.fill(0);
     out[0] = 1 + q[1]! ** 2;
     out[4] = 1;
     out[8] = 1;
     return out;
   },
-  d2Ldvdq: (out, q, v) => {
+  Lvq: (out, q, v) => {
     out.fill(0);
     out[1] = 2 * q[1]! * v[0]!;
     return out;
@@ -671,7 +675,7 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
     expect(maxDiff(r.q1, row(sol.q, 3, 3))).toBeLessThan(1e-12);
     expect(maxDiff(r.p, row(sol.p, 2, 3))).toBeLessThan(1e-12);
     expect(maxDiff(r.lambda, row(sol.lambda, 2, 1))).toBeLessThan(1e-9);
-    const p0 = nonlinearL.dLdv(
+    const p0 = nonlinearL.Lv(
       new Float64Array(3),
       Float64Array.from(init.q0),
       Float64Array.from(init.v0),

@@ -145,10 +145,10 @@ export function compileLagrangeDirac(
     L: compile<(q: Float64Array, v: Float64Array) => number>(['q', 'v'], bindings, lag, (e) => {
       return `return ${e.expression(model.L)};\n`;
     }),
-    dLdq: vector(model.dLdq),
-    dLdv: vector(model.dLdv),
-    d2Ldv2: vector(model.M),
-    d2Ldvdq: vector(model.N),
+    Lq: vector(model.dLdq),
+    Lv: vector(model.dLdv),
+    Lvv: vector(model.M),
+    Lvq: vector(model.N),
   };
   const cons = sym.origin('constraints');
   const Delta: Distribution = {
