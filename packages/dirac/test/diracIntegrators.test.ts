@@ -2,9 +2,9 @@ import { convergenceOrder, DomainError, integrateDopri5, SingularMatrixError } f
 import { describe, expect, it } from 'vitest';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
 import {
-  DIRAC_METHODS,
-  DiracIntegrator,
+  DiracStepper,
   DiracWorkspace,
+  diracMethods,
   diracSolve,
   integrateDirac,
 } from '../src/diracIntegrators.js';
@@ -184,9 +184,13 @@ describe('diracSolve (§5.5) against the closed-form pendulum step (§5.4)', () 
     expect(() => diracSolve(base, ws1, Float64Array.of(0, 0), Float64Array.of(1, 0), 0.01)).toThrow(
       SingularMatrixError,
     );
-    const it1 = new DiracIntegrator(base, 'dirac1', 0.01).init([0, 0], [1, 0]);
-    expect(() => it1.step()).toThrow(/at step 0/);
-    expect(() => new DiracIntegrator(base, 'dirac1', -1)).toThrow(DomainError);
+    const st = new DiracStepper(base, 'dirac-1');
+    const s = st.initialState([0, 0], [1, 0]);
+    st.reset(s);
+    expect(() => st.step(s, 0, 0, 0.01)).toThrow(/at step 0/);
+    expect(Array.from(s)).toEqual([0, 0, 1, 0, 0, 0]); // a failed step leaves the state alone
+    expect(() => integrateDirac(base, 'dirac-1', { q0, v0: zero2 }, -1, 10)).toThrow(DomainError);
+    expect(() => new DiracStepper(base, 'dirac2c' as 'dirac-2c')).toThrow(DomainError);
   });
 
   it('with m = 0 Dirac-1 is symplectic Euler bit for bit (§9 item 8)', () => {
@@ -204,7 +208,7 @@ describe('diracSolve (§5.5) against the closed-form pendulum step (§5.4)', () 
       curvature: (out) => out,
     };
     const h = 0.1;
-    const tr = integrateDirac(osc, 'dirac1', { q0: [1], p0: [0] }, h, 1000);
+    const tr = integrateDirac(osc, 'dirac-1', { q0: [1], p0: [0] }, h, 1000);
     let q = 1;
     let p = 0;
     let maxE = 0;
@@ -222,13 +226,15 @@ describe('diracSolve (§5.5) against the closed-form pendulum step (§5.4)', () 
 describe('exact discrete properties (§5.6)', () => {
   it('Dirac-1: |q_{k+1}|² = |q_k|² + h²|q̃_k|² (measured ≤ 4.5e-16), radius non-decreasing', () => {
     const h = 0.01;
-    const it1 = new DiracIntegrator(pendulumSys(), 'dirac1', h).init(q0, zero2);
+    const st = new DiracStepper(pendulumSys(), 'dirac-1');
+    const s = st.initialState(q0, zero2);
+    st.reset(s);
     let maxDev = 0;
     for (let k = 0; k < 1000; k++) {
-      const r0 = it1.q[0]! ** 2 + it1.q[1]! ** 2;
-      it1.step();
-      const r1 = it1.q[0]! ** 2 + it1.q[1]! ** 2;
-      const qt2 = it1.qt[0]! ** 2 + it1.qt[1]! ** 2;
+      const r0 = s[0]! ** 2 + s[1]! ** 2;
+      st.step(s, k, k * h, h);
+      const r1 = s[0]! ** 2 + s[1]! ** 2;
+      const qt2 = st.qt[0]! ** 2 + st.qt[1]! ** 2;
       maxDev = Math.max(maxDev, Math.abs(r1 - r0 - h * h * qt2) / r1);
       expect(r1).toBeGreaterThanOrEqual(r0);
     }
@@ -236,7 +242,7 @@ describe('exact discrete properties (§5.6)', () => {
   });
 
   it('Dirac-2 and Dirac-2c: q_k·q_{k+1} = q_0·q_1 (relative ≤ 1e-14 over 20000 steps)', () => {
-    for (const method of ['dirac2', 'dirac2c'] as const) {
+    for (const method of ['dirac-2', 'dirac-2c'] as const) {
       const h = 0.001;
       const tr = integrateDirac(pendulumSys(), method, { q0, v0: zero2 }, h, 20000);
       const inv0 = dot(tr.q, 0, tr.q, 2);
@@ -256,7 +262,7 @@ describe('exact discrete properties (§5.6)', () => {
     const maxErr: number[] = [];
     for (const h of [0.01, 0.005]) {
       const N = Math.round((100 * T0) / h);
-      const tr = integrateDirac(pendulumSys(), 'dirac2c', { q0, v0: zero2 }, h, N);
+      const tr = integrateDirac(pendulumSys(), 'dirac-2c', { q0, v0: zero2 }, h, N);
       let mx = 0;
       let maxId = 0;
       for (let j = 0; j < tr.count; j++) {
@@ -289,10 +295,10 @@ describe('exact discrete properties (§5.6)', () => {
   it("Dirac-1's radius drift grows over the periods, Dirac-2c's does not (§7.2 root cause)", () => {
     const h = 0.005;
     const perPeriod = Math.round(T0 / h);
-    const d1 = integrateDirac(pendulumSys(), 'dirac1', { q0, v0: zero2 }, h, 20 * perPeriod, {
+    const d1 = integrateDirac(pendulumSys(), 'dirac-1', { q0, v0: zero2 }, h, 20 * perPeriod, {
       every: perPeriod,
     });
-    const d2c = integrateDirac(pendulumSys(), 'dirac2c', { q0, v0: zero2 }, h, 20 * perPeriod, {
+    const d2c = integrateDirac(pendulumSys(), 'dirac-2c', { q0, v0: zero2 }, h, 20 * perPeriod, {
       every: perPeriod,
     });
     for (let j = 1; j < d1.count; j++)
@@ -307,11 +313,11 @@ describe('global order on the pendulum vs DOPRI5 (rtol 1e-12) of the index-reduc
     const T = 2;
     const ref = pendulumReference(T);
     const hs: number[] = [];
-    const errs: Record<string, number[]> = { dirac1: [], dirac2: [], dirac2c: [] };
+    const errs: Record<string, number[]> = { 'dirac-1': [], 'dirac-2': [], 'dirac-2c': [] };
     for (let i = 0; i < 5; i++) {
       const N = 200 * 2 ** i;
       hs.push(T / N);
-      for (const method of ['dirac1', 'dirac2', 'dirac2c'] as const) {
+      for (const method of ['dirac-1', 'dirac-2', 'dirac-2c'] as const) {
         const tr = integrateDirac(pendulumSys(), method, { q0, v0: zero2 }, T / N, N, {
           every: N,
         });
@@ -319,21 +325,21 @@ describe('global order on the pendulum vs DOPRI5 (rtol 1e-12) of the index-reduc
         errs[method]!.push(Math.hypot(tr.q[2 * j]! - ref[0]!, tr.q[2 * j + 1]! - ref[1]!));
       }
     }
-    for (const method of ['dirac1', 'dirac2', 'dirac2c'] as const) {
+    for (const method of ['dirac-1', 'dirac-2', 'dirac-2c'] as const) {
       const { order } = convergenceOrder(hs, errs[method]!);
-      expect(Math.abs(order - DIRAC_METHODS[method].order)).toBeLessThanOrEqual(0.35);
+      expect(Math.abs(order - diracMethods[method].order!)).toBeLessThanOrEqual(0.35);
     }
     // §5.7: Dirac-2c has a markedly smaller error constant than Dirac-1 (spec: about 14×; measured 14.2)
-    expect(errs.dirac1![4]! / errs.dirac2c![4]!).toBeGreaterThan(10); // measured 14.2
+    expect(errs['dirac-1']![4]! / errs['dirac-2c']![4]!).toBeGreaterThan(10); // measured 14.2
   });
 });
 
 describe('regression values of §7.3 [E]', () => {
   it('pendulum, h = 0.01, θ0 = π/4, 1000 steps: Dirac-1 and Dirac-2 to 1e-12 relative', () => {
-    const d1 = integrateDirac(pendulumSys(), 'dirac1', { q0, v0: zero2 }, 0.01, 1000, {
+    const d1 = integrateDirac(pendulumSys(), 'dirac-1', { q0, v0: zero2 }, 0.01, 1000, {
       every: 1000,
     });
-    const d2 = integrateDirac(pendulumSys(), 'dirac2', { q0, v0: zero2 }, 0.01, 1000, {
+    const d2 = integrateDirac(pendulumSys(), 'dirac-2', { q0, v0: zero2 }, 0.01, 1000, {
       every: 1000,
     });
     const close = (got: number, want: number) =>
@@ -357,26 +363,30 @@ describe('regression values of §7.3 [E]', () => {
       [1.3835833361419483, 0.4510312654524587],
       4.1887190348699477e-4,
     );
-    expect(d2.stats.startupSteps).toBe(1);
+    // the two-step method starts with one Dirac-1 step (spec §10): q_1 of Dirac-2 is Dirac-1's
+    const first = (m: 'dirac-1' | 'dirac-2') =>
+      Array.from(integrateDirac(pendulumSys(), m, { q0, v0: zero2 }, 0.01, 1).sample('q', 1));
+    expect(first('dirac-2')).toEqual(first('dirac-1'));
+    expect(d2.method).toBe(diracMethods['dirac-2']);
   });
 
   it('pendulum, 100 periods: constraint errors of the §7.3 table (3 digits)', () => {
     const table: [string, number, number][] = [
-      ['dirac1', 0.01, 3.21],
-      ['dirac1', 0.005, 1.9],
-      ['dirac1', 0.002, 0.906],
-      ['dirac2', 0.01, 2.14],
-      ['dirac2', 0.005, 4.77e-4],
-      ['dirac2', 0.002, 4.35e-5],
-      ['dirac2c', 0.01, 1.97e-4],
-      ['dirac2c', 0.005, 4.84e-5],
-      ['dirac2c', 0.002, 7.76e-6],
+      ['dirac-1', 0.01, 3.21],
+      ['dirac-1', 0.005, 1.9],
+      ['dirac-1', 0.002, 0.906],
+      ['dirac-2', 0.01, 2.14],
+      ['dirac-2', 0.005, 4.77e-4],
+      ['dirac-2', 0.002, 4.35e-5],
+      ['dirac-2c', 0.01, 1.97e-4],
+      ['dirac-2c', 0.005, 4.84e-5],
+      ['dirac-2c', 0.002, 7.76e-6],
     ];
     for (const [method, h, want] of table) {
       const N = Math.round((100 * T0) / h);
       const tr = integrateDirac(
         pendulumSys(),
-        method as 'dirac1' | 'dirac2' | 'dirac2c',
+        method as 'dirac-1' | 'dirac-2' | 'dirac-2c',
         { q0, v0: zero2 },
         h,
         N,
@@ -396,14 +406,14 @@ describe('regression values of §7.3 [E]', () => {
       Math.cos(0.1) + Math.cos(0.2),
     ];
     const want = {
-      dirac1: {
+      'dirac-1': {
         q: [-0.06788459538986491, 0.9977680715203715, -0.2088828156811281, 1.9879432632197305],
         p: [
           -0.04947387137081296, -0.003341383180760585, -0.03694880730744354, -0.0015562320310133137,
         ],
         c: [1.494e-4, 3.274e-4],
       },
-      dirac2: {
+      'dirac-2': {
         q: [-0.06985743981732498, 0.997556055748695, -0.20791563813798167, 1.9879831666524679],
         p: [
           -0.046036293386977005, -0.003202640982785687, -0.03822857037034021, -0.002113703478396841,
@@ -411,7 +421,7 @@ describe('regression values of §7.3 [E]', () => {
         c: [-1.854e-6, 5.928e-6],
       },
     };
-    for (const method of ['dirac1', 'dirac2'] as const) {
+    for (const method of ['dirac-1', 'dirac-2'] as const) {
       const tr = integrateDirac(sys, method, { q0: z0, v0: [0, 0, 0, 0] }, 0.01, 1000, {
         every: 1000,
       });
