@@ -153,7 +153,7 @@ describe('vertical rolling disk: closed-form steps (spec 000 §9.1, §10.11)', (
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       h,
       200,
@@ -168,13 +168,13 @@ describe('vertical rolling disk: closed-form steps (spec 000 §9.1, §10.11)', (
     expect(e).toBeLessThan(1e-12);
     expect(el).toBeLessThan(1e-9); // λ carries a 1/h
     expect(Math.max(...sol.constraint)).toBeLessThan(1e-13); // W(q_k)(q_{k+1}−q_k)/h
-    expect(sol.newton.maxIterations).toBeLessThanOrEqual(2); // affine residual
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(2); // affine residual
   });
   it('(−) generic Newton step = closed form, every step of 200 (≤ 1e-12)', () => {
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: diskQ0, v0: diskV0 },
       h,
       200,
@@ -200,7 +200,7 @@ describe('free disk energy: analytic O(h) drift (spec 000 §9.1, §10.9)', () =>
     const sol = integrateLagrangeDirac(
       free.lagrangian,
       free.distribution,
-      'plus',
+      'dirac-plus',
       { q0, v0 },
       h,
       N,
@@ -220,7 +220,7 @@ describe('free disk energy: analytic O(h) drift (spec 000 §9.1, §10.9)', () =>
     const sol = integrateLagrangeDirac(
       free.lagrangian,
       free.distribution,
-      'minus',
+      'dirac-minus',
       { q0, v0 },
       h,
       N,
@@ -238,7 +238,7 @@ describe('free disk energy: analytic O(h) drift (spec 000 §9.1, §10.9)', () =>
       const sol = integrateLagrangeDirac(
         free.lagrangian,
         free.distribution,
-        s,
+        `dirac-${s}` as const,
         { q0, v0: [1, 0, 1, 0] },
         h,
         500,
@@ -256,8 +256,8 @@ describe('Heisenberg system (spec 000 §9.2, §10.10)', () => {
   // p₀ ∉ Δ(q₀): the first step projects it
   const p0 = [0.3, -0.2, 0.4];
   it('multipliers vanish after the first step; ± trajectories identical; p and ½|p|² constant', () => {
-    const plus = integrateLagrangeDirac(lagrangian, distribution, 'plus', { q0, p0 }, h, N);
-    const minus = integrateLagrangeDirac(lagrangian, distribution, 'minus', { q0, p0 }, h, N);
+    const plus = integrateLagrangeDirac(lagrangian, distribution, 'dirac-plus', { q0, p0 }, h, N);
+    const minus = integrateLagrangeDirac(lagrangian, distribution, 'dirac-minus', { q0, p0 }, h, N);
     expect(Math.abs(plus.lambda[0]!)).toBeGreaterThan(1);
     expect(Math.abs(minus.lambda[0]!)).toBeGreaterThan(1);
     let lam = 0;
@@ -283,7 +283,14 @@ describe('Heisenberg system (spec 000 §9.2, §10.10)', () => {
   it('with v₀ ∈ Δ(q₀) (CLI.md ẋ, ẏ = 0.3, −0.2) every multiplier vanishes', () => {
     const v0 = [0.3, -0.2, 0.5 * 0.3 - 1 * -0.2];
     for (const s of ['plus', 'minus'] as const) {
-      const sol = integrateLagrangeDirac(lagrangian, distribution, s, { q0, v0 }, h, 200);
+      const sol = integrateLagrangeDirac(
+        lagrangian,
+        distribution,
+        `dirac-${s}` as const,
+        { q0, v0 },
+        h,
+        200,
+      );
       expect(Math.max(...sol.lambda.map(Math.abs))).toBeLessThan(1e-11);
     }
   });
@@ -296,7 +303,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const fwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: diskQ0, v0: diskV0 },
       h,
       N,
@@ -304,7 +311,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const bwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: row(fwd.q, N, 4), p0: row(fwd.p, N, 4) },
       -h,
       N,
@@ -320,7 +327,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const fwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       h,
       N,
@@ -328,7 +335,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const bwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: row(fwd.q, N, 4), p0: row(fwd.p, N, 4) },
       -h,
       N,
@@ -349,7 +356,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       h,
       100,
@@ -379,7 +386,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: diskQ0, v0: diskV0 },
       h,
       100,
@@ -410,7 +417,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
       const a = integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        s,
+        `dirac-${s}` as const,
         { q0: diskQ0, v0: diskV0 },
         h,
         50,
@@ -418,7 +425,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
       const b = integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        s,
+        `dirac-${s}` as const,
         { q0: diskQ0, q1: row(a.q, 1, 4) },
         h,
         50,
@@ -443,7 +450,7 @@ describe('global order 1 on the free disk (spec 000 §10.8)', () => {
         const sol = integrateLagrangeDirac(
           free.lagrangian,
           free.distribution,
-          s,
+          `dirac-${s}` as const,
           { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
           h,
           N,
@@ -474,10 +481,10 @@ describe('unconstrained limit: symplectic Euler (spec 000 §8.3, §10.5)', () =>
   const D = unconstrainedDistribution(1);
   it('(+) = p⁺ = p − h∇V(q), q⁺ = q + hp⁺/m; (−) = q⁺ = q + hp/m, p⁺ = p − h∇V(q⁺)', () => {
     const h = 0.1;
-    const a = integrateLagrangeDirac(osc, D, 'plus', { q0: [1], p0: [0.5] }, h, 1);
+    const a = integrateLagrangeDirac(osc, D, 'dirac-plus', { q0: [1], p0: [0.5] }, h, 1);
     expect(a.p[1]!).toBeCloseTo(0.5 - h * 3, 14);
     expect(a.q[1]!).toBeCloseTo(1 + (h * (0.5 - h * 3)) / 2, 14);
-    const b = integrateLagrangeDirac(osc, D, 'minus', { q0: [1], p0: [0.5] }, h, 1);
+    const b = integrateLagrangeDirac(osc, D, 'dirac-minus', { q0: [1], p0: [0.5] }, h, 1);
     const q1 = 1 + (h * 0.5) / 2;
     expect(b.q[1]!).toBeCloseTo(q1, 14);
     expect(b.p[1]!).toBeCloseTo(0.5 - h * 3 * q1, 14);
@@ -486,9 +493,9 @@ describe('unconstrained limit: symplectic Euler (spec 000 §8.3, §10.5)', () =>
     const L = mechanicalLagrangianLike();
     const D2 = unconstrainedDistribution(2);
     const Ld = discretize(L, 0.05, 'midpoint');
-    const st = new LagrangeDiracStepper(Ld, D2, 'plus');
+    const st = new LagrangeDiracStepper(Ld, D2, 'dirac-plus');
     const map = (z: number[]): number[] => {
-      const r = st.step(Float64Array.of(z[0]!, z[1]!), Float64Array.of(z[2]!, z[3]!));
+      const r = st.solve(Float64Array.of(z[0]!, z[1]!), Float64Array.of(z[2]!, z[3]!));
       return [...r.q1, ...r.P1];
     };
     const z0 = [0.3, -0.4, 0.2, 0.1];
@@ -532,13 +539,20 @@ describe('helpers', () => {
   it('rejects bad init and an L_d with a different h', () => {
     const Ld = discretize(disk.lagrangian, 0.1, 'left');
     expect(() =>
-      integrateLagrangeDirac(disk.lagrangian, disk.distribution, 'plus', { q0: diskQ0 }, 0.1, 1),
+      integrateLagrangeDirac(
+        disk.lagrangian,
+        disk.distribution,
+        'dirac-plus',
+        { q0: diskQ0 },
+        0.1,
+        1,
+      ),
     ).toThrow();
     expect(() =>
       integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        'plus',
+        'dirac-plus',
         { q0: diskQ0, v0: diskV0 },
         0.2,
         1,
@@ -550,7 +564,7 @@ describe('helpers', () => {
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       0.01,
       10,
@@ -562,7 +576,7 @@ describe('helpers', () => {
     const dense = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       0.01,
       12,
@@ -570,7 +584,7 @@ describe('helpers', () => {
     const sparse = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       0.01,
       12,
@@ -625,7 +639,15 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
   for (const rule of ['left', 'right', 'midpoint', 'trapezoid'] as const) {
     for (const s of ['plus', 'minus'] as const) {
       it(`${rule}/${s}: discrete LdA residual ≤ 1e-11, constraint ≤ 1e-12, Newton converges`, () => {
-        const sol = integrateLagrangeDirac(nonlinearL, distribution, s, init, h, N, { rule });
+        const sol = integrateLagrangeDirac(
+          nonlinearL,
+          distribution,
+          `dirac-${s}` as const,
+          init,
+          h,
+          N,
+          { rule },
+        );
         const Ld = discretize(nonlinearL, h, rule);
         let e = 0;
         for (let k = 1; k < N; k++)
@@ -642,10 +664,10 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
           );
         expect(e).toBeLessThan(1e-11);
         expect(Math.max(...sol.constraint)).toBeLessThan(1e-12);
-        expect(sol.newton.solves).toBe(N + 1);
-        expect(sol.newton.maxIterations).toBeGreaterThan(1); // genuinely nonlinear
-        expect(sol.newton.maxIterations).toBeLessThan(8);
-        expect(sol.newton.maxResidual).toBeLessThan(1e-12);
+        expect(sol.count).toBe(N + 1);
+        expect(sol.stats.maxIterations).toBeGreaterThan(1); // genuinely nonlinear
+        expect(sol.stats.maxIterations).toBeLessThan(8);
+        expect(sol.stats.maxResidual).toBeLessThan(1e-12);
       });
     }
   }
@@ -659,18 +681,20 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
       D2: (o, a, b) => mid.D2(o, a, b),
       D2D1: (o, a, b) => mid.D2D1(o, a, b),
     };
-    const a = integrateLagrangeDirac(nonlinearL, distribution, 'minus', init, h, 40, {
+    const a = integrateLagrangeDirac(nonlinearL, distribution, 'dirac-minus', init, h, 40, {
       rule: 'midpoint',
     });
-    const b = integrateLagrangeDirac(nonlinearL, distribution, 'minus', init, h, 40, { Ld: user });
+    const b = integrateLagrangeDirac(nonlinearL, distribution, 'dirac-minus', init, h, 40, {
+      Ld: user,
+    });
     expect(maxDiff(a.q, b.q)).toBeLessThan(1e-12);
   });
   it('stepPosition and consistentInitialData agree with the trajectory (≤ 1e-12)', () => {
     const Ld = discretize(nonlinearL, h, 'right');
-    const sol = integrateLagrangeDirac(nonlinearL, distribution, 'minus', init, h, 5, {
+    const sol = integrateLagrangeDirac(nonlinearL, distribution, 'dirac-minus', init, h, 5, {
       rule: 'right',
     });
-    const st = new LagrangeDiracStepper(Ld, distribution, 'minus');
+    const st = new LagrangeDiracStepper(Ld, distribution, 'dirac-minus');
     const r = st.stepPosition(row(sol.q, 1, 3), row(sol.q, 2, 3));
     expect(maxDiff(r.q1, row(sol.q, 3, 3))).toBeLessThan(1e-12);
     expect(maxDiff(r.p, row(sol.p, 2, 3))).toBeLessThan(1e-12);
@@ -680,11 +704,11 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
       Float64Array.from(init.q0),
       Float64Array.from(init.v0),
     );
-    const c = consistentInitialData(Ld, distribution, 'minus', init.q0, p0);
+    const c = consistentInitialData(Ld, distribution, 'dirac-minus', init.q0, p0);
     expect(maxDiff(c.p0, row(sol.p, 0, 3))).toBeLessThan(1e-12);
     expect(Math.abs(c.lambda[0]!)).toBeGreaterThan(1e-6); // p₀ = M v₀ was not admissible for (−)
     // an admissible p₀ is a fixed point of the projection
-    const c2 = consistentInitialData(Ld, distribution, 'minus', init.q0, c.p0);
+    const c2 = consistentInitialData(Ld, distribution, 'dirac-minus', init.q0, c.p0);
     expect(Math.abs(c2.lambda[0]!)).toBeLessThan(1e-10);
     expect(maxDiff(c2.p0, c.p0)).toBeLessThan(1e-12);
   });
@@ -697,14 +721,14 @@ describe('Newton tolerance at the round-off floor of a grown state', () => {
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
       1e-3,
       60000,
       { every: 10000 },
     );
-    expect(sol.newton.maxIterations).toBeLessThanOrEqual(2);
-    expect(sol.newton.maxResidual).toBeLessThan(1e-10);
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(2);
+    expect(sol.stats.maxResidual).toBeLessThan(1e-10);
     // straight-line parts of the rolling constraint still hold to round-off of |q| ≈ 60
     expect(Math.max(...sol.constraint)).toBeLessThan(1e-10);
   });
