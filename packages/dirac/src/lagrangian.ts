@@ -72,7 +72,7 @@ function checkSymmetric(what: string, a: ArrayLike<number>, n: number): void {
 
 /**
  * A linear-quadratic Lagrangian L = ½vᵀMv + vᵀSq − ½qᵀKq with constant M, K (symmetric) and S:
- * the class on which the constraint algorithm of `implicit.ts` works with linear algebra alone.
+ * the class on which the constraint algorithm of `constraintAlgorithm.ts` works with linear algebra alone.
  * M may be singular (L-C circuits, spec 002 §4.2), S gives gyroscopic / traditor terms
  * (spec 002 §4.3: L = ⟨α(q), v⟩ with the linear one-form α(q) = Sq).
  */

@@ -7,11 +7,8 @@
  *
  * @module
  */
-import {
-  type ConstraintAlgorithmOptions,
-  constraintAlgorithm,
-  type ImplicitLagrangianSystem,
-} from './implicit.js';
+import { type ConstraintAlgorithmOptions, constraintAlgorithm } from './constraintAlgorithm.js';
+import type { ImplicitLagrangianSystem } from './implicitSystem.js';
 import type { Distribution } from './types.js';
 
 /**

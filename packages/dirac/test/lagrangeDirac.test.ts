@@ -1,7 +1,7 @@
 import { convergenceOrder } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { verticalRollingDisk } from '../src/examples.js';
-import { unconstrainedDistribution } from '../src/implicit.js';
+import { unconstrainedDistribution } from '../src/implicitSystem.js';
 import {
   annihilatorResidual,
   consistentInitialData,

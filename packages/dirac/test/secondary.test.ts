@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lcCircuit4, simpleLC } from '../src/examples.js';
-import { ImplicitLagrangianSystem } from '../src/implicit.js';
+import { ImplicitLagrangianSystem } from '../src/implicitSystem.js';
 import { integrateLagrangeDirac } from '../src/lagrangeDirac.js';
 import { withSecondaryConstraints } from '../src/secondary.js';
 
