@@ -1,4 +1,5 @@
-import { convergenceOrder } from '@geomech/core';
+import { checkJacobian, convergenceOrder } from '@geomech/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { verticalRollingDisk } from '../src/examples.js';
 import { unconstrainedDistribution } from '../src/implicitSystem.js';
@@ -14,7 +15,7 @@ import {
   projectVelocityToDistribution,
 } from '../src/lagrangeDirac.js';
 import { mechanicalLagrangian } from '../src/lagrangian.js';
-import type { Lagrangian } from '../src/types.js';
+import type { Distribution, Lagrangian } from '../src/types.js';
 
 const row = (a: Float64Array, k: number, n: number): Float64Array => a.slice(k * n, (k + 1) * n);
 const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
@@ -731,5 +732,120 @@ describe('Newton tolerance at the round-off floor of a grown state', () => {
     expect(sol.stats.maxResidual).toBeLessThan(1e-10);
     // straight-line parts of the rolling constraint still hold to round-off of |q| ≈ 60
     expect(Math.max(...sol.constraint)).toBeLessThan(1e-10);
+  });
+});
+
+describe('the (±) step Jacobian against central differences at random states', () => {
+  // J of the bordered system F(q_{k+1}, λ) = [P_k + D₁L_d + hWᵀλ; W(c)Δq/h] (spec 000 §8.1/§8.2)
+  // against core's central differences of F (step ∛ε, error ~1e-10 relative on these systems).
+  // The analytic blocks are exact except two differenced terms: ∂W/∂q[Δq] of (−) (step 1e-6,
+  // error ~1e-11) and L_qq of the midpoint rule (step 1e-5). Measured max relative error 8e-11;
+  // asserted: 1e-7. Dropping the (−) term ∂W/∂q(q_{k+1})[q_{k+1} − q_k]/h, or flipping a sign in
+  // any block, gives errors ≥ 1e-3 here.
+  const TOL = 1e-7;
+  const disk = verticalRollingDisk({ m: 1.3, R: 0.7, I: 0.4, J: 0.9, a: 0.3, b: -0.2, c: 0.5 });
+  const heis = heisenbergSystem();
+  const systems: [string, Lagrangian, Distribution][] = [
+    ['rolling disk, W(φ)', disk.lagrangian, disk.distribution],
+    ['Heisenberg, W(x, y)', heis.lagrangian, heis.distribution],
+    ['q-dependent mass on the Heisenberg distribution', nonlinearL, heis.distribution],
+  ];
+  const state = (n: number, m: number) =>
+    fc.record({
+      q: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      P: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      v: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      lambda: fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: m, maxLength: m }),
+      h: fc.constantFrom(0.01, 0.05, -0.02),
+    });
+  for (const [name, L, D] of systems) {
+    for (const rule of ['left', 'right', 'midpoint', 'trapezoid'] as const) {
+      for (const method of ['dirac-plus', 'dirac-minus'] as const) {
+        it(`${name}, ${rule} rule, ${method}`, () => {
+          const { n } = L;
+          const s = n + D.m;
+          fc.assert(
+            fc.property(state(n, D.m), ({ q, P, v, lambda, h }) => {
+              const st = new LagrangeDiracStepper(discretize(L, h, rule), D, method);
+              // x = (q_{k+1}, λ) near a step: q_{k+1} = q_k + h v
+              const x = Float64Array.from([...q.map((qi, i) => qi + h * v[i]!), ...lambda]);
+              const F = (out: Float64Array, y: Float64Array) => st.residual(out, q, P, y);
+              const J = (out: Float64Array, y: Float64Array) => st.jacobian(out, q, P, y);
+              const check = checkJacobian(F, J, x, s, s);
+              expect(check.maxRelError).toBeLessThan(TOL);
+            }),
+            { numRuns: 25 },
+          );
+        });
+      }
+    }
+  }
+
+  it('Newton converges quadratically on the reference runs: bounded iterations per step', () => {
+    // Measured with the exact Jacobian: disk (+) 1 per step (F is affine in q_{k+1}), disk (−) 2;
+    // q-dependent mass on the Heisenberg distribution, (−), every rule, h = 0.02: 2 per step and
+    // 202 over 100 steps + the look-ahead; a potential on the Heisenberg distribution, (−): 1.
+    // Without the ∂W/∂q term the last two need 5 per step (451 and 2059 in total): linear
+    // convergence.
+    const steps = 2000;
+    for (const method of ['dirac-plus', 'dirac-minus'] as const) {
+      const sol = integrateLagrangeDirac(
+        disk.lagrangian,
+        disk.distribution,
+        method,
+        { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
+        0.01,
+        steps,
+        { every: steps },
+      );
+      const perStep = method === 'dirac-plus' ? 1 : 2;
+      expect(sol.stats.maxIterations).toBe(perStep);
+      expect(sol.stats.newtonIterations).toBeLessThanOrEqual(perStep * (steps + 1));
+      // the tolerance is raised to the round-off floor of F as θ grows (≈ 6e-12 at t = 20)
+      expect(sol.stats.maxResidual).toBeLessThan(1e-10);
+    }
+    const init = { q0: [0.4, -0.3, 0.2], v0: [0.5, 0.7, -0.3 * 0.5 - 0.4 * 0.7] };
+    for (const rule of ['left', 'right', 'midpoint', 'trapezoid'] as const) {
+      const N = 100;
+      const sol = integrateLagrangeDirac(
+        nonlinearL,
+        heis.distribution,
+        'dirac-minus',
+        init,
+        0.02,
+        N,
+        {
+          rule,
+          every: N,
+        },
+      );
+      expect(sol.stats.maxIterations).toBeLessThanOrEqual(2);
+      expect(sol.stats.newtonIterations).toBeLessThanOrEqual(2 * (N + 1));
+    }
+    const oscillator = mechanicalLagrangian({
+      n: 3,
+      mass: [1, 0, 0, 0, 1, 0, 0, 0, 1],
+      potential: {
+        dim: 3,
+        V: (q) => 0.5 * (q[0]! ** 2 + 2 * q[1]! ** 2),
+        gradV: (out, q) => {
+          out[0] = q[0]!;
+          out[1] = 2 * q[1]!;
+          out[2] = 0;
+          return out;
+        },
+      },
+    });
+    const sol = integrateLagrangeDirac(
+      oscillator,
+      heis.distribution,
+      'dirac-minus',
+      { q0: [1, 0.5, -0.2], v0: [0.3, -0.2, 0.5 * 0.3 + 0.2] },
+      0.01,
+      500,
+      { every: 500 },
+    );
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(2);
+    expect(sol.stats.newtonIterations).toBeLessThanOrEqual(2 * 501);
   });
 });
