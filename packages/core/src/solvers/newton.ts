@@ -273,7 +273,9 @@ export class NewtonSolver {
       conditionCheck,
       what,
     } = this.options;
-    const tol = tolOverride ?? this.options.tol;
+    // not `tolOverride ?? options.tol`: that tagged phi boxes a fresh HeapNumber on every solve
+    let tol = this.options.tol;
+    if (tolOverride !== undefined) tol = +tolOverride;
     if (!(tol >= 0)) throw new DomainError('NewtonSolver.solve: tolOverride', tol, 'must be ≥ 0');
     if (x0.length !== ns) throw new DimensionError('NewtonSolver.solve: x0', ns, x0.length);
     if (x0 !== x) for (let i = 0; i < ns; i++) x[i] = x0[i]!;
