@@ -21,14 +21,14 @@ import {
   type ConstraintAlgorithmResult,
   constraintAlgorithm,
 } from './constraintAlgorithm.js';
+import { dopriOptions, implicitSolution, sampleTimes } from './implicitRun.js';
 import {
   expmMethod,
   type ImplicitIntegrationOptions,
   type ImplicitSolution,
-  implicitSolution,
 } from './implicitSolution.js';
 import type { ImplicitLagrangianSystem } from './implicitSystem.js';
-import { checkFinite, checkLength, dopriOptions, maxAbs, sampleTimes } from './internal.js';
+import { checkFinite, checkLength, maxAbs } from './internal.js';
 
 /** Options of {@link integrateDegenerate}. */
 export interface DegenerateOptions extends ImplicitIntegrationOptions, ConstraintAlgorithmOptions {

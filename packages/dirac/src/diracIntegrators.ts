@@ -312,12 +312,16 @@ export class DiracStepper implements Stepper<DiracSeries> {
   /** Whether the state's q_{k−1} is valid for the next step. */
   private hasPrev = false;
   private readonly r: Float64Array;
-  private readonly d: Float64Array;
   private readonly qNext: Float64Array;
   private readonly phi: Float64Array;
   private readonly peekState: Float64Array;
   /** The state of the last step (its slots: q_{k+1}, p_{k+1}, q_k), for {@link recordLeaving}. */
   private last: Float64Array = EMPTY;
+  /** Views of the q_k and p_k slots of {@link viewed} (made once per state array, not per step). */
+  private viewed: Float64Array = EMPTY;
+  private qView: Float64Array = EMPTY;
+  private pView: Float64Array = EMPTY;
+  private qPrevView: Float64Array = EMPTY;
   private peekFailure: string | undefined;
 
   constructor(
@@ -355,7 +359,6 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.lambda = new Float64Array(m);
     this.qt = new Float64Array(n);
     this.r = new Float64Array(m);
-    this.d = new Float64Array(n);
     this.qNext = new Float64Array(n);
     this.phi = new Float64Array(m);
     this.peekState = new Float64Array(3 * n);
@@ -391,6 +394,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.lambda.fill(0);
     this.qt.fill(0);
     this.last = EMPTY;
+    this.viewed = EMPTY;
     this.peekFailure = undefined;
   }
 
@@ -412,27 +416,34 @@ export class DiracStepper implements Stepper<DiracSeries> {
     return 0;
   }
 
+  /** Points the slot views at `state` (allocates only when the state array changes). */
+  private view(state: Float64Array): void {
+    if (state === this.viewed) return;
+    const n = this.sys.n;
+    this.viewed = state;
+    this.qView = state.subarray(0, n);
+    this.pView = state.subarray(n, 2 * n);
+    this.qPrevView = state.subarray(2 * n, 3 * n);
+  }
+
   /** One step in place; λ and q̃ stay in the workspace. */
   private advance(state: Float64Array, k: number, h: number, startup: boolean): void {
     const { n, m } = this.sys;
     const ws = this.ws;
     const qNext = this.qNext;
     const name = startup ? 'dirac-1' : this.method.name;
-    // q = state[0, n), p = state[n, 2n), q_{k−1} = state[2n, 3n), read with offsets: subarray
-    // views would allocate every step
-    const q = this.qNext; // scratch copy of q_k for diracSolve (overwritten below)
-    const p = this.d;
-    for (let i = 0; i < n; i++) {
-      q[i] = state[i]!;
-      p[i] = state[n + i]!;
-    }
+    // q = state[0, n), p = state[n, 2n), q_{k−1} = state[2n, 3n)
+    this.view(state);
+    const q = this.qView;
+    const p = this.pView;
     try {
       if (name === 'dirac-2c') {
         const C = ws.C;
         this.sys.C(C, q);
+        const qPrev = this.qPrevView;
         for (let a = 0; a < m; a++) {
           let s = 0;
-          for (let j = 0; j < n; j++) s += C[a * n + j]! * (state[j]! - state[2 * n + j]!);
+          for (let j = 0; j < n; j++) s += C[a * n + j]! * (q[j]! - qPrev[j]!);
           this.r[a] = -s / h;
         }
         diracSolve(this.sys, ws, q, p, h, this.r);
@@ -446,9 +457,10 @@ export class DiracStepper implements Stepper<DiracSeries> {
     }
     const qt = ws.qt;
     if (name === 'dirac-2') {
-      for (let i = 0; i < n; i++) qNext[i] = state[2 * n + i]! + 2 * h * qt[i]!;
+      const qPrev = this.qPrevView;
+      for (let i = 0; i < n; i++) qNext[i] = qPrev[i]! + 2 * h * qt[i]!;
     } else {
-      for (let i = 0; i < n; i++) qNext[i] = state[i]! + h * qt[i]!;
+      for (let i = 0; i < n; i++) qNext[i] = q[i]! + h * qt[i]!;
     }
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(qNext[i]!)) throw new NonFiniteError(`DiracStepper.step ${k}: q`, i);
@@ -466,11 +478,10 @@ export class DiracStepper implements Stepper<DiracSeries> {
     const { n, m } = sys;
     for (let i = 0; i < 2 * n; i++) out[i] = state[i]!;
     let off = 2 * n;
-    if (this.energyPairing === 'same') out[off++] = this.energyOf(state, 0, n);
+    this.view(state);
+    if (this.energyPairing === 'same') out[off++] = this.energyOf(this.qView, this.pView);
     if (m > 0) {
-      const q = this.qNext;
-      for (let i = 0; i < n; i++) q[i] = state[i]!;
-      sys.phi(this.phi, q);
+      sys.phi(this.phi, this.qView);
       for (let a = 0; a < m; a++) out[off + a] = this.phi[a]!;
     }
   }
@@ -500,21 +511,22 @@ export class DiracStepper implements Stepper<DiracSeries> {
 
   /** out ← [λ, E] from λ and the state after the step (q_{k+1}, p_{k+1}, q_k). */
   private leaving(out: Float64Array, lambda: Float64Array, after: Float64Array): void {
-    const { n, m } = this.sys;
+    const { m } = this.sys;
     for (let a = 0; a < m; a++) out[a] = lambda[a]!;
-    if (this.energyPairing === 'shifted') out[m] = this.energyOf(after, 2 * n, n);
+    if (this.energyPairing === 'shifted') {
+      this.view(after);
+      out[m] = this.energyOf(this.qPrevView, this.pView);
+    }
   }
 
-  /** ½ pᵀM⁻¹p + V(q) with q = state[qOff, qOff + n), p = state[pOff, pOff + n). */
-  private energyOf(state: Float64Array, qOff: number, pOff: number): number {
+  /** ½ pᵀM⁻¹p + V(q). */
+  private energyOf(q: Float64Array, p: Float64Array): number {
     const { sys } = this;
     const n = sys.n;
     let T = 0;
-    const q = this.qNext;
     for (let i = 0; i < n; i++) {
-      const pe = state[pOff + i]!;
+      const pe = p[i]!;
       T += (0.5 * pe * pe) / sys.mass[i]!;
-      q[i] = state[qOff + i]!;
     }
     return T + sys.V(q);
   }

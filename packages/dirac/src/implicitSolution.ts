@@ -1,25 +1,13 @@
 /**
  * The solutions of the implicit-system solvers ({@link integrateIndexReduced},
- * {@link integrateNullSpace}, {@link integrateDegenerate}): core's one {@link Solution}, built by a
- * {@link Recorder} from the sampled (q, v) of the solver's ODE, with p = ∂L/∂v, the multipliers μ,
- * the generalized energy (Prop 6.5), the constraint residuals and the drifts. Also the output
- * times and DOPRI5 options the solvers share.
+ * {@link integrateNullSpace}, {@link integrateDegenerate}): core's one {@link Solution}, built by
+ * core's `Recorder` from the sampled (q, v) of the solver's ODE, with p = ∂L/∂v, the multipliers
+ * μ, the generalized energy (Prop 6.5), the constraint residuals and the drifts; and the output
+ * times and tolerances the solvers share.
  *
  * @module
  */
-import {
-  extendSolution,
-  type IntegrationStats,
-  type MethodTraits,
-  matVec,
-  methodTraits,
-  Recorder,
-  type SeriesSpec,
-  type Solution,
-} from '@geomech/core';
-import type { ImplicitLagrangianSystem } from './implicitSystem.js';
-import { checkFinite, maxAbs } from './internal.js';
-import { generalizedEnergy } from './lagrangian.js';
+import { type MethodTraits, methodTraits, type Solution } from '@geomech/core';
 
 /**
  * The series every implicit-system solution records, one row per output time: `q`, `v` = q̇,
@@ -52,9 +40,13 @@ export interface ImplicitSolutionExtras {
  *
  * @example
  * ```ts
- * const sol = integrateIndexReduced(sys, { q0, v0 }, 10);
+ * const disk = verticalRollingDisk();
+ * const s = disk.exactSolution(0);
+ * const system = new ImplicitLagrangianSystem(disk.lagrangian, disk.distribution);
+ * const sol = integrateIndexReduced(system, { q0: s.q, v0: s.v }, 10);
  * sol.last('q');          // q(10)
- * sol.constraintDrift;    // { velocity: max |A v|, position: max |φ(q)| or undefined }
+ * sol.sample('mu', 3);    // μ at t = 0.3
+ * sol.constraintDrift;    // { velocity: max |A v| (≈ 1e-10), position: undefined }
  * ```
  */
 export type ImplicitSolution<X extends string = never> = Solution<ImplicitSeries | X> &
@@ -63,6 +55,12 @@ export type ImplicitSolution<X extends string = never> = Solution<ImplicitSeries
 /**
  * The method of the solutions computed by the exact matrix exponential (the degenerate solver's
  * `'expm'`): no steps, exact up to rounding.
+ *
+ * @example
+ * ```ts
+ * expmMethod.name;       // 'expm'
+ * expmMethod.isExplicit; // true
+ * ```
  */
 export const expmMethod: MethodTraits = methodTraits({
   name: 'expm',
@@ -86,103 +84,4 @@ export interface ImplicitIntegrationOptions {
   readonly hmax?: number;
   /** DOPRI5 step budget. */
   readonly maxSteps?: number;
-}
-
-/** The sampled states of a solver's run, before the derived series are added. */
-export interface SampledRun {
-  readonly method: MethodTraits;
-  /** Output times (count). */
-  readonly t: Float64Array;
-  /** Step index of each output (e.g. DOPRI5's accepted steps so far), count. */
-  readonly k: ArrayLike<number>;
-  /** q at the outputs (count × n). */
-  readonly q: Float64Array;
-  /** v at the outputs (count × n). */
-  readonly v: Float64Array;
-  /** Steps taken by the run. */
-  readonly steps: number;
-  readonly stats: IntegrationStats;
-}
-
-/** A solver's own series: a name, its width and its `count × width` data. */
-export interface ExtraSeries<X extends string> {
-  readonly name: X;
-  readonly width: number;
-  readonly data: Float64Array;
-}
-
-/**
- * Builds the {@link ImplicitSolution} of a sampled run: p, energy and |A v| from (q, v), μ by the
- * solver's `muAt(out, k, q, v)`, the position residual by `positionAt` (when given) and the
- * solver's own series. Cold path (allocates the solution and one row of scratch).
- */
-export function implicitSolution<X extends string = never>(
-  system: ImplicitLagrangianSystem,
-  run: SampledRun,
-  muAt: (out: Float64Array, k: number, q: Float64Array, v: Float64Array) => void,
-  positionAt: ((q: Float64Array) => number) | undefined,
-  initialCorrection: number,
-  extra?: ExtraSeries<X>,
-): ImplicitSolution<X> {
-  const { n, m, L } = system;
-  const count = run.t.length;
-  type F = ImplicitSeries | 'positionResidual' | X;
-  const specs: SeriesSpec<F>[] = [
-    { name: 'q', width: n },
-    { name: 'v', width: n },
-    { name: 'p', width: n },
-    { name: 'mu', width: m },
-    { name: 'energy', width: 1 },
-    { name: 'velocityResidual', width: 1 },
-  ];
-  if (positionAt !== undefined) specs.push({ name: 'positionResidual', width: 1 });
-  if (extra !== undefined) specs.push({ name: extra.name, width: extra.width });
-  const rec = new Recorder<F>(run.method, specs, Math.max(count, 1));
-  const w = extra?.width ?? 0;
-  const row = new Float64Array(3 * n + m + 3 + w);
-  const q = new Float64Array(n);
-  const v = new Float64Array(n);
-  const p = row.subarray(2 * n, 3 * n);
-  const mu = row.subarray(3 * n, 3 * n + m);
-  const A = new Float64Array(m * n);
-  const Av = new Float64Array(m);
-  let velocity = 0;
-  let position = 0;
-  let e0 = 0;
-  let energyDrift = 0;
-  for (let k = 0; k < count; k++) {
-    for (let i = 0; i < n; i++) {
-      q[i] = run.q[k * n + i]!;
-      v[i] = run.v[k * n + i]!;
-    }
-    row.set(q, 0);
-    row.set(v, n);
-    L.Lv(p, q, v);
-    checkFinite('implicit solution: p', p);
-    muAt(mu, k, q, v);
-    checkFinite('implicit solution: μ', mu);
-    let off = 3 * n + m;
-    const energy = generalizedEnergy(L, q, v, p);
-    row[off++] = energy;
-    if (k === 0) e0 = energy;
-    energyDrift = Math.max(energyDrift, Math.abs(energy - e0));
-    system.Delta.A(A, q);
-    matVec(Av, A, m, n, v);
-    const vres = maxAbs(Av);
-    velocity = Math.max(velocity, vres);
-    row[off++] = vres;
-    if (positionAt !== undefined) {
-      const pres = positionAt(q);
-      position = Math.max(position, pres);
-      row[off++] = pres;
-    }
-    if (extra !== undefined) for (let c = 0; c < w; c++) row[off + c] = extra.data[k * w + c]!;
-    rec.keep(run.k[k]!, run.t[k]!, row);
-  }
-  const sol = rec.finish({ steps: run.steps, h: Number.NaN, stats: run.stats });
-  return extendSolution(sol, {
-    initialCorrection,
-    constraintDrift: { velocity, position: positionAt === undefined ? undefined : position },
-    energyDrift,
-  }) as unknown as ImplicitSolution<X>;
 }

@@ -19,13 +19,10 @@ import {
   type OdeRhs,
   SINGULAR_JACOBIAN_CONDITION,
 } from '@geomech/core';
-import {
-  type ImplicitIntegrationOptions,
-  type ImplicitSolution,
-  implicitSolution,
-} from './implicitSolution.js';
+import { dopriOptions, implicitSolution, sampleTimes } from './implicitRun.js';
+import type { ImplicitIntegrationOptions, ImplicitSolution } from './implicitSolution.js';
 import type { ImplicitLagrangianSystem } from './implicitSystem.js';
-import { checkFinite, checkLength, dopriOptions, maxAbs, sampleTimes } from './internal.js';
+import { checkFinite, checkLength, maxAbs } from './internal.js';
 
 /** Work counters of a run without steps. */
 const ZERO_STATS: Required<IntegrationStats> = Object.freeze({

@@ -20,13 +20,10 @@ import {
   SINGULAR_JACOBIAN_CONDITION,
   transpose,
 } from '@geomech/core';
-import {
-  type ImplicitIntegrationOptions,
-  type ImplicitSolution,
-  implicitSolution,
-} from './implicitSolution.js';
+import { dopriOptions, implicitSolution, sampleTimes } from './implicitRun.js';
+import type { ImplicitIntegrationOptions, ImplicitSolution } from './implicitSolution.js';
 import type { ImplicitLagrangianSystem } from './implicitSystem.js';
-import { checkFinite, checkLength, dopriOptions, maxAbs, sampleTimes } from './internal.js';
+import { checkFinite, checkLength, maxAbs } from './internal.js';
 import { FOURTH_ORDER_DIFFERENCE_STEP } from './lagrangian.js';
 
 /** The solution of {@link integrateNullSpace}: the quasi-velocities `u` (count × r) and r = dim Δ. */

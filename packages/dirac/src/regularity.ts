@@ -48,7 +48,12 @@ export interface RegularityReport {
  *
  * @example
  * ```ts
- * regularityReport(sys, q, v).defect; // undefined for the rolling disk, 'singular-constrained-mass' for the 4-port circuit
+ * const disk = verticalRollingDisk();
+ * const s = disk.exactSolution(0);
+ * regularityReport(new ImplicitLagrangianSystem(disk.lagrangian, disk.distribution), s.q, s.v).defect; // undefined
+ * const lc = lcCircuit4();
+ * const z = new Float64Array(4);
+ * regularityReport(new ImplicitLagrangianSystem(lc.lagrangian, lc.distribution), z, z).defect; // 'singular-constrained-mass'
  * ```
  */
 export function regularityReport(
@@ -94,7 +99,9 @@ export function regularityReport(
  *
  * @example
  * ```ts
- * checkRegularity(sys, q, v); // returns the report, or throws
+ * const disk = verticalRollingDisk();
+ * const s = disk.exactSolution(0);
+ * checkRegularity(new ImplicitLagrangianSystem(disk.lagrangian, disk.distribution), s.q, s.v).rankA; // 2
  * ```
  */
 export function checkRegularity(
