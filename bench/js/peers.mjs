@@ -55,7 +55,7 @@ function pendulumLadder() {
       return [tr.q[2 * (tr.count - 1)], tr.q[2 * (tr.count - 1) + 1]];
     },
     dirac2c: (h, N) => {
-      const tr = D.integrateDirac(sys, 'dirac2c', init, h, N, { every: N });
+      const tr = D.integrateDirac(sys, 'dirac-2c', init, h, N, { every: N });
       return [tr.q[2 * (tr.count - 1)], tr.q[2 * (tr.count - 1) + 1]];
     },
   };

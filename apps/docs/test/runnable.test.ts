@@ -300,10 +300,10 @@ describe('the browser examples reproduce the numbers their pages state', () => {
       return [Number(m?.[1]), Number(m?.[2])];
     };
     // measured 1.1027678882899283, 1.1981275636710984 (printed to 4 digits); spec (1.1027, 1.1981)
-    const [l1, l2] = lengths('dirac1');
+    const [l1, l2] = lengths('dirac-1');
     expect(Math.abs(l1! - 1.1027)).toBeLessThan(2e-4);
     expect(Math.abs(l2! - 1.1981)).toBeLessThan(2e-4);
-    const [m1, m2] = lengths('dirac2c');
+    const [m1, m2] = lengths('dirac-2c');
     expect(Math.abs(m1! - 1)).toBeLessThan(1e-4); // measured 1.4e-6
     expect(Math.abs(m2! - 1)).toBeLessThan(1e-4); // measured 6.1e-8
     const tailMean = (label: string) => {

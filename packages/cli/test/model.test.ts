@@ -404,11 +404,11 @@ describe('symbolic derivatives against central differences (fast-check, 25 point
         const v = x.subarray(n);
         const value = (y: Float64Array) => L.L(y.subarray(0, n), y.subarray(n));
         const dLdv = (i: number) => (y: Float64Array) =>
-          L.dLdv(new Float64Array(n), y.subarray(0, n), y.subarray(n))[i]!;
-        const dq = L.dLdq(new Float64Array(n), q, v);
-        const dv = L.dLdv(new Float64Array(n), q, v);
-        const M = L.d2Ldv2(new Float64Array(n * n), q, v);
-        const N = L.d2Ldvdq(new Float64Array(n * n), q, v);
+          L.Lv(new Float64Array(n), y.subarray(0, n), y.subarray(n))[i]!;
+        const dq = L.Lq(new Float64Array(n), q, v);
+        const dv = L.Lv(new Float64Array(n), q, v);
+        const M = L.Lvv(new Float64Array(n * n), q, v);
+        const N = L.Lvq(new Float64Array(n * n), q, v);
         for (let i = 0; i < n; i++) {
           close(dq[i]!, central(value, x, i));
           close(dv[i]!, central(value, x, n + i));

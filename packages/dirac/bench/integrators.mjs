@@ -2,14 +2,16 @@
 // Run after a build: `node bench/integrators.mjs` (tables) or `--json` (for bench/run.mjs).
 //
 // - (±)-discrete Lagrange–Dirac (spec 000 §8): one bordered Newton solve per step
-//   (LagrangeDiracStepper.step, the loop of integrateLagrangeDirac) on the free vertical rolling
+//   (LagrangeDiracStepper.step on its flat state, as core's integrate calls it) on the free vertical rolling
 //   disk (m = R = I = J = 1) from q = 0, v = (1, 0, 1, 1), restarted every 2000 steps (t = 20, so
 //   θ stays O(20) and the residual floor of the step stays at its start value);
 // - Dirac-2c (spec 001 §5.7) and RATTLE (spec 001 §6) on the pendulum (θ0 = π/4) and on the
 //   Ziegler column with n = 2, 8, 32 links (see common.mjs for the load and the initial angles),
 //   restarted every 2000 steps (500 for n = 32).
 //
-// Columns: the hot path (`step` on preallocated state, restarts included) in ns/step, median and
+// Columns: the hot path (the core Stepper's `step` on a preallocated state, restarts included; the
+// call core's `integrate` makes, with a constant time argument: the steppers ignore t, and a fresh
+// double t is boxed by the call, 16 bytes that `integrate` pays per step) in ns/step, median and
 // min–max over 5 timed batches of ~150 ms after a warm-up batch; bytes allocated per step
 // (heap growth between forced GCs, ≈ 0 for allocation-free code); Newton iterations per step;
 // the driver (integrateLagrangeDirac / integrateDirac / integrateConstrained over one restart
@@ -29,7 +31,7 @@ import {
 } from './common.mjs';
 
 const {
-  DiracIntegrator,
+  DiracStepper,
   LagrangeDiracStepper,
   createComparatorStepper,
   discretize,
@@ -42,30 +44,25 @@ const {
 /** (±) Lagrange–Dirac on the free rolling disk. */
 function lagrangeDiracRow(sign) {
   const restart = 2000;
+  const method = `dirac-${sign}`;
   const disk = verticalRollingDisk();
   const L = disk.lagrangian;
   const Delta = disk.distribution;
   const Ld = discretize(L, H, sign === 'plus' ? 'left' : 'right');
-  const st = new LagrangeDiracStepper(Ld, Delta, sign);
+  const st = new LagrangeDiracStepper(Ld, Delta, method);
   const q0 = Float64Array.of(0, 0, 0, 0);
   const v0 = Float64Array.of(1, 0, 1, 1);
-  const q = new Float64Array(4);
-  const qPrev = new Float64Array(4);
-  const P = new Float64Array(4);
-  const guess = new Float64Array(4);
+  const P0 = L.Lv(new Float64Array(4), q0, v0);
+  const guess0 = q0.map((q, i) => q + H * v0[i]);
+  const start = st.initialState(q0, P0, guess0);
+  const state = new Float64Array(start.length);
   const its = new Float64Array(1);
   const reset = () => {
-    q.set(q0);
-    L.dLdv(P, q, v0);
-    for (let i = 0; i < 4; i++) guess[i] = q0[i] + H * v0[i];
+    state.set(start);
+    st.reset();
   };
   const step = (k) => {
-    const r = st.step(q, P, guess, k);
-    its[0] += r.iterations;
-    qPrev.set(q);
-    q.set(r.q1);
-    P.set(r.P1);
-    for (let i = 0; i < 4; i++) guess[i] = 2 * q[i] - qPrev[i];
+    its[0] += st.step(state, k, 0, H);
   };
   note(`dirac: Lagrange–Dirac ${sign}`);
   const m = perStep(reset, step, restart);
@@ -75,7 +72,7 @@ function lagrangeDiracRow(sign) {
   const iterations = its[0] / restart;
   const driver = perDriverStep(
     () =>
-      integrateLagrangeDirac(L, Delta, sign, { q0, v0 }, H, restart, {
+      integrateLagrangeDirac(L, Delta, method, { q0, v0 }, H, restart, {
         every: restart,
       }),
     restart,
@@ -95,16 +92,20 @@ function lagrangeDiracRow(sign) {
 
 /** Dirac-2c on a constrained system. */
 function dirac2cRow(id, system, c, restart) {
-  const it = new DiracIntegrator(c.sys, 'dirac2c', H);
-  const p0 = new Float64Array(c.sys.n);
+  const st = new DiracStepper(c.sys, 'dirac-2c');
+  const start = st.initialState(c.q0, new Float64Array(c.sys.n));
+  const state = new Float64Array(start.length);
   note(`dirac: ${id}`);
   const m = perStep(
-    () => it.init(c.q0, p0),
-    () => it.step(),
+    () => {
+      state.set(start);
+      st.reset();
+    },
+    (k) => st.step(state, k, 0, H),
     restart,
   );
   const driver = perDriverStep(
-    () => integrateDirac(c.sys, 'dirac2c', { q0: c.q0, v0: c.v0 }, H, restart, { every: restart }),
+    () => integrateDirac(c.sys, 'dirac-2c', { q0: c.q0, v0: c.v0 }, H, restart, { every: restart }),
     restart,
   );
   return {
@@ -131,11 +132,11 @@ function rattleRow(id, system, c, restart) {
     st.reset();
   };
   note(`dirac: ${id}`);
-  const m = perStep(reset, (k) => st.step(z, H, k), restart);
+  const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
   reset();
-  const i0 = st.newtonIterations;
-  for (let k = 0; k < restart; k++) st.step(z, H, k);
-  const iterations = (st.newtonIterations - i0) / restart;
+  let its = 0;
+  for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+  const iterations = its / restart;
   const driver = perDriverStep(
     () => integrateConstrained(c.sys, 'rattle', c, H, restart, { every: restart }),
     restart,

@@ -8,7 +8,7 @@
 // velocity stage. So the exponent climbs from ≈ 2 (small n, assembly-dominated) towards 3.
 import { dirac, emit, fmt, H, JSON_OUT, note, perStep, QUICK, slope, ziegler } from './common.mjs';
 
-const { DiracIntegrator, createComparatorStepper } = dirac;
+const { DiracStepper, createComparatorStepper } = dirac;
 
 const LINKS = QUICK ? [2, 4, 8, 16, 32] : [2, 4, 8, 16, 32, 64];
 
@@ -18,11 +18,15 @@ for (const links of LINKS) {
   const restart = links >= 32 ? 200 : links >= 16 ? 500 : 2000;
   note(`ziegler scaling: n = ${links}`);
   {
-    const it = new DiracIntegrator(c.sys, 'dirac2c', H);
-    const p0 = new Float64Array(c.sys.n);
+    const st = new DiracStepper(c.sys, 'dirac-2c');
+    const start = st.initialState(c.q0, new Float64Array(c.sys.n));
+    const state = new Float64Array(start.length);
     const m = perStep(
-      () => it.init(c.q0, p0),
-      () => it.step(),
+      () => {
+        state.set(start);
+        st.reset();
+      },
+      (k) => st.step(state, k, 0, H),
       restart,
     );
     series.dirac2c.push({ x: links, ...m.hot, bytes: m.bytes });
@@ -35,16 +39,11 @@ for (const links of LINKS) {
       z.set(c.v0, c.sys.n);
       st.reset();
     };
-    const m = perStep(reset, (k) => st.step(z, H, k), restart);
+    const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
     reset();
-    const i0 = st.newtonIterations;
-    for (let k = 0; k < restart; k++) st.step(z, H, k);
-    series.rattle.push({
-      x: links,
-      ...m.hot,
-      bytes: m.bytes,
-      iterations: (st.newtonIterations - i0) / restart,
-    });
+    let its = 0;
+    for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+    series.rattle.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
   }
 }
 

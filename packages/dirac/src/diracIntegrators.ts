@@ -19,10 +19,17 @@ import {
   DenseLU,
   DimensionError,
   DomainError,
+  extendSolution,
+  type IntegrateOptions,
+  integrate,
+  type MethodTraits,
+  methodTraits,
   NonFiniteError,
-  PROGRESS_INTERVAL_STEPS,
   type ProgressCallback,
+  type SeriesSpec,
   SingularMatrixError,
+  type Solution,
+  type Stepper,
 } from '@geomech/core';
 import type { ConstrainedMechanicalSystem } from './constrained.js';
 
@@ -35,63 +42,66 @@ export const DIRAC_SINGULAR_CONDITION = 1e14;
 /** Velocity reconstruction rule q̃_k of spec §5.3 (§11 item 19: a rule with access to history). */
 export type VelocityRule = 'forward' | 'central';
 
-/** The Dirac methods: `'dirac1'`, `'dirac2'` (paper-literal) and `'dirac2c'` (extension, §5.7). */
-export type DiracMethodName = 'dirac1' | 'dirac2' | 'dirac2c';
+/**
+ * The Dirac methods, by their CLI names: `'dirac-1'`, `'dirac-2'` (paper-literal) and
+ * `'dirac-2c'` (extension, §5.7).
+ */
+export type DiracMethodName = 'dirac-1' | 'dirac-2' | 'dirac-2c';
 
-/** Traits of a Dirac method (house style: an unknown trait is `undefined`). */
-export interface DiracMethodTraits {
+/**
+ * A Dirac method: core's {@link MethodTraits} (an unknown trait is `undefined`) plus the velocity
+ * reconstructions of (7) and whether the paper defines it.
+ */
+export interface DiracMethod extends MethodTraits {
   readonly name: DiracMethodName;
   /** Reconstruction used in the constraint line (7, line 1). */
   readonly constraintRule: VelocityRule;
   /** Reconstruction used in the momentum lines (7, lines 2–3). */
   readonly momentumRule: VelocityRule;
-  /** Global order measured in spec §5.6 / §9 item 9 (all three are first order). */
-  readonly order: number;
-  /** Number of time levels the step needs (2 = one-step, 3 = two-step). */
-  readonly levels: 2 | 3;
-  readonly isExplicit: boolean;
   /** True for the methods the paper defines; false for the §5.7 extension. */
   readonly inPaper: boolean;
 }
 
+function diracMethod(
+  name: DiracMethodName,
+  description: string,
+  stepsUsed: number,
+  rules: Pick<DiracMethod, 'constraintRule' | 'momentumRule' | 'inPaper'>,
+): DiracMethod {
+  // order 1: measured in spec §5.6 / §9 item 9; explicit: one linear solve per step, no Newton
+  const traits = methodTraits({ name, description, order: 1, isExplicit: true, stepsUsed });
+  return Object.freeze({ ...traits, name, ...rules });
+}
+
 /**
- * The method table. Dirac-1 = symplectic Euler plus the constraint impulse (§5.5); Dirac-2 is
- * the literal (7) with central q̃; Dirac-2c is labelled non-paper (§5.7, §11 item 6).
+ * The method table, keyed by the CLI names. Dirac-1 = symplectic Euler plus the constraint
+ * impulse (§5.5); Dirac-2 is the literal (7) with central q̃ (a two-step method); Dirac-2c is
+ * labelled non-paper (§5.7, §11 item 6). All three are first order (§5.6).
  *
  * @example
  * ```ts
- * DIRAC_METHODS.dirac2c.inPaper; // false
+ * diracMethods['dirac-2c'].inPaper;   // false
+ * diracMethods['dirac-2'].stepsUsed;  // 2 (q_{k−1} and q_k)
  * ```
  */
-export const DIRAC_METHODS: Readonly<Record<DiracMethodName, DiracMethodTraits>> = Object.freeze({
-  dirac1: Object.freeze({
-    name: 'dirac1',
+export const diracMethods: Readonly<Record<DiracMethodName, DiracMethod>> = Object.freeze({
+  'dirac-1': diracMethod('dirac-1', 'Dirac-1: forward reconstruction (spec 001 §5.3)', 1, {
     constraintRule: 'forward',
     momentumRule: 'forward',
-    order: 1,
-    levels: 2,
-    isExplicit: true,
     inPaper: true,
   }),
-  dirac2: Object.freeze({
-    name: 'dirac2',
+  'dirac-2': diracMethod('dirac-2', 'Dirac-2: central reconstruction (spec 001 §5.3)', 2, {
     constraintRule: 'central',
     momentumRule: 'central',
-    order: 1,
-    levels: 3,
-    isExplicit: true,
     inPaper: true,
   }),
-  dirac2c: Object.freeze({
-    name: 'dirac2c',
-    constraintRule: 'central',
-    momentumRule: 'forward',
-    order: 1,
-    levels: 3,
-    isExplicit: true,
-    inPaper: false,
-  }),
-} as const);
+  'dirac-2c': diracMethod(
+    'dirac-2c',
+    'Dirac-2c: central difference in the constraint line only (spec 001 §5.7, not in the paper)',
+    2,
+    { constraintRule: 'central', momentumRule: 'forward', inPaper: false },
+  ),
+});
 
 /**
  * Scratch and outputs of {@link diracSolve} for one system: allocate once, reuse every step.
@@ -233,20 +243,34 @@ export function diracSolve(
   return ws;
 }
 
-/** Options of {@link DiracIntegrator}. */
-export interface DiracIntegratorOptions {
+/** Start-up of the two-step methods (spec §10, §11 item 4). */
+export type DiracStartup = 'dirac-1' | 'none';
+
+/** Options of {@link DiracStepper}. */
+export interface DiracStepperOptions {
   /**
-   * Start-up of the two-step methods when no q_{−1} is given (spec §10, §11 item 4): `'dirac1'`
-   * (default, as in the reference runs of §7.3) takes one Dirac-1 step from (q_0, p_0).
+   * Start-up of the two-step methods: `'dirac-1'` (default, as in the reference runs of §7.3)
+   * takes one Dirac-1 step from (q_0, p_0) as the first step after {@link DiracStepper.reset};
+   * `'none'` uses the q_{−1} of the state (e.g. the exact solution at −h: spec §11 item 4; never
+   * q_{−1} = q_0).
    */
-  readonly startup?: 'dirac1';
+  readonly startup?: DiracStartup;
+  /** Default `'shifted'` for `'dirac-2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
+  readonly energyPairing?: EnergyPairing;
 }
 
+/** Energy pairing (spec §10, §11 item 5): `'same'` E_k = T(p_k) + V(q_k); `'shifted'` uses p_{k+1}. */
+export type EnergyPairing = 'same' | 'shifted';
+
+/** The series of a Dirac trajectory. */
+export type DiracSeries = 'q' | 'p' | 'lambda' | 'energy' | 'constraint';
+
+const EMPTY = new Float64Array(0);
+
 /**
- * A Dirac integrator (spec §5): the method, the system, the step h, the state and its scratch.
- * State after `k` steps: `q` = q_k, `p` = p_k, `qPrev` = q_{k−1} (two-step methods, valid when
- * `hasPrev`), and from the last step `lambda` = λ_{k−1}, `qt` = q̃_{k−1}. {@link step}
- * allocates nothing.
+ * A Dirac method joined with a system (spec §5): a core {@link Stepper} on the flat state
+ * `[q_k, p_k, q_{k−1}]` (3n; the q_{k−1} slot matters for the two-step methods), owning the
+ * workspace of {@link diracSolve}. {@link step} allocates nothing.
  *
  * One step (§5.5, with f = p_k − h∇V(q_k) and λ from {@link diracSolve}):
  * - Dirac-1: C q̃ = 0, `q_{k+1} = q_k + h q̃`, `p_{k+1} = M q̃`;
@@ -254,148 +278,259 @@ export interface DiracIntegratorOptions {
  * - Dirac-2c (§5.7, extension): C q̃ = −C(q_k − q_{k−1})/h, `q_{k+1} = q_k + h q̃`,
  *   `p_{k+1} = M q̃ = M (q_{k+1} − q_k)/h`.
  *
+ * The first step after {@link reset} of a two-step method is a Dirac-1 start-up step unless
+ * `startup: 'none'`. Series: `q`, `p` and `constraint` = φ(q_k) of the state; `lambda` = λ_k of
+ * the step leaving it (the λ of (7) with ψ(q_k)); `energy` E = ½ pᵀM⁻¹p + V(q_k) with p = p_k
+ * (`'same'`) or p_{k+1} (`'shifted'`, then it too belongs to the step leaving the state).
+ *
  * @example
  * ```ts
- * const it = new DiracIntegrator(pendulumSys, 'dirac2c', 0.01).init(q0, p0);
- * for (let k = 0; k < 100; k++) it.step();
- * it.q; // q_100; the invariant q_k·q_{k+1} = q_0·q_1 holds to round-off (§5.6)
+ * const st = new DiracStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'dirac-2c');
+ * const s = st.initialState([Math.SQRT1_2, -Math.SQRT1_2], [0, 0]);
+ * st.reset(s);
+ * for (let k = 0; k < 100; k++) st.step(s, k, k * 0.01, 0.01);
+ * s.subarray(0, 2); // q_100; the invariant q_k·q_{k+1} = q_0·q_1 holds to round-off (§5.6)
  * ```
  */
-export class DiracIntegrator {
+export class DiracStepper implements Stepper<DiracSeries> {
   readonly sys: ConstrainedMechanicalSystem;
-  readonly method: DiracMethodTraits;
-  readonly h: number;
-  readonly startup: 'dirac1';
+  readonly method: DiracMethod;
+  readonly startup: DiracStartup;
+  readonly energyPairing: EnergyPairing;
+  readonly stateSize: number;
+  readonly inputSize = 0;
+  readonly series: readonly SeriesSpec<DiracSeries>[];
+  /** Explicit: no Newton solve, so no residual. */
+  readonly lastResidual = 0;
   readonly ws: DiracWorkspace;
-  readonly q: Float64Array;
-  readonly p: Float64Array;
-  readonly qPrev: Float64Array;
-  /** Multiplier λ of the last step (λ_{k−1}); zeros before the first step. */
+  /** Multiplier λ of the last step taken (zeros after {@link reset}). */
   readonly lambda: Float64Array;
-  /** Reconstructed velocity q̃ of the last step (q̃_{k−1}). */
+  /** Reconstructed velocity q̃ of the last step taken. */
   readonly qt: Float64Array;
-  /** Steps taken since {@link init}. */
-  k = 0;
-  /** Whether q_{k−1} is available (two-step methods). */
-  hasPrev = false;
-  /** Number of start-up (Dirac-1) steps taken. */
+  /** Number of start-up (Dirac-1) steps since {@link reset}. */
   startupSteps = 0;
+  /** Whether the state's q_{k−1} is valid for the next step. */
+  private hasPrev = false;
   private readonly r: Float64Array;
-  private readonly d: Float64Array;
   private readonly qNext: Float64Array;
+  private readonly phi: Float64Array;
+  private readonly peekState: Float64Array;
+  /** The state of the last step (its slots: q_{k+1}, p_{k+1}, q_k), for {@link recordLeaving}. */
+  private last: Float64Array = EMPTY;
+  /** Views of the q_k and p_k slots of {@link viewed} (made once per state array, not per step). */
+  private viewed: Float64Array = EMPTY;
+  private qView: Float64Array = EMPTY;
+  private pView: Float64Array = EMPTY;
+  private qPrevView: Float64Array = EMPTY;
+  private peekFailure: string | undefined;
 
   constructor(
     sys: ConstrainedMechanicalSystem,
     method: DiracMethodName,
-    h: number,
-    options: DiracIntegratorOptions = {},
+    options: DiracStepperOptions = {},
   ) {
-    if (!(h > 0 && Number.isFinite(h)))
-      throw new DomainError('DiracIntegrator: h', h, 'must be positive and finite');
-    const traits = DIRAC_METHODS[method];
+    const traits = diracMethods[method];
     if (traits === undefined)
       throw new DomainError(
-        'DiracIntegrator: method',
+        'DiracStepper: method',
         method,
-        "must be 'dirac1' | 'dirac2' | 'dirac2c'",
+        "must be 'dirac-1' | 'dirac-2' | 'dirac-2c'",
       );
+    const startup = options.startup ?? 'dirac-1';
+    if (startup !== 'dirac-1' && startup !== 'none')
+      throw new DomainError('DiracStepper: startup', startup, "must be 'dirac-1' or 'none'");
+    const pairing = options.energyPairing ?? (method === 'dirac-2' ? 'shifted' : 'same');
+    if (pairing !== 'same' && pairing !== 'shifted')
+      throw new DomainError('DiracStepper: energyPairing', pairing, "must be 'same' or 'shifted'");
     this.sys = sys;
     this.method = traits;
-    this.h = h;
-    this.startup = options.startup ?? 'dirac1';
+    this.startup = startup;
+    this.energyPairing = pairing;
     this.ws = new DiracWorkspace(sys);
     const { n, m } = sys;
-    this.q = new Float64Array(n);
-    this.p = new Float64Array(n);
-    this.qPrev = new Float64Array(n);
+    this.stateSize = 3 * n;
+    this.series = Object.freeze([
+      { name: 'q', width: n },
+      { name: 'p', width: n },
+      { name: 'lambda', width: m, timing: 'leaving' },
+      { name: 'energy', width: 1, timing: pairing === 'same' ? 'state' : 'leaving' },
+      { name: 'constraint', width: m },
+    ] as const);
     this.lambda = new Float64Array(m);
     this.qt = new Float64Array(n);
     this.r = new Float64Array(m);
-    this.d = new Float64Array(n);
     this.qNext = new Float64Array(n);
+    this.phi = new Float64Array(m);
+    this.peekState = new Float64Array(3 * n);
   }
 
   /**
-   * Sets (q_0, p_0) and, optionally, q_{−1} for the two-step methods (e.g. the exact solution at
-   * −h: spec §11 item 4; never q_{−1} = q_0). Resets the step counter.
+   * The flat state `[q_0, p_0, q_{−1}]` (a new array): q_{−1} = `qPrev` when given (use it with
+   * `startup: 'none'`), else q_0 (a placeholder the start-up step does not read).
    */
-  init(q0: ArrayLike<number>, p0: ArrayLike<number>, qPrev?: ArrayLike<number>): this {
+  initialState(
+    q0: ArrayLike<number>,
+    p0: ArrayLike<number>,
+    qPrev?: ArrayLike<number>,
+  ): Float64Array {
     const n = this.sys.n;
-    if (q0.length !== n) throw new DimensionError('DiracIntegrator.init: q0', n, q0.length);
-    if (p0.length !== n) throw new DimensionError('DiracIntegrator.init: p0', n, p0.length);
+    if (q0.length !== n) throw new DimensionError('DiracStepper: q0', n, q0.length);
+    if (p0.length !== n) throw new DimensionError('DiracStepper: p0', n, p0.length);
+    if (qPrev !== undefined && qPrev.length !== n)
+      throw new DimensionError('DiracStepper: qPrev', n, qPrev.length);
+    const s = new Float64Array(3 * n);
     for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(q0[i]!)) throw new NonFiniteError('DiracIntegrator.init: q0', i);
-      if (!Number.isFinite(p0[i]!)) throw new NonFiniteError('DiracIntegrator.init: p0', i);
-      this.q[i] = q0[i]!;
-      this.p[i] = p0[i]!;
+      s[i] = q0[i]!;
+      s[n + i] = p0[i]!;
+      s[2 * n + i] = qPrev === undefined ? q0[i]! : qPrev[i]!;
     }
-    this.hasPrev = qPrev !== undefined;
-    if (qPrev !== undefined) {
-      if (qPrev.length !== n)
-        throw new DimensionError('DiracIntegrator.init: qPrev', n, qPrev.length);
-      for (let i = 0; i < n; i++) this.qPrev[i] = qPrev[i]!;
-    }
-    this.lambda.fill(0);
-    this.qt.fill(0);
-    this.k = 0;
-    this.startupSteps = 0;
-    return this;
+    return s;
   }
 
-  /** Advances one step (a Dirac-1 start-up step for a two-step method without q_{k−1}). */
-  step(): this {
+  /** Starts a run: the next step of a two-step method is the start-up step (unless `'none'`). */
+  reset(_state?: Float64Array): void {
+    this.hasPrev = this.startup === 'none';
+    this.startupSteps = 0;
+    this.lambda.fill(0);
+    this.qt.fill(0);
+    this.last = EMPTY;
+    this.viewed = EMPTY;
+    this.peekFailure = undefined;
+  }
+
+  /**
+   * Advances `state` = [q_k, p_k, q_{k−1}] by one step of size h (a Dirac-1 start-up step for a
+   * two-step method without q_{k−1}). Returns 0 (no Newton iterations). On failure
+   * ({@link SingularMatrixError} naming step k, {@link NonFiniteError}) the state is unchanged.
+   */
+  step(state: Float64Array, k: number, _t: number, h: number, _u?: Float64Array): number {
+    const startup = this.method.stepsUsed > 1 && !this.hasPrev;
+    this.advance(state, k, h, startup);
+    if (startup) this.startupSteps++;
+    this.hasPrev = true;
     const { n, m } = this.sys;
-    const h = this.h;
     const ws = this.ws;
-    const q = this.q;
+    for (let i = 0; i < n; i++) this.qt[i] = ws.qt[i]!;
+    for (let a = 0; a < m; a++) this.lambda[a] = ws.lambda[a]!;
+    this.last = state;
+    return 0;
+  }
+
+  /** Points the slot views at `state` (allocates only when the state array changes). */
+  private view(state: Float64Array): void {
+    if (state === this.viewed) return;
+    const n = this.sys.n;
+    this.viewed = state;
+    this.qView = state.subarray(0, n);
+    this.pView = state.subarray(n, 2 * n);
+    this.qPrevView = state.subarray(2 * n, 3 * n);
+  }
+
+  /** One step in place; λ and q̃ stay in the workspace. */
+  private advance(state: Float64Array, k: number, h: number, startup: boolean): void {
+    const { n, m } = this.sys;
+    const ws = this.ws;
     const qNext = this.qNext;
-    let name = this.method.name;
-    if (name !== 'dirac1' && !this.hasPrev) {
-      name = 'dirac1';
-      this.startupSteps++;
-    }
+    const name = startup ? 'dirac-1' : this.method.name;
+    // q = state[0, n), p = state[n, 2n), q_{k−1} = state[2n, 3n)
+    this.view(state);
+    const q = this.qView;
+    const p = this.pView;
     try {
-      if (name === 'dirac2c') {
+      if (name === 'dirac-2c') {
         const C = ws.C;
         this.sys.C(C, q);
-        for (let i = 0; i < n; i++) this.d[i] = q[i]! - this.qPrev[i]!;
+        const qPrev = this.qPrevView;
         for (let a = 0; a < m; a++) {
           let s = 0;
-          for (let j = 0; j < n; j++) s += C[a * n + j]! * this.d[j]!;
+          for (let j = 0; j < n; j++) s += C[a * n + j]! * (q[j]! - qPrev[j]!);
           this.r[a] = -s / h;
         }
-        diracSolve(this.sys, ws, q, this.p, h, this.r);
+        diracSolve(this.sys, ws, q, p, h, this.r);
       } else {
-        diracSolve(this.sys, ws, q, this.p, h);
+        diracSolve(this.sys, ws, q, p, h);
       }
     } catch (e) {
       if (e instanceof SingularMatrixError)
-        throw new SingularMatrixError(`${e.what} at step ${this.k}`, e.column, e.conditionEstimate);
+        throw new SingularMatrixError(`${e.what} at step ${k}`, e.column, e.conditionEstimate);
       throw e;
     }
     const qt = ws.qt;
-    if (name === 'dirac2') {
-      for (let i = 0; i < n; i++) qNext[i] = this.qPrev[i]! + 2 * h * qt[i]!;
+    if (name === 'dirac-2') {
+      const qPrev = this.qPrevView;
+      for (let i = 0; i < n; i++) qNext[i] = qPrev[i]! + 2 * h * qt[i]!;
     } else {
       for (let i = 0; i < n; i++) qNext[i] = q[i]! + h * qt[i]!;
     }
     for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(qNext[i]!))
-        throw new NonFiniteError(`DiracIntegrator.step ${this.k}: q`, i);
-      this.qPrev[i] = q[i]!;
-      q[i] = qNext[i]!;
-      this.p[i] = ws.pNext[i]!;
-      this.qt[i] = qt[i]!;
+      if (!Number.isFinite(qNext[i]!)) throw new NonFiniteError(`DiracStepper.step ${k}: q`, i);
     }
-    for (let a = 0; a < m; a++) this.lambda[a] = ws.lambda[a]!;
-    this.hasPrev = true;
-    this.k++;
-    return this;
+    for (let i = 0; i < n; i++) {
+      state[2 * n + i] = state[i]!;
+      state[i] = qNext[i]!;
+      state[n + i] = ws.pNext[i]!;
+    }
+  }
+
+  /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state`. */
+  record(out: Float64Array, state: Float64Array): void {
+    const { sys } = this;
+    const { n, m } = sys;
+    for (let i = 0; i < 2 * n; i++) out[i] = state[i]!;
+    let off = 2 * n;
+    this.view(state);
+    if (this.energyPairing === 'same') out[off++] = this.energyOf(this.qView, this.pView);
+    if (m > 0) {
+      sys.phi(this.phi, this.qView);
+      for (let a = 0; a < m; a++) out[off + a] = this.phi[a]!;
+    }
+  }
+
+  /** Writes λ_k (and E_k for `'shifted'`) of the step just taken. */
+  recordLeaving(out: Float64Array): void {
+    this.leaving(out, this.lambda, this.last);
+  }
+
+  /** λ_k (and E_k) of the step that would leave `state`; NaN when that step fails. */
+  peekLeaving(out: Float64Array, state: Float64Array, k: number, _t: number, h: number): void {
+    const s = this.peekState;
+    s.set(state);
+    try {
+      this.advance(s, k, h, this.method.stepsUsed > 1 && !this.hasPrev);
+    } catch (e) {
+      this.peekFailure = `the look-ahead step from the last state failed (${(e as Error).message}): its lambda${this.energyPairing === 'shifted' ? ' and energy are' : ' is'} NaN`;
+      return;
+    }
+    this.leaving(out, this.ws.lambda, s);
+  }
+
+  /** The diagnostics of a run: a failed look-ahead step. */
+  warnings(): readonly string[] {
+    return this.peekFailure === undefined ? [] : [this.peekFailure];
+  }
+
+  /** out ← [λ, E] from λ and the state after the step (q_{k+1}, p_{k+1}, q_k). */
+  private leaving(out: Float64Array, lambda: Float64Array, after: Float64Array): void {
+    const { m } = this.sys;
+    for (let a = 0; a < m; a++) out[a] = lambda[a]!;
+    if (this.energyPairing === 'shifted') {
+      this.view(after);
+      out[m] = this.energyOf(this.qPrevView, this.pView);
+    }
+  }
+
+  /** ½ pᵀM⁻¹p + V(q). */
+  private energyOf(q: Float64Array, p: Float64Array): number {
+    const { sys } = this;
+    const n = sys.n;
+    let T = 0;
+    for (let i = 0; i < n; i++) {
+      const pe = p[i]!;
+      T += (0.5 * pe * pe) / sys.mass[i]!;
+    }
+    return T + sys.V(q);
   }
 }
-
-/** Energy pairing (spec §10, §11 item 5): `'same'` E_k = T(p_k) + V(q_k); `'shifted'` uses p_{k+1}. */
-export type EnergyPairing = 'same' | 'shifted';
 
 /** Initial data of {@link integrateDirac}: q_0 and either v_0 (p_0 = M v_0) or p_0. */
 export type DiracInitialData =
@@ -411,64 +546,37 @@ export type DiracInitialData =
     };
 
 /** Options of {@link integrateDirac}. */
-export interface IntegrateDiracOptions extends DiracIntegratorOptions {
-  /** Record every `every`-th step (the last step is always recorded). Default 1. */
+export interface IntegrateDiracOptions {
+  /** Record every `every`-th step (the first and the last state always). Default 1. */
   readonly every?: number;
-  /** Default `'shifted'` for `'dirac2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
+  /** Default `'shifted'` for `'dirac-2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
   readonly energyPairing?: EnergyPairing;
-  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  /** Called every 4096 steps with (steps done, steps). */
   readonly onProgress?: ProgressCallback;
+  /** What a failed step does (core's `integrate`): `'throw'` (default) or `'return'`. */
+  readonly onFailure?: IntegrateOptions['onFailure'];
+  /** Largest recorded storage in bytes (core's default 1 GiB). */
+  readonly maxRecordBytes?: number;
 }
 
-/** Work counters of {@link integrateDirac}. */
-export interface DiracStats {
-  /** Steps of the reported trajectory (= `steps`). */
-  readonly steps: number;
-  /** Dirac-1 start-up steps (1 for the two-step methods without q_{−1}). */
-  readonly startupSteps: number;
-  /** Extra look-ahead step taken to fill λ_N and p_{N+1} of the last sample (always 1). */
-  readonly lookaheadSteps: number;
-  /** max over samples and constraints of |φᵃ(q_k)|. */
-  readonly maxConstraint: number;
-}
+/** A Dirac trajectory: core's {@link Solution} of the {@link DiracSeries} and the energy pairing. */
+export type DiracSolution = Solution<DiracSeries> & { readonly energyPairing: EnergyPairing };
 
 /**
- * A recorded Dirac trajectory: `count` samples at steps `k_j` (flat row-major series).
- * Sample j holds t_k = k h, q_k, p_k, λ_k (the multiplier of the step *from* t_k, i.e. the λ of
- * (7) with ψ(q_k)), E_k under `energyPairing`, and φ(q_k) per constraint.
- */
-export interface DiracTrajectory {
-  readonly method: DiracMethodTraits;
-  readonly h: number;
-  readonly n: number;
-  readonly m: number;
-  readonly count: number;
-  /** Step index of each sample. */
-  readonly k: Int32Array;
-  readonly t: Float64Array;
-  /** count × n. */
-  readonly q: Float64Array;
-  /** count × n. */
-  readonly p: Float64Array;
-  /** count × m. */
-  readonly lambda: Float64Array;
-  readonly energy: Float64Array;
-  readonly energyPairing: EnergyPairing;
-  /** count × m: φ(q_k). */
-  readonly constraint: Float64Array;
-  readonly stats: DiracStats;
-}
-
-/**
- * Runs a Dirac method for `steps` steps of size h and records the series (spec §10 driver).
- * Energy: E = ½ pᵀ M⁻¹ p + V(q_k) with p = p_k (`'same'`) or p_{k+1} (`'shifted'`, §11 item 5).
- * λ_k and p_{k+1} of the last sample come from one look-ahead step (reported in `stats`).
+ * Runs a Dirac method for `steps` steps of size h > 0 (spec §10 driver) through core's
+ * `integrate` over a {@link DiracStepper}: sample j holds t_k = k h, q_k, p_k, λ_k (the multiplier
+ * of the step *from* t_k, i.e. the λ of (7) with ψ(q_k)), E_k (see {@link EnergyPairing}) and
+ * φ(q_k) per constraint. λ (and the shifted energy) of the last sample come from a look-ahead
+ * step (NaN and a warning when it fails). With `qPrev` the two-step methods start from it
+ * instead of a Dirac-1 step.
  *
+ * @throws {@link DomainError} for h ≤ 0 or bad options, {@link DimensionError} for wrong
+ *   lengths, and the step's error (naming the step) when a step fails.
  * @example
  * ```ts
- * const tr = integrateDirac(pendulumSys, 'dirac1', { q0: [Math.SQRT1_2, -Math.SQRT1_2], v0: [0, 0] },
- *   0.01, 1000, { every: 10 });
- * tr.constraint[tr.count - 1]; // x² + y² − l² at t = 10 (≈ 0.2585, §7.3)
+ * const sol = integrateDirac(pendulum({ m: 1, g: 9.81, l: 1 }), 'dirac-1',
+ *   { q0: [Math.SQRT1_2, -Math.SQRT1_2], v0: [0, 0] }, 0.01, 1000, { every: 10 });
+ * sol.last('constraint')[0]; // x² + y² − l² at t = 10 (≈ 0.2585, §7.3)
  * ```
  */
 export function integrateDirac(
@@ -478,14 +586,14 @@ export function integrateDirac(
   h: number,
   steps: number,
   options: IntegrateDiracOptions = {},
-): DiracTrajectory {
-  const every = options.every ?? 1;
-  if (!Number.isSafeInteger(steps) || steps < 0)
-    throw new DomainError('integrateDirac: steps', steps, 'must be a non-negative integer');
-  if (!Number.isSafeInteger(every) || every < 1)
-    throw new DomainError('integrateDirac: every', every, 'must be a positive integer');
-  const { n, m } = sys;
-  const integ = new DiracIntegrator(sys, method, h, options);
+): DiracSolution {
+  if (!(h > 0 && Number.isFinite(h)))
+    throw new DomainError('integrateDirac: h', h, 'must be positive and finite');
+  const n = sys.n;
+  const stepper = new DiracStepper(sys, method, {
+    startup: init.qPrev === undefined ? 'dirac-1' : 'none',
+    ...(options.energyPairing === undefined ? {} : { energyPairing: options.energyPairing }),
+  });
   const p0 = new Float64Array(n);
   if ('p0' in init) {
     if (init.p0.length !== n) throw new DimensionError('integrateDirac: p0', n, init.p0.length);
@@ -494,68 +602,14 @@ export function integrateDirac(
     if (init.v0.length !== n) throw new DimensionError('integrateDirac: v0', n, init.v0.length);
     for (let i = 0; i < n; i++) p0[i] = sys.mass[i]! * init.v0[i]!;
   }
-  integ.init(init.q0, p0, init.qPrev);
-  const pairing = options.energyPairing ?? (method === 'dirac2' ? 'shifted' : 'same');
-  const count = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
-  const kk = new Int32Array(count);
-  const t = new Float64Array(count);
-  const qs = new Float64Array(count * n);
-  const ps = new Float64Array(count * n);
-  const lams = new Float64Array(count * m);
-  const energy = new Float64Array(count);
-  const cons = new Float64Array(count * m);
-  const phi = new Float64Array(m);
-  const pOld = new Float64Array(n);
-  const qOld = new Float64Array(n);
-  let j = 0;
-  let maxC = 0;
-  const onProgress = options.onProgress;
-  for (let k = 0; k <= steps; k++) {
-    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
-    const record = k % every === 0 || k === steps;
-    if (record) {
-      for (let i = 0; i < n; i++) {
-        qOld[i] = integ.q[i]!;
-        pOld[i] = integ.p[i]!;
-      }
-    }
-    // every state needs its step: the look-ahead step at k = steps fills λ_N and p_{N+1}
-    integ.step();
-    if (!record) continue;
-    kk[j] = k;
-    t[j] = k * h;
-    let T = 0;
-    for (let i = 0; i < n; i++) {
-      qs[j * n + i] = qOld[i]!;
-      ps[j * n + i] = pOld[i]!;
-      const pe = pairing === 'same' ? pOld[i]! : integ.p[i]!;
-      T += (0.5 * pe * pe) / sys.mass[i]!;
-    }
-    energy[j] = T + sys.V(qOld);
-    if (m > 0) {
-      sys.phi(phi, qOld);
-      for (let a = 0; a < m; a++) {
-        lams[j * m + a] = integ.lambda[a]!;
-        cons[j * m + a] = phi[a]!;
-        maxC = Math.max(maxC, Math.abs(phi[a]!));
-      }
-    }
-    j++;
-  }
-  return {
-    method: integ.method,
+  if (init.q0.length !== n) throw new DimensionError('integrateDirac: q0', n, init.q0.length);
+  const sol = integrate(stepper, stepper.initialState(init.q0, p0, init.qPrev), {
     h,
-    n,
-    m,
-    count,
-    k: kk,
-    t,
-    q: qs,
-    p: ps,
-    lambda: lams,
-    energy,
-    energyPairing: pairing,
-    constraint: cons,
-    stats: { steps, startupSteps: integ.startupSteps, lookaheadSteps: 1, maxConstraint: maxC },
-  };
+    steps,
+    ...(options.every === undefined ? {} : { every: options.every }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
+    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+  });
+  return extendSolution(sol, { energyPairing: stepper.energyPairing });
 }

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { DimensionError, DomainError } from '@geomech/core';
+import { DimensionError, DomainError, dot } from '@geomech/core';
 import type { DiscreteLagrangian, LagrangeDiracSign } from './lagrangeDirac.js';
 import { annihilatorResidual } from './lagrangeDirac.js';
 import type { Distribution } from './types.js';
@@ -54,12 +54,6 @@ function diff(x0: ArrayLike<number>, x1: ArrayLike<number>, h: number): Float64A
   const out = new Float64Array(x0.length);
   for (let i = 0; i < x0.length; i++) out[i] = (x1[i]! - x0[i]!) / h;
   return out;
-}
-
-function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /**

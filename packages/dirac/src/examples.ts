@@ -128,7 +128,7 @@ function generalizedEnergyOf(
   v: Float64Array,
   p: Float64Array | undefined,
 ): number {
-  const mom = p ?? lag.dLdv(new Float64Array(lag.n), q, v);
+  const mom = p ?? lag.Lv(new Float64Array(lag.n), q, v);
   let s = 0;
   for (let i = 0; i < lag.n; i++) s += mom[i]! * v[i]!;
   return s - lag.L(q, v);
@@ -276,21 +276,21 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       0.5 * I * v[2]! * v[2]! +
       0.5 * J * v[3]! * v[3]! -
       potential(q),
-    dLdq: (out, q) => {
+    Lq: (out, q) => {
       out[0] = -c * q[0]!;
       out[1] = -c * q[1]!;
       out[2] = -b * q[2]!;
       out[3] = -a * Math.sin(q[3]!);
       return out;
     },
-    dLdv: (out, _q, v) => {
+    Lv: (out, _q, v) => {
       out[0] = m * v[0]!;
       out[1] = m * v[1]!;
       out[2] = I * v[2]!;
       out[3] = J * v[3]!;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out.fill(0);
       out[0] = m;
       out[5] = m;
@@ -298,7 +298,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       out[15] = J;
       return out;
     },
-    d2Ldvdq: (out) => out.fill(0),
+    Lvq: (out) => out.fill(0),
   };
 
   const distribution: Distribution = {
@@ -358,7 +358,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
     const q = Float64Array.of(y[0]!, y[1]!, y[2]!, y[3]!);
     const vt = y[4]!;
     const v = Float64Array.of(R * Math.cos(q[3]!) * vt, R * Math.sin(q[3]!) * vt, vt, y[5]!);
-    const p = lagrangian.dLdv(new Float64Array(4), q, v);
+    const p = lagrangian.Lv(new Float64Array(4), q, v);
     const mu = multipliers(new Float64Array(2), q, v);
     return { q, v, p, mu };
   };
@@ -496,22 +496,22 @@ export function simpleLC(params: SimpleLCParams = {}): SimpleLC {
   const lagrangian: Lagrangian = {
     n: 2,
     L: (q, v) => 0.5 * Lind * v[0]! * v[0]! - (q[1]! * q[1]!) / (2 * C),
-    dLdq: (out, q) => {
+    Lq: (out, q) => {
       out[0] = 0;
       out[1] = -q[1]! / C;
       return out;
     },
-    dLdv: (out, _q, v) => {
+    Lv: (out, _q, v) => {
       out[0] = Lind * v[0]!;
       out[1] = 0;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out.fill(0);
       out[0] = Lind;
       return out;
     },
-    d2Ldvdq: (out) => out.fill(0),
+    Lvq: (out) => out.fill(0),
   };
   const distribution: Distribution = {
     n: 2,
@@ -682,24 +682,24 @@ export function lcCircuit4(params: LcCircuit4Params = {}): LcCircuit4 {
       (0.5 * q[1]! * q[1]!) / C1 -
       (0.5 * q[2]! * q[2]!) / C2 -
       (0.5 * q[3]! * q[3]!) / C3,
-    dLdq: (out, q) => {
+    Lq: (out, q) => {
       out[0] = 0;
       out[1] = -q[1]! / C1;
       out[2] = -q[2]! / C2;
       out[3] = -q[3]! / C3;
       return out;
     },
-    dLdv: (out, _q, v) => {
+    Lv: (out, _q, v) => {
       out.fill(0);
       out[0] = Lind * v[0]!;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out.fill(0);
       out[0] = Lind;
       return out;
     },
-    d2Ldvdq: (out) => out.fill(0),
+    Lvq: (out) => out.fill(0),
   };
   const distribution: Distribution = {
     n: 4,
@@ -855,19 +855,19 @@ export function harmonicOscillator(params: HarmonicOscillatorParams = {}): Harmo
   const lagrangian: Lagrangian = {
     n: 1,
     L: (q, v) => 0.5 * m * v[0]! * v[0]! - 0.5 * k * q[0]! * q[0]!,
-    dLdq: (out, q) => {
+    Lq: (out, q) => {
       out[0] = -k * q[0]!;
       return out;
     },
-    dLdv: (out, _q, v) => {
+    Lv: (out, _q, v) => {
       out[0] = m * v[0]!;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out[0] = m;
       return out;
     },
-    d2Ldvdq: (out) => {
+    Lvq: (out) => {
       out[0] = 0;
       return out;
     },
@@ -973,15 +973,15 @@ export function traditor(params: TraditorParams = {}): Traditor {
   const lagrangian: Lagrangian = {
     n: 2,
     L: (q, v) => h * (q[0]! * v[1]! - q[1]! * v[0]!) - 0.5 * (q[0]! * q[0]! + q[1]! * q[1]!),
-    dLdq: (out, q, v) => {
+    Lq: (out, q, v) => {
       out[0] = h * v[1]! - q[0]!;
       out[1] = -h * v[0]! - q[1]!;
       return out;
     },
-    dLdv: (out, q) => alpha(out, q),
-    d2Ldv2: (out) => out.fill(0),
+    Lv: (out, q) => alpha(out, q),
+    Lvv: (out) => out.fill(0),
     // N_ij = ∂α_i/∂qʲ
-    d2Ldvdq: (out) => {
+    Lvq: (out) => {
       out[0] = 0;
       out[1] = -h;
       out[2] = h;

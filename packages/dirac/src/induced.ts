@@ -21,7 +21,7 @@
  * @module
  */
 import { columnSpace, DomainError, NonFiniteError, nullSpace } from '@geomech/core';
-import { checkLength } from './internal.js';
+import { checkLength, maxAbs } from './internal.js';
 import { LinearDiracStructure } from './linear.js';
 import {
   kappaQInto,
@@ -132,12 +132,6 @@ function annihilatorResidual(F: Frames, x: ArrayLike<number>, off: number): numb
   return worst;
 }
 
-function maxAbs(x: ArrayLike<number>, off = 0, len = x.length - off): number {
-  let s = 0;
-  for (let i = 0; i < len; i++) s = Math.max(s, Math.abs(x[off + i]!));
-  return s;
-}
-
 function checkTol(what: string, tol: number): void {
   if (!(tol >= 0) || !Number.isFinite(tol))
     throw new DomainError(`${what}: tol`, tol, 'finite, >= 0');
@@ -231,7 +225,7 @@ class BlockLifted implements LiftedDistribution {
     const bound = tol * Math.max(1, maxAbs(xi));
     const freeOff = (1 - this.constrainedBlock) * this.n;
     return (
-      maxAbs(xi, freeOff, this.n) <= bound &&
+      maxAbs(xi, this.n, freeOff) <= bound &&
       annihilatorResidual(F, xi, this.constrainedBlock * this.n) <= bound
     );
   }

@@ -1,6 +1,6 @@
 /**
- * Small private helpers shared by `lagrangian.ts`, `implicit.ts` and `induced.ts`: argument
- * checks and the scale-aware numerical rank. Not re-exported from `index.ts`.
+ * Small private helpers shared by the modules of this package: argument checks and the
+ * scale-aware numerical rank. Not re-exported from `index.ts`.
  *
  * @module
  */

@@ -23,14 +23,29 @@
  * @module
  */
 import {
+  DenseLU,
   DimensionError,
+  type DiscreteLagrangian,
   DomainError,
+  extendSolution,
+  type IntegrateOptions,
+  integrate,
+  type MethodTraits,
+  methodTraits,
   NewtonDivergedError,
   NewtonSolver,
-  PROGRESS_INTERVAL_STEPS,
   type ProgressCallback,
+  type SeriesSpec,
+  SingularMatrixError,
+  type Solution,
+  type Stepper,
 } from '@geomech/core';
 import type { Distribution, Lagrangian } from './types.js';
+
+// A discrete Lagrangian L_d(q₀, q₁) ≈ ∫ L dt over one step h (spec 000 §4 (10)) with D1, D2 and
+// D2D1 = ∂(D₁L_d)/∂q₁ (block A of spec 000 §8) is core's one vocabulary, re-exported here; its h
+// may be negative (the scheme run backwards, spec 000 §10.7).
+export type { DiscreteLagrangian } from '@geomech/core';
 
 // ---------------------------------------------------------------------------------------------
 // discrete Lagrangians
@@ -41,22 +56,66 @@ export type DiscreteRule = 'left' | 'right' | 'midpoint' | 'trapezoid';
 /** Sign of a (±)-discrete Lagrange–Dirac scheme (spec 000 §2, §8). */
 export type LagrangeDiracSign = 'plus' | 'minus';
 
+/** The (±)-discrete Lagrange–Dirac methods, by their CLI names. */
+export type LagrangeDiracMethodName = 'dirac-plus' | 'dirac-minus';
+
+/** A (±) Lagrange–Dirac method: core's {@link MethodTraits} and the sign of the scheme. */
+export interface LagrangeDiracMethod extends MethodTraits {
+  readonly name: LagrangeDiracMethodName;
+  readonly sign: LagrangeDiracSign;
+}
+
+function lagrangeDiracMethod(
+  name: LagrangeDiracMethodName,
+  sign: LagrangeDiracSign,
+  description: string,
+): LagrangeDiracMethod {
+  // order 1 (spec 000 §10.8, measured); implicit (a bordered Newton solve per step); from the
+  // discrete Lagrange–d'Alembert–Pontryagin principle (Thm 7.4); (+) and (−) are each other's
+  // adjoint, not self-adjoint (spec 000 §10.7)
+  const traits = methodTraits({
+    name,
+    description,
+    order: 1,
+    isExplicit: false,
+    isSymmetric: false,
+    isVariational: true,
+  });
+  return Object.freeze({ ...traits, name, sign });
+}
+
 /**
- * A discrete Lagrangian L_d: Q×Q → R, L_d(q₀, q₁) ≈ ∫ L dt over one step h (spec 000 §4 (10)),
- * with the derivatives the step of spec 000 §8 needs. Vector/matrix methods write into `out`
- * (first argument) and return it; matrices are row-major n×n.
+ * The method table, keyed by the CLI names: `'dirac-plus'` (the (+) scheme, left-rectangle L_d by
+ * default) and `'dirac-minus'` (the (−) scheme, right-rectangle L_d).
+ *
+ * @example
+ * ```ts
+ * lagrangeDiracMethods['dirac-minus'].sign; // 'minus'
+ * lagrangeDiracMethods['dirac-plus'].order; // 1
+ * ```
  */
-export interface DiscreteLagrangian {
-  readonly n: number;
-  /** Time step h (h ≠ 0; negative h runs the scheme backwards, spec 000 §10.7). */
-  readonly h: number;
-  Ld(q0: Float64Array, q1: Float64Array): number;
-  /** out ← D₁L_d = ∂L_d/∂q₀. */
-  D1(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
-  /** out ← D₂L_d = ∂L_d/∂q₁. */
-  D2(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
-  /** out ← A = D₂D₁L_d, A_ij = ∂(D₁L_d)_i/∂q₁ʲ (spec 000 §8, block A). */
-  D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
+export const lagrangeDiracMethods: Readonly<Record<LagrangeDiracMethodName, LagrangeDiracMethod>> =
+  Object.freeze({
+    'dirac-plus': lagrangeDiracMethod(
+      'dirac-plus',
+      'plus',
+      '(+)-discrete Lagrange–Dirac (spec 000 §8.1, (53))',
+    ),
+    'dirac-minus': lagrangeDiracMethod(
+      'dirac-minus',
+      'minus',
+      '(−)-discrete Lagrange–Dirac (spec 000 §8.2, (54))',
+    ),
+  });
+
+/** The method of a CLI name; throws a {@link DomainError} naming `what` for another string. */
+function methodOf(what: string, name: string): LagrangeDiracMethod {
+  const m = Object.hasOwn(lagrangeDiracMethods, name)
+    ? lagrangeDiracMethods[name as LagrangeDiracMethodName]
+    : undefined;
+  if (m === undefined)
+    throw new DomainError(what, String(name), "must be 'dirac-plus' or 'dirac-minus'");
+  return m;
 }
 
 /** Nodes (a_j, b_j) and weights w_j of ξ_j = a_j q₀ + b_j q₁ in L_d = h Σ w_j L(ξ_j, Δq). */
@@ -122,8 +181,8 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
     out.fill(0, 0, n);
     for (let j = 0; j < w.length; j++) {
       setPoint(j, q0, q1);
-      L.dLdq(lq, xi, v);
-      L.dLdv(lv, xi, v);
+      L.Lq(lq, xi, v);
+      L.Lv(lv, xi, v);
       const c = first ? a[j]! : b[j]!;
       const s = first ? -1 : 1;
       for (let i = 0; i < n; i++) out[i] = out[i]! + w[j]! * (h * c * lq[i]! + s * lv[i]!);
@@ -147,8 +206,8 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
       out.fill(0, 0, n * n);
       for (let j = 0; j < w.length; j++) {
         setPoint(j, q0, q1);
-        L.d2Ldv2(M, xi, v);
-        L.d2Ldvdq(N, xi, v);
+        L.Lvv(M, xi, v);
+        L.Lvq(N, xi, v);
         const aj = a[j]!;
         const bj = b[j]!;
         const wj = w[j]!;
@@ -164,9 +223,9 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
             const x0 = xi[k]!;
             const e = 1e-5 * Math.max(1, Math.abs(x0));
             xi[k] = x0 + e;
-            L.dLdq(gp, xi, v);
+            L.Lq(gp, xi, v);
             xi[k] = x0 - e;
-            L.dLdq(gm, xi, v);
+            L.Lq(gm, xi, v);
             xi[k] = x0;
             const f = (wj * h * aj * bj) / (2 * e);
             for (let i = 0; i < n; i++) out[i * n + k] = out[i * n + k]! + f * (gp[i]! - gm[i]!);
@@ -189,7 +248,7 @@ export interface LagrangeDiracStepOptions {
   readonly maxIterations?: number;
 }
 
-/** Result of one {@link LagrangeDiracStepper.step} (buffers owned and reused by the stepper). */
+/** Result of one {@link LagrangeDiracStepper.solve} (buffers owned and reused by the stepper). */
 export interface LagrangeDiracStepResult {
   /** q_{k+1}. */
   readonly q1: Float64Array;
@@ -207,22 +266,47 @@ export interface LagrangeDiracStepResult {
   residualNorm: number;
 }
 
+/** The series of a (±) Lagrange–Dirac trajectory. */
+export type LagrangeDiracSeries = 'q' | 'p' | 'lambda' | 'energy' | 'constraint';
+
 /**
  * One step of the (±)-discrete Lagrange–Dirac scheme (spec 000 §8.1, §8.2): a single Newton solve
- * of the bordered system
+ * (core's {@link NewtonSolver}) of the bordered system F(q_{k+1}, λ_k) = 0 with the Jacobian
  * ```
  * [ D₂D₁L_d(q_k, q_{k+1})   h W(q_k)ᵀ ] [δq_{k+1}]
  * [ ∂F2/∂q_{k+1}             0        ] [δλ      ]
  * ```
  * with ∂F2/∂q_{k+1} = W(q_k)/h (+) or (W(q_{k+1}) + ∂W/∂q(q_{k+1})[q_{k+1} − q_k])/h (−; the
- * derivative of W by central differences). Owns all scratch; `step` allocates nothing.
+ * derivative of W by central differences). Owns all scratch; `solve` and `step` allocate nothing.
+ *
+ * As a core {@link Stepper} (run by {@link integrateLagrangeDirac}) its state is
+ * `[q_k, P_k, guess of q_{k+1}, λ warm start]` (3n + m) with P_k = D₂L_d(q_{k−1}, q_k) (p₀ at
+ * k = 0); the series are `q` = q_k of the state and, from the step leaving it, the LdAP momentum
+ * `p` (53)/(54), `lambda` = λ_k, `energy` = E^±_d (spec 000 Def 7.1) and `constraint` =
+ * ‖W(c)(q_{k+1} − q_k)/h‖∞ (c = q_k (+), q_{k+1} (−)).
+ *
+ * @example
+ * ```ts
+ * const disk = verticalRollingDisk();
+ * const st = new LagrangeDiracStepper(discretize(disk.lagrangian, 0.01, 'left'), disk.distribution, 'dirac-plus');
+ * const r = st.solve(Float64Array.of(0, 0, 0, 0), Float64Array.of(1, 0, 1, 1));
+ * r.q1; // q_1; r.P1 is the incoming momentum of the next step
+ * ```
  */
-export class LagrangeDiracStepper {
+export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   readonly n: number;
   readonly m: number;
+  readonly method: LagrangeDiracMethod;
   readonly sign: LagrangeDiracSign;
   readonly Ld: DiscreteLagrangian;
   readonly Delta: Distribution;
+  readonly stateSize: number;
+  readonly inputSize = 0;
+  readonly series: readonly SeriesSpec<LagrangeDiracSeries>[];
+  /** ‖F‖∞ at the accepted solution of the last {@link step}. */
+  lastResidual = 0;
+  /** Newton iterations and final ‖F‖∞ of the last {@link peekLeaving} solve (NaN if it failed). */
+  readonly peek = { iterations: 0, residualNorm: Number.NaN };
   private readonly solver: NewtonSolver;
   private readonly qk: Float64Array;
   private readonly Pk: Float64Array;
@@ -240,28 +324,33 @@ export class LagrangeDiracStepper {
   private readonly res: LagrangeDiracStepResult;
   private readonly F: (out: Float64Array, x: Float64Array) => void;
   private readonly J: (out: Float64Array, x: Float64Array) => void;
+  private peekFailure: string | undefined;
 
   constructor(
     Ld: DiscreteLagrangian,
     Delta: Distribution,
-    sign: LagrangeDiracSign,
+    method: LagrangeDiracMethodName,
     options: LagrangeDiracStepOptions = {},
   ) {
     if (Delta.n !== Ld.n) throw new DimensionError('LagrangeDiracStepper: Delta.n', Ld.n, Delta.n);
-    if (sign !== 'plus' && sign !== 'minus')
-      throw new DomainError(
-        'LagrangeDiracStepper: sign',
-        String(sign),
-        "must be 'plus' or 'minus'",
-      );
+    const traits = methodOf('LagrangeDiracStepper: method', method);
     const n = Ld.n;
     const m = Delta.m;
     const h = Ld.h;
     this.n = n;
     this.m = m;
-    this.sign = sign;
+    this.method = traits;
+    this.sign = traits.sign;
     this.Ld = Ld;
     this.Delta = Delta;
+    this.stateSize = 3 * n + m;
+    this.series = Object.freeze([
+      { name: 'q', width: n },
+      { name: 'p', width: n, timing: 'leaving' },
+      { name: 'lambda', width: m, timing: 'leaving' },
+      { name: 'energy', width: 1, timing: 'leaving' },
+      { name: 'constraint', width: 1, timing: 'leaving' },
+    ] as const);
     this.solver = new NewtonSolver(n + m, {
       tol: options.tol ?? 1e-12,
       maxIterations: options.maxIterations ?? 50,
@@ -289,7 +378,7 @@ export class LagrangeDiracStepper {
       residualNorm: 0,
     };
     const { qk, Pk, q1t, d1, Wk, W1, Wp, Wm, dq, A } = this;
-    const minus = sign === 'minus';
+    const minus = traits.sign === 'minus';
     this.F = (out, x) => {
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
       Ld.D1(d1, qk, q1t);
@@ -325,6 +414,7 @@ export class LagrangeDiracStepper {
       for (let i = 0; i < n; i++) dq[i] = q1t[i]! - qk[i]!;
       for (let a = 0; a < m; a++)
         for (let k = 0; k < n; k++) out[(n + a) * s + k] = W1[a * n + k]! / h;
+      // + ∂W/∂q(q_{k+1})[q_{k+1} − q_k]/h, column k by central differences of W
       for (let k = 0; k < n; k++) {
         const x0 = q1t[k]!;
         const e = 1e-6 * Math.max(1, Math.abs(x0));
@@ -374,34 +464,41 @@ export class LagrangeDiracStepper {
   }
 
   /**
-   * Position form (spec 000 §8.2, (20)): one step from (q_{k−1}, q_k), i.e. {@link step} with
+   * Position form (spec 000 §8.2, (20)): one step from (q_{k−1}, q_k), i.e. {@link solve} with
    * P_k = D₂L_d(q_{k−1}, q_k) and the extrapolated guess 2q_k − q_{k−1}.
    */
   stepPosition(qPrev: Float64Array, qk: Float64Array, stepIndex = 0): LagrangeDiracStepResult {
     const { n, posP, posGuess } = this;
     this.Ld.D2(posP, qPrev, qk);
     for (let i = 0; i < n; i++) posGuess[i] = 2 * qk[i]! - qPrev[i]!;
-    return this.step(qk, posP, posGuess, stepIndex);
+    return this.solve(qk, posP, posGuess, stepIndex);
   }
 
   /**
    * Solves one step from (q_k, P_k) (P_k = D₂L_d(q_{k−1}, q_k), or p₀ at k = 0) with initial guess
-   * `guess` for q_{k+1} (default q_k). Throws {@link NewtonDivergedError} naming `stepIndex` if
-   * Newton fails. Returns the stepper's own result object.
+   * `guess` for q_{k+1} (default q_k) and the previous solve's λ as the guess of λ_k. Throws
+   * {@link NewtonDivergedError} naming `stepIndex` if Newton fails. Returns the stepper's own
+   * result object.
    */
-  step(
+  solve(
     qk: Float64Array,
     Pk: Float64Array,
     guess?: Float64Array,
     stepIndex = 0,
   ): LagrangeDiracStepResult {
-    const { n, m, Ld, res, x0 } = this;
-    const h = Ld.h;
+    const { n, m, res, x0 } = this;
     this.qk.set(qk);
     this.Pk.set(Pk);
-    this.Delta.A(this.Wk, this.qk);
     for (let i = 0; i < n; i++) x0[i] = guess ? guess[i]! : qk[i]!;
     for (let a = 0; a < m; a++) x0[n + a] = res.lambda[a]!;
+    return this.run(stepIndex);
+  }
+
+  /** The solve from qk, Pk and x0 as set by the caller. */
+  private run(stepIndex: number): LagrangeDiracStepResult {
+    const { n, m, Ld, res, x0 } = this;
+    const h = Ld.h;
+    this.Delta.A(this.Wk, this.qk);
     const r = this.solver.solve(this.F, this.J, x0, stepIndex, this.residualFloor(x0));
     if (!r.converged) {
       throw new NewtonDivergedError(r.iterations, r.residualNorm, stepIndex, 'Lagrange–Dirac step');
@@ -419,6 +516,151 @@ export class LagrangeDiracStepper {
     res.iterations = r.iterations;
     res.residualNorm = r.residualNorm;
     return res;
+  }
+
+  /**
+   * The step system at x = (q_{k+1}, λ_k) from (q_k, P_k), into `out` (n + m): F1 = P_k +
+   * D₁L_d(q_k, q_{k+1}) + hW(q_k)ᵀλ, F2 = W(c)(q_{k+1} − q_k)/h (c = q_k (+), q_{k+1} (−)). Cold
+   * path, for diagnostics and tests (it overwrites the solve's scratch).
+   */
+  residual(out: Float64Array, qk: ArrayLike<number>, Pk: ArrayLike<number>, x: Float64Array): void {
+    this.setStart(qk, Pk);
+    this.F(out, x);
+  }
+
+  /** The Newton Jacobian ∂F/∂(q_{k+1}, λ) of {@link residual} at x ((n + m)², row-major). */
+  jacobian(out: Float64Array, qk: ArrayLike<number>, Pk: ArrayLike<number>, x: Float64Array): void {
+    this.setStart(qk, Pk);
+    this.J(out, x);
+  }
+
+  private setStart(qk: ArrayLike<number>, Pk: ArrayLike<number>): void {
+    const n = this.n;
+    if (qk.length !== n) throw new DimensionError('LagrangeDiracStepper: qk', n, qk.length);
+    if (Pk.length !== n) throw new DimensionError('LagrangeDiracStepper: Pk', n, Pk.length);
+    for (let i = 0; i < n; i++) {
+      this.qk[i] = qk[i]!;
+      this.Pk[i] = Pk[i]!;
+    }
+    this.Delta.A(this.Wk, this.qk);
+  }
+
+  /**
+   * The flat state `[q_0, P_0, guess of q_1, 0]` of a run (a new array); see
+   * {@link integrateLagrangeDirac} for the guesses it uses.
+   */
+  initialState(
+    q0: ArrayLike<number>,
+    P0: ArrayLike<number>,
+    guess: ArrayLike<number>,
+  ): Float64Array {
+    const n = this.n;
+    if (q0.length !== n) throw new DimensionError('LagrangeDiracStepper: q0', n, q0.length);
+    if (P0.length !== n) throw new DimensionError('LagrangeDiracStepper: P0', n, P0.length);
+    if (guess.length !== n)
+      throw new DimensionError('LagrangeDiracStepper: guess', n, guess.length);
+    const s = new Float64Array(this.stateSize);
+    for (let i = 0; i < n; i++) {
+      s[i] = q0[i]!;
+      s[n + i] = P0[i]!;
+      s[2 * n + i] = guess[i]!;
+    }
+    return s;
+  }
+
+  /** Loads (q_k, P_k, guess, λ) from a state into the solve's inputs. */
+  private load(state: Float64Array): void {
+    const { n, m, x0 } = this;
+    for (let i = 0; i < n; i++) {
+      this.qk[i] = state[i]!;
+      this.Pk[i] = state[n + i]!;
+      x0[i] = state[2 * n + i]!;
+    }
+    for (let a = 0; a < m; a++) x0[n + a] = state[3 * n + a]!;
+  }
+
+  /** Forgets the diagnostics of a previous run. */
+  reset(): void {
+    this.lastResidual = 0;
+    this.peek.iterations = 0;
+    this.peek.residualNorm = Number.NaN;
+    this.peekFailure = undefined;
+  }
+
+  /**
+   * Advances the state [q_k, P_k, guess, λ] by one step (h must be the discrete Lagrangian's):
+   * solves for (q_{k+1}, λ_k) and moves to [q_{k+1}, P_{k+1}, 2q_{k+1} − q_k, λ_k]. Returns the
+   * Newton iterations; on failure ({@link NewtonDivergedError} naming step k) the state is
+   * unchanged.
+   */
+  step(state: Float64Array, k: number, _t: number, h: number, _u?: Float64Array): number {
+    if (h !== this.Ld.h)
+      throw new DomainError('LagrangeDiracStepper.step: h', h, `must be L_d's h = ${this.Ld.h}`);
+    const { n, m } = this;
+    this.load(state);
+    const r = this.run(k);
+    for (let i = 0; i < n; i++) {
+      const q1 = r.q1[i]!;
+      state[2 * n + i] = 2 * q1 - state[i]!;
+      state[i] = q1;
+      state[n + i] = r.P1[i]!;
+    }
+    for (let a = 0; a < m; a++) state[3 * n + a] = r.lambda[a]!;
+    this.lastResidual = r.residualNorm;
+    return r.iterations;
+  }
+
+  /** Writes q_k of the state. */
+  record(out: Float64Array, state: Float64Array): void {
+    for (let i = 0; i < this.n; i++) out[i] = state[i]!;
+  }
+
+  /** Writes p_k, λ_k, E^±_d and the constraint residual of the step just taken. */
+  recordLeaving(out: Float64Array): void {
+    this.leaving(out);
+  }
+
+  /**
+   * The leaving series of the step from `state` (a look-ahead solve that leaves the state and
+   * {@link lastResidual} alone; its Newton work lands in {@link peek}). NaN when it fails.
+   */
+  peekLeaving(out: Float64Array, state: Float64Array, k: number): void {
+    this.load(state);
+    let r: LagrangeDiracStepResult;
+    try {
+      r = this.run(k);
+    } catch (e) {
+      this.peek.iterations = 0;
+      this.peek.residualNorm = Number.NaN;
+      this.peekFailure = `the look-ahead step from the last state failed (${(e as Error).message}): its p, lambda, energy and constraint are NaN`;
+      return;
+    }
+    this.peek.iterations = r.iterations;
+    this.peek.residualNorm = r.residualNorm;
+    this.leaving(out);
+  }
+
+  /** The diagnostics of a run: a failed look-ahead solve. */
+  warnings(): readonly string[] {
+    return this.peekFailure === undefined ? [] : [this.peekFailure];
+  }
+
+  /** out ← [p_k, λ_k, E^±_d, ‖W(c) v_k‖∞] of the last solve (from q_k = this.qk). */
+  private leaving(out: Float64Array): void {
+    const { n, m, res, Ld, W1 } = this;
+    const plus = this.sign === 'plus';
+    for (let i = 0; i < n; i++) out[i] = res.p[i]!;
+    for (let a = 0; a < m; a++) out[n + a] = res.lambda[a]!;
+    // E⁺_d(q_k, v_k, p_{k+1}) or E⁻_d(q_{k+1}, v_k, p_k)
+    out[n + m] = discreteEnergy(Ld, this.qk, res.q1, plus ? res.P1 : res.p);
+    this.Delta.A(W1, plus ? this.qk : res.q1);
+    let c = 0;
+    for (let a = 0; a < m; a++) {
+      let d = 0;
+      for (let i = 0; i < n; i++) d += W1[a * n + i]! * res.v[i]!;
+      c = Math.max(c, Math.abs(d));
+    }
+    out[n + m + 1] = c;
   }
 }
 
@@ -505,13 +747,13 @@ export function discreteActionSum(
 export function consistentInitialData(
   Ld: DiscreteLagrangian,
   Delta: Distribution,
-  sign: LagrangeDiracSign,
+  method: LagrangeDiracMethodName,
   q0: ArrayLike<number>,
   p0: ArrayLike<number>,
   options: LagrangeDiracStepOptions = {},
 ): { q1: Float64Array; p0: Float64Array; lambda: Float64Array } {
-  const st = new LagrangeDiracStepper(Ld, Delta, sign, options);
-  const r = st.step(Float64Array.from(q0), Float64Array.from(p0));
+  const st = new LagrangeDiracStepper(Ld, Delta, method, options);
+  const r = st.solve(Float64Array.from(q0), Float64Array.from(p0));
   return {
     q1: Float64Array.from(r.q1),
     p0: Float64Array.from(r.p),
@@ -533,7 +775,7 @@ export function projectVelocityToDistribution(
   const m = Delta.m;
   const out = Float64Array.from(v);
   if (m === 0) return out;
-  const M = L.d2Ldv2(new Float64Array(n * n), q, v);
+  const M = L.Lvv(new Float64Array(n * n), q, v);
   const W = Delta.A(new Float64Array(m * n), q);
   // Solve the KKT system [[M, Wᵀ],[W, 0]] [u; μ] = [M v; 0]: u is the projection.
   const s = n + m;
@@ -549,41 +791,19 @@ export function projectVelocityToDistribution(
       K[(n + a) * s + i] = W[a * n + i]!;
     }
   }
-  const x = gaussSolve(K, rhs, s);
+  const x = solveDense('projectVelocityToDistribution: [M Wᵀ; W 0]', K, rhs, s);
   for (let i = 0; i < n; i++) out[i] = x[i]!;
   return out;
 }
 
-/** Dense Gaussian elimination with partial pivoting (cold path). */
-function gaussSolve(K: Float64Array, b: Float64Array, s: number): Float64Array {
-  const a = Float64Array.from(K);
-  const x = Float64Array.from(b);
-  for (let c = 0; c < s; c++) {
-    let p = c;
-    for (let r = c + 1; r < s; r++) if (Math.abs(a[r * s + c]!) > Math.abs(a[p * s + c]!)) p = r;
-    if (a[p * s + c] === 0) throw new DomainError('gaussSolve', 'matrix', 'is singular');
-    if (p !== c) {
-      for (let k = 0; k < s; k++) {
-        const t = a[c * s + k]!;
-        a[c * s + k] = a[p * s + k]!;
-        a[p * s + k] = t;
-      }
-      const t = x[c]!;
-      x[c] = x[p]!;
-      x[p] = t;
-    }
-    for (let r = c + 1; r < s; r++) {
-      const f = a[r * s + c]! / a[c * s + c]!;
-      for (let k = c; k < s; k++) a[r * s + k] = a[r * s + k]! - f * a[c * s + k]!;
-      x[r] = x[r]! - f * x[c]!;
-    }
-  }
-  for (let c = s - 1; c >= 0; c--) {
-    let t = x[c]!;
-    for (let k = c + 1; k < s; k++) t -= a[c * s + k]! * x[k]!;
-    x[c] = t / a[c * s + c]!;
-  }
-  return x;
+/**
+ * x ← K⁻¹b by core's {@link DenseLU} (partial pivoting; cold path, allocates).
+ * @throws {@link SingularMatrixError} naming `what` for an exactly singular K.
+ */
+function solveDense(what: string, K: Float64Array, b: Float64Array, s: number): Float64Array {
+  const lu = new DenseLU(s).factor(K);
+  if (lu.isSingular) throw new SingularMatrixError(what, -1);
+  return lu.solve(b, new Float64Array(s));
 }
 
 /**
@@ -611,7 +831,7 @@ export function annihilatorResidual(
     for (let i = 0; i < n; i++) s += W[a * n + i]! * alpha[i]!;
     r[a] = s;
   }
-  const mu = gaussSolve(G, r, m);
+  const mu = solveDense('annihilatorResidual: W Wᵀ', G, r, m);
   let e = 0;
   for (let i = 0; i < n; i++) {
     let s = alpha[i]!;
@@ -667,54 +887,38 @@ export interface LagrangeDiracInit {
 export interface LagrangeDiracOptions extends LagrangeDiracStepOptions {
   /** Store every `every`-th state (k = 0, every, 2·every, …) and always the last (k = steps). Default 1. */
   readonly every?: number;
-  /** Quadrature of L_d (default left for 'plus', right for 'minus', spec 000 §8.4). */
+  /** Quadrature of L_d (default left for 'dirac-plus', right for 'dirac-minus', spec 000 §8.4). */
   readonly rule?: DiscreteRule;
   /** A user discrete Lagrangian (overrides `rule`; its h must equal the step h). */
   readonly Ld?: DiscreteLagrangian;
-  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  /** Called every 4096 steps with (steps done, steps). */
   readonly onProgress?: ProgressCallback;
+  /** What a failed step does (core's `integrate`): `'throw'` (default) or `'return'`. */
+  readonly onFailure?: IntegrateOptions['onFailure'];
+  /** Largest recorded storage in bytes (core's default 1 GiB). */
+  readonly maxRecordBytes?: number;
 }
 
-/** Flat trajectory of {@link integrateLagrangeDirac} (row-major samples × size). */
-export interface LagrangeDiracSolution {
-  readonly sign: LagrangeDiracSign;
-  readonly n: number;
-  readonly m: number;
-  readonly h: number;
-  /** Number of stored samples. */
-  readonly samples: number;
-  /** Step indices of the samples. */
-  readonly k: Int32Array;
-  readonly t: Float64Array;
-  /** q_k (samples × n). */
-  readonly q: Float64Array;
-  /** LdAP momenta p_k of (53)/(54) (samples × n). */
-  readonly p: Float64Array;
-  /** λ_k, multiplier of ω(q_k) (samples × m). */
-  readonly lambda: Float64Array;
-  /** E^±_d of step k → k+1 (spec 000 Def 7.1). */
-  readonly energy: Float64Array;
-  /** ‖W(c)(q_{k+1} − q_k)/h‖∞ of step k (c = q_k (+), q_{k+1} (−)). */
-  readonly constraint: Float64Array;
-  /** Newton statistics over all solves (steps + 1: one look-ahead solve gives p_N, λ_N, E_N). */
-  readonly newton: {
-    solves: number;
-    iterations: number;
-    maxIterations: number;
-    maxResidual: number;
-  };
-}
+/** A (±) Lagrange–Dirac trajectory: core's {@link Solution} of the {@link LagrangeDiracSeries}. */
+export type LagrangeDiracSolution = Solution<LagrangeDiracSeries>;
 
 /**
  * Integrates the (±)-discrete Lagrange–Dirac system (spec 000 Def 6.7, Thm 6.8 (53)/(54)) for
- * `steps` steps of size h: one bordered Newton solve per step ({@link LagrangeDiracStepper}).
- * Sample k stores q_k, the LdAP momentum p_k, the multiplier λ_k at q_k, E^±_d and the discrete
- * constraint residual of step k → k+1 (a final look-ahead solve supplies them at k = steps).
+ * `steps` steps of size h (h < 0 runs the scheme backwards) through core's `integrate` over a
+ * {@link LagrangeDiracStepper}: one bordered Newton solve per step. Sample k holds q_k, the LdAP
+ * momentum p_k, the multiplier λ_k at q_k, E^±_d and the discrete constraint residual of step
+ * k → k+1; a final look-ahead solve supplies them at k = steps (NaN and a warning if it fails).
+ * The Newton statistics count the look-ahead solve too (steps + 1 solves).
  *
+ * The first guess of q_1 is q_0 + h v_0 (from v0), q_0 (from p0) or q1 itself; later ones
+ * extrapolate 2q_k − q_{k−1}.
+ *
+ * @throws {@link DimensionError} / {@link DomainError} for bad input; the step's error (naming it)
+ *   when a solve fails.
  * @example
  * ```ts
  * const disk = verticalRollingDisk();
- * const sol = integrateLagrangeDirac(disk.lagrangian, disk.distribution, 'plus',
+ * const sol = integrateLagrangeDirac(disk.lagrangian, disk.distribution, 'dirac-plus',
  *   { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] }, 0.01, 100);
  * sol.energy; // monotone decreasing (spec 000 §9.1)
  * ```
@@ -722,21 +926,17 @@ export interface LagrangeDiracSolution {
 export function integrateLagrangeDirac(
   L: Lagrangian,
   Delta: Distribution,
-  method: LagrangeDiracSign,
+  method: LagrangeDiracMethodName,
   init: LagrangeDiracInit,
   h: number,
   steps: number,
   options: LagrangeDiracOptions = {},
 ): LagrangeDiracSolution {
   const n = L.n;
-  const m = Delta.m;
   if (Delta.n !== n) throw new DimensionError('integrateLagrangeDirac: Delta.n', n, Delta.n);
-  if (!Number.isInteger(steps) || steps < 0)
-    throw new DomainError('integrateLagrangeDirac: steps', steps, 'must be an integer ≥ 0');
-  const every = options.every ?? 1;
-  if (!Number.isInteger(every) || every < 1)
-    throw new DomainError('integrateLagrangeDirac: every', every, 'must be an integer ≥ 1');
-  const Ld = options.Ld ?? discretize(L, h, options.rule ?? (method === 'plus' ? 'left' : 'right'));
+  const traits = methodOf('integrateLagrangeDirac: method', method);
+  const Ld =
+    options.Ld ?? discretize(L, h, options.rule ?? (traits.sign === 'plus' ? 'left' : 'right'));
   if (Ld.h !== h)
     throw new DomainError('integrateLagrangeDirac: Ld.h', Ld.h, `must equal h = ${h}`);
   if (init.q0.length !== n)
@@ -756,7 +956,7 @@ export function integrateLagrangeDirac(
     if (init.v0.length !== n)
       throw new DimensionError('integrateLagrangeDirac: v0', n, init.v0.length);
     const v0 = Float64Array.from(init.v0);
-    L.dLdv(P, q, v0);
+    L.Lv(P, q, v0);
     for (let i = 0; i < n; i++) guess[i] = q[i]! + h * v0[i]!;
   } else if (init.q1) {
     if (init.q1.length !== n)
@@ -766,58 +966,26 @@ export function integrateLagrangeDirac(
     for (let i = 0; i < n; i++) P[i] = -P[i]!;
   }
   const stepper = new LagrangeDiracStepper(Ld, Delta, method, options);
-  const samples = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
-  const sol = {
-    sign: method,
-    n,
-    m,
+  const sol = integrate(stepper, stepper.initialState(q, P, guess), {
     h,
-    samples,
-    k: new Int32Array(samples),
-    t: new Float64Array(samples),
-    q: new Float64Array(samples * n),
-    p: new Float64Array(samples * n),
-    lambda: new Float64Array(samples * m),
-    energy: new Float64Array(samples),
-    constraint: new Float64Array(samples),
-    newton: { solves: 0, iterations: 0, maxIterations: 0, maxResidual: 0 },
-  };
-  const W = new Float64Array(Math.max(1, m * n));
-  const qPrev = new Float64Array(n);
-  let s = 0;
-  const onProgress = options.onProgress;
-  for (let k = 0; k <= steps; k++) {
-    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
-    const r = stepper.step(q, P, guess, k);
-    sol.newton.solves++;
-    sol.newton.iterations += r.iterations;
-    sol.newton.maxIterations = Math.max(sol.newton.maxIterations, r.iterations);
-    sol.newton.maxResidual = Math.max(sol.newton.maxResidual, r.residualNorm);
-    if (k % every === 0 || k === steps) {
-      sol.k[s] = k;
-      sol.t[s] = k * h;
-      sol.q.set(q, s * n);
-      sol.p.set(r.p, s * n);
-      sol.lambda.set(r.lambda, s * m);
-      // E⁺_d(q_k, v_k, p_{k+1}) or E⁻_d(q_{k+1}, v_k, p_k)
-      sol.energy[s] = discreteEnergy(Ld, q, r.q1, method === 'plus' ? r.P1 : r.p);
-      Delta.A(W, method === 'plus' ? q : r.q1);
-      let c = 0;
-      for (let a = 0; a < m; a++) {
-        let d = 0;
-        for (let i = 0; i < n; i++) d += W[a * n + i]! * r.v[i]!;
-        c = Math.max(c, Math.abs(d));
-      }
-      sol.constraint[s] = c;
-      s++;
-    }
-    if (k === steps) break;
-    qPrev.set(q);
-    q.set(r.q1);
-    P.set(r.P1);
-    for (let i = 0; i < n; i++) guess[i] = 2 * q[i]! - qPrev[i]!;
-  }
-  return sol;
+    steps,
+    ...(options.every === undefined ? {} : { every: options.every }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
+    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+  });
+  if (!sol.ok) return sol;
+  // the look-ahead solve of the last sample is Newton work of this run too
+  const { peek } = stepper;
+  const r = Number.isNaN(peek.residualNorm) ? 0 : peek.residualNorm;
+  return extendSolution(sol, {
+    stats: {
+      ...sol.stats,
+      newtonIterations: sol.stats.newtonIterations + peek.iterations,
+      maxIterations: Math.max(sol.stats.maxIterations, peek.iterations),
+      maxResidual: Math.max(sol.stats.maxResidual, r),
+    },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -836,21 +1004,21 @@ export function heisenbergSystem(variant: 'y dx - x dy' | 'x dy - y dx' = 'y dx 
   const lagrangian: Lagrangian = {
     n: 3,
     L: (_q, v) => 0.5 * (v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!),
-    dLdq: (out) => out.fill(0, 0, 3),
-    dLdv: (out, _q, v) => {
+    Lq: (out) => out.fill(0, 0, 3),
+    Lv: (out, _q, v) => {
       out[0] = v[0]!;
       out[1] = v[1]!;
       out[2] = v[2]!;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out.fill(0, 0, 9);
       out[0] = 1;
       out[4] = 1;
       out[8] = 1;
       return out;
     },
-    d2Ldvdq: (out) => out.fill(0, 0, 9),
+    Lvq: (out) => out.fill(0, 0, 9),
   };
   const distribution: Distribution = {
     n: 3,

@@ -18,6 +18,7 @@ import {
   gaussNewton,
   leastSquares,
   nullSpace,
+  type Potential,
   type ScalarOps,
   SYMMETRY_RTOL,
 } from '@geomech/core';
@@ -71,7 +72,7 @@ function checkSymmetric(what: string, a: ArrayLike<number>, n: number): void {
 
 /**
  * A linear-quadratic Lagrangian L = ½vᵀMv + vᵀSq − ½qᵀKq with constant M, K (symmetric) and S:
- * the class on which the constraint algorithm of `implicit.ts` works with linear algebra alone.
+ * the class on which the constraint algorithm of `constraintAlgorithm.ts` works with linear algebra alone.
  * M may be singular (L-C circuits, spec 002 §4.2), S gives gyroscopic / traditor terms
  * (spec 002 §4.3: L = ⟨α(q), v⟩ with the linear one-form α(q) = Sq).
  */
@@ -112,7 +113,7 @@ class QuadraticLagrangianImpl implements QuadraticLagrangian {
   }
 
   /** ∂L/∂q = Sᵀv − Kq. */
-  dLdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const { n, K, S } = this;
     for (let j = 0; j < n; j++) {
       let s = 0;
@@ -123,7 +124,7 @@ class QuadraticLagrangianImpl implements QuadraticLagrangian {
   }
 
   /** ∂L/∂v = Mv + Sq. */
-  dLdv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const { n, M, S } = this;
     for (let i = 0; i < n; i++) {
       let s = 0;
@@ -133,12 +134,12 @@ class QuadraticLagrangianImpl implements QuadraticLagrangian {
     return out;
   }
 
-  d2Ldv2(out: Float64Array): Float64Array {
+  Lvv(out: Float64Array): Float64Array {
     out.set(this.M);
     return out;
   }
 
-  d2Ldvdq(out: Float64Array): Float64Array {
+  Lvq(out: Float64Array): Float64Array {
     out.set(this.S);
     return out;
   }
@@ -207,10 +208,12 @@ export interface MechanicalLagrangianSpec {
    * When absent, fourth-order central differences of `mass` ({@link FOURTH_ORDER_DIFFERENCE_STEP}).
    */
   readonly massDerivative?: (out: Float64Array, q: Float64Array) => void;
-  /** The potential V(q); absent means V = 0. */
-  readonly potential?: (q: Float64Array) => number;
-  /** out ← ∇V(q). When absent (and V given), fourth-order central differences of V. */
-  readonly gradient?: (out: Float64Array, q: Float64Array) => void;
+  /**
+   * The potential: core's {@link Potential} `{ dim, V, gradV }` (dim = n), or V(q) alone, whose
+   * gradient is then differenced (fourth order, {@link FOURTH_ORDER_DIFFERENCE_STEP}). Absent
+   * means V = 0.
+   */
+  readonly potential?: Potential | ((q: Float64Array) => number);
 }
 
 /** A mechanical Lagrangian L = ½vᵀM(q)v − V(q) that keeps its parts. */
@@ -266,17 +269,19 @@ class MechanicalLagrangianImpl implements MechanicalLagrangian {
   }
 
   V(q: Float64Array): number {
-    return this.spec.potential === undefined ? 0 : this.spec.potential(q);
+    const potential = this.spec.potential;
+    if (potential === undefined) return 0;
+    return typeof potential === 'function' ? potential(q) : potential.V(q);
   }
 
   gradV(out: Float64Array, q: Float64Array): Float64Array {
-    const { potential, gradient } = this.spec;
+    const potential = this.spec.potential;
     if (potential === undefined) {
       out.fill(0);
       return out;
     }
-    if (gradient !== undefined) {
-      gradient(out, q);
+    if (typeof potential !== 'function') {
+      potential.gradV(out, q);
       return out;
     }
     const { n, qw } = this;
@@ -311,7 +316,7 @@ class MechanicalLagrangianImpl implements MechanicalLagrangian {
   }
 
   /** ∂L/∂qᵏ = ½ vᵀ(∂M/∂qᵏ)v − ∂V/∂qᵏ. */
-  dLdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const n = this.n;
     this.gradV(out, q);
     for (let k = 0; k < n; k++) out[k] = -out[k]!;
@@ -331,7 +336,7 @@ class MechanicalLagrangianImpl implements MechanicalLagrangian {
   }
 
   /** ∂L/∂v = M(q)v. */
-  dLdv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const { n, Mq } = this;
     this.mass(Mq, q);
     for (let i = 0; i < n; i++) {
@@ -342,12 +347,12 @@ class MechanicalLagrangianImpl implements MechanicalLagrangian {
     return out;
   }
 
-  d2Ldv2(out: Float64Array, q: Float64Array): Float64Array {
+  Lvv(out: Float64Array, q: Float64Array): Float64Array {
     return this.mass(out, q);
   }
 
   /** N_ij = Σ_l (∂M_il/∂qʲ) vˡ. */
-  d2Ldvdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lvq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const n = this.n;
     if (this.constantMass) {
       out.fill(0, 0, n * n);
@@ -409,18 +414,19 @@ class MechanicalLagrangianImpl implements MechanicalLagrangian {
  * ∂M/∂q and ∇V are differenced (fourth order, ~1e-12 relative) only when not supplied.
  *
  * @throws DimensionError for a bad n or a constant mass of the wrong size.
- * @throws DomainError when a constant mass is not symmetric, or ∇V is given without V.
+ * @throws DomainError when a constant mass is not symmetric; DimensionError when `potential.dim` ≠ n.
  * @example
  * ```ts
  * // the vertical rolling disk of spec 002 §4.1: L = ½m(v_x² + v_y²) + ½I v_θ² + ½J v_φ²
  * const disk = mechanicalLagrangian({ n: 4, mass: [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0.3, 0, 0, 0, 0, 0.15] });
- * disk.dLdv(new Float64Array(4), q, v); // (m v_x, m v_y, I v_θ, J v_φ)
+ * disk.Lv(new Float64Array(4), q, v); // (m v_x, m v_y, I v_θ, J v_φ)
  * ```
  */
 export function mechanicalLagrangian(spec: MechanicalLagrangianSpec): MechanicalLagrangian {
   checkDim('mechanicalLagrangian: n', spec.n);
-  if (spec.gradient !== undefined && spec.potential === undefined)
-    throw new DomainError('mechanicalLagrangian: gradient', 'without potential', 'needs V as well');
+  const potential = spec.potential;
+  if (potential !== undefined && typeof potential !== 'function' && potential.dim !== spec.n)
+    throw new DimensionError('mechanicalLagrangian: potential.dim', spec.n, potential.dim);
   return new MechanicalLagrangianImpl(spec);
 }
 
@@ -440,7 +446,7 @@ export function mechanicalLagrangian(spec: MechanicalLagrangianSpec): Mechanical
 export type GenericLagrangian = <T>(ops: ScalarOps<T>, q: readonly T[], v: readonly T[]) => T;
 
 /** Analytic second derivatives that {@link lagrangianFromFunction} should use instead of differences. */
-export type LagrangianSecondDerivatives = Partial<Pick<Lagrangian, 'd2Ldv2' | 'd2Ldvdq'>>;
+export type LagrangianSecondDerivatives = Partial<Pick<Lagrangian, 'Lvv' | 'Lvq'>>;
 
 class DualLagrangian implements Lagrangian {
   readonly n: number;
@@ -462,26 +468,26 @@ class DualLagrangian implements Lagrangian {
     return this.derivatives.value(this.pack(q, v));
   }
 
-  dLdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const g = this.derivatives.gradient(this.pack(q, v));
     for (let i = 0; i < this.n; i++) out[i] = g[i]!;
     return out;
   }
 
-  dLdv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+  Lv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
     const g = this.derivatives.gradient(this.pack(q, v));
     const n = this.n;
     for (let i = 0; i < n; i++) out[i] = g[n + i]!;
     return out;
   }
 
-  d2Ldv2(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
-    if (this.second.d2Ldv2) return this.second.d2Ldv2(out, q, v);
+  Lvv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+    if (this.second.Lvv) return this.second.Lvv(out, q, v);
     return this.block(out, q, v, this.n);
   }
 
-  d2Ldvdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
-    if (this.second.d2Ldvdq) return this.second.d2Ldvdq(out, q, v);
+  Lvq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+    if (this.second.Lvq) return this.second.Lvq(out, q, v);
     return this.block(out, q, v, 0);
   }
 
@@ -552,7 +558,7 @@ export function legendre(
 ): Float64Array {
   checkLength('legendre: q', q, L.n);
   checkLength('legendre: v', v, L.n);
-  return L.dLdv(out, q, v);
+  return L.Lv(out, q, v);
 }
 
 /**
@@ -598,7 +604,7 @@ export function velocityHessianRank(
   const n = L.n;
   checkLength('velocityHessianRank: q', q, n);
   checkLength('velocityHessianRank: v', v, n);
-  const M = L.d2Ldv2(new Float64Array(n * n), q, v);
+  const M = L.Lvv(new Float64Array(n * n), q, v);
   checkFinite('velocityHessianRank: ∂²L/∂v²', M);
   return rankAtScale(M, n, n, spectralNorm(M, n, n), rtol);
 }
@@ -669,7 +675,7 @@ export function constrainedMass(
   if (Delta.n !== n) throw new DimensionError('constrainedMass: Delta.n', n, Delta.n);
   checkLength('constrainedMass: q', q, n);
   checkLength('constrainedMass: v', v, n);
-  const M = L.d2Ldv2(new Float64Array(n * n), q, v);
+  const M = L.Lvv(new Float64Array(n * n), q, v);
   checkFinite('constrainedMass: ∂²L/∂v²', M);
   const { G, r } = distributionBasisAt(Delta, q);
   const MG = new Float64Array(n * r);
@@ -781,18 +787,18 @@ export function legendrePreimage(
   if (r === 0) {
     v.fill(0);
     const res = new Float64Array(n);
-    L.dLdv(res, q, v);
+    L.Lv(res, q, v);
     let rn = 0;
     for (let i = 0; i < n; i++) rn += (res[i]! - p[i]!) ** 2;
     return { v: Float64Array.from(v), residualNorm: Math.sqrt(rn), found: Math.sqrt(rn) <= accept };
   }
   const sol = gaussNewton(
     (out, u) => {
-      L.dLdv(out, q, toV(u));
+      L.Lv(out, q, toV(u));
       for (let i = 0; i < n; i++) out[i] = out[i]! - p[i]!;
     },
     (out, u) => {
-      L.d2Ldv2(Mw, q, toV(u));
+      L.Lvv(Mw, q, toV(u));
       for (let i = 0; i < n; i++) {
         for (let b = 0; b < r; b++) {
           let s = 0;

@@ -23,6 +23,7 @@ import {
   normInf,
   nullSpace,
   singularValues,
+  transpose,
 } from '@geomech/core';
 import type { Distribution } from './types.js';
 
@@ -75,11 +76,9 @@ function checkRtol(what: string, tol: number): void {
     throw new DomainError(`${what}: tol`, tol, 'a finite non-negative number');
 }
 
-/** The transpose of an m×n row-major matrix, as a new n×m matrix. */
+/** The transpose of an m×n row-major matrix, as a new n×m matrix (core's `transpose`). */
 function transposed(a: ArrayLike<number>, m: number, n: number): Float64Array {
-  const out = new Float64Array(m * n);
-  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) out[j * m + i] = a[i * n + j]!;
-  return out;
+  return transpose(new Float64Array(m * n), a, m, n);
 }
 
 /** Orthonormal basis of null(A) with singular values ≤ rtol·‖A‖_F treated as zero. */

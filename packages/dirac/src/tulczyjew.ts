@@ -1013,8 +1013,8 @@ export function differentialInto(
   checkPointLengths('differential: out', n, out.q, out.v, out.a, out.b);
   copy('differential: q', out.q, q, n);
   copy('differential: v', out.v, v, n);
-  L.dLdq(out.a, q, v);
-  L.dLdv(out.b, q, v);
+  L.Lq(out.a, q, v);
+  L.Lv(out.b, q, v);
   return out;
 }
 
@@ -1050,8 +1050,8 @@ export function diracDifferentialInto(
   checkLagrangianArgs('diracDifferential', L, q, v);
   checkPointLengths('diracDifferential: out', n, out.q, out.p, out.alpha, out.w);
   copy('diracDifferential: q', out.q, q, n);
-  L.dLdv(out.p, q, v);
-  L.dLdq(out.alpha, q, v);
+  L.Lv(out.p, q, v);
+  L.Lq(out.alpha, q, v);
   for (let i = 0; i < n; i++) out.alpha[i] = -out.alpha[i]!;
   copy('diracDifferential: w', out.w, v, n);
   return out;

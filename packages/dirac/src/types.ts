@@ -1,27 +1,17 @@
 /**
  * The interfaces of the continuous Dirac layer (spec 002 §2, §5): Lagrangians L(q, v) on TQ,
- * Q = Rⁿ, and distributions Δ_Q ⊂ TQ given by constraint one-forms. Vector- and matrix-valued
- * methods write into an output argument given first (n-vectors; matrices row-major) and return it.
+ * Q = Rⁿ (core's `Lagrangian`, re-exported), and distributions Δ_Q ⊂ TQ given by constraint
+ * one-forms. Vector- and matrix-valued methods write into an output argument given first
+ * (n-vectors; matrices row-major) and return it.
  *
  * Coordinates (spec 002 §2): TQ ∋ (q, v), T*Q ∋ (q, p), the Pontryagin bundle TQ ⊕ T*Q ∋ (q, v, p).
  *
  * @module
  */
 
-/** A Lagrangian L: TQ → R with the derivatives the residuals and solvers need. */
-export interface Lagrangian {
-  /** Dimension n of Q. */
-  readonly n: number;
-  L(q: Float64Array, v: Float64Array): number;
-  /** out ← ∂L/∂q. */
-  dLdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
-  /** out ← ∂L/∂v (the momentum of the Legendre map 𝔽L). */
-  dLdv(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
-  /** out ← M = ∂²L/∂v∂v (n×n); L is degenerate where M is singular. */
-  d2Ldv2(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
-  /** out ← N, N_ij = ∂²L/∂vⁱ∂qʲ (n×n). */
-  d2Ldvdq(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
-}
+// A Lagrangian L: TQ → R is core's one vocabulary: `Lq`, `Lv`, `Lvv` = M = ∂²L/∂v∂v (L is
+// degenerate where M is singular) and `Lvq` = N, N_ij = ∂²L/∂vⁱ∂qʲ.
+export type { Lagrangian } from '@geomech/core';
 
 /**
  * A constant-rank distribution Δ_Q(q) = ker A(q) ⊂ T_qQ given by m constraint one-forms ωᵃ (the

@@ -25,7 +25,7 @@ describe('discrete action sums 𝔖^±_d (spec 000 Def 7.3, Theorem 7.4)', () =>
       const sol = integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        sign,
+        `dirac-${sign}` as const,
         { q0: [0.1, -0.2, 0.3, 0.4], v0: [0.35 * Math.cos(0.4), 0.35 * Math.sin(0.4), 0.5, 0.8] },
         h,
         N,

@@ -59,7 +59,7 @@ describe('Dirac-2 linear stability on the harmonic oscillator (spec 001 §5.6, �
 
   it('the simulated sequence satisfies q_{k+3} + (2z² − 1)q_{k+2} − q_{k+1} + q_k = 0', () => {
     const z = 0.1;
-    const tr = integrateDirac(oscillator, 'dirac2', { q0: [1], p0: [0] }, z, 400);
+    const tr = integrateDirac(oscillator, 'dirac-2', { q0: [1], p0: [0] }, z, 400);
     let maxRes = 0;
     for (let k = 0; k + 3 < tr.count; k++) {
       const [a, b, c, d] = [tr.q[k]!, tr.q[k + 1]!, tr.q[k + 2]!, tr.q[k + 3]!];
@@ -72,7 +72,7 @@ describe('Dirac-2 linear stability on the harmonic oscillator (spec 001 §5.6, �
   it('the even/odd mode grows by the parasitic root, the principal amplitude decays by |ζ|', () => {
     for (const z of [0.05, 0.1]) {
       const N = Math.round(20 / z);
-      const tr = integrateDirac(oscillator, 'dirac2', { q0: [1], p0: [0] }, z, N + 3);
+      const tr = integrateDirac(oscillator, 'dirac-2', { q0: [1], p0: [0] }, z, N + 3);
       const { parasitic, re, modulus } = dirac2Roots(z);
       const q = tr.q;
       // r_k = q_{k+2} − 2Re ζ q_{k+1} + |ζ|² q_k annihilates the principal pair: r_{k+1} = ζ_p r_k.
@@ -93,7 +93,7 @@ describe('Dirac-2 linear stability on the harmonic oscillator (spec 001 §5.6, �
 
   it('Dirac-1 (symplectic Euler) has no amplitude error: its Casoratian is constant', () => {
     const z = 0.1;
-    const tr = integrateDirac(oscillator, 'dirac1', { q0: [1], p0: [0] }, z, 2000);
+    const tr = integrateDirac(oscillator, 'dirac-1', { q0: [1], p0: [0] }, z, 2000);
     const q = tr.q;
     const cas = (k: number) => q[k + 1]! ** 2 - q[k]! * q[k + 2]!;
     const c0 = cas(0);
@@ -117,7 +117,7 @@ describe('energy behaviour on the pendulum, θ0 = π/4, h = 0.002, 100 periods (
   };
 
   it('Dirac-2c: relative energy error bounded by 5e-3 and not growing', () => {
-    const tr = integrateDirac(sys, 'dirac2c', init, h, steps, { every: 10 });
+    const tr = integrateDirac(sys, 'dirac-2c', init, h, steps, { every: 10 });
     const rel = relative(tr.energy);
     let max = 0;
     let firstTenth = 0;
@@ -133,7 +133,7 @@ describe('energy behaviour on the pendulum, θ0 = π/4, h = 0.002, 100 periods (
   });
 
   it('literal Dirac-2: monotone energy loss, −37 % after 100 periods (E_k = |p_{k+1}|²/2m + m g y_k)', () => {
-    const tr = integrateDirac(sys, 'dirac2', init, h, steps, { every: perPeriod });
+    const tr = integrateDirac(sys, 'dirac-2', init, h, steps, { every: perPeriod });
     expect(tr.energyPairing).toBe('shifted');
     const rel = relative(tr.energy);
     for (let j = 1; j < rel.length; j++) expect(rel[j]!).toBeLessThan(rel[j - 1]!);

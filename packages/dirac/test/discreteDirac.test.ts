@@ -47,7 +47,14 @@ describe('integrator steps lie in D^±_{Δ_Q} (spec 000 Def 6.7 (51)/(52), Prop 
         const h = 0.01;
         const N = 100;
         const n = s.L.n;
-        const sol = integrateLagrangeDirac(s.L, s.D, sign, { q0: s.q0, p0: s.p0 }, h, N);
+        const sol = integrateLagrangeDirac(
+          s.L,
+          s.D,
+          `dirac-${sign}` as const,
+          { q0: s.q0, p0: s.p0 },
+          h,
+          N,
+        );
         const Ld = discretize(s.L, h, sign === 'plus' ? 'left' : 'right');
         let worst = 0;
         for (let k = 0; k < N; k++) {
@@ -67,7 +74,7 @@ describe('integrator steps lie in D^±_{Δ_Q} (spec 000 Def 6.7 (51)/(52), Prop 
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: systems[0]!.q0, p0: systems[0]!.p0 },
       h,
       3,
@@ -89,7 +96,7 @@ describe('discrete Legendre transforms and κ_{Q_d} (spec 000 (14), (44), (45))'
       const sol = integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        sign,
+        `dirac-${sign}` as const,
         { q0: systems[0]!.q0, p0: systems[0]!.p0 },
         h,
         20,
@@ -112,7 +119,7 @@ describe('discrete Legendre transforms and κ_{Q_d} (spec 000 (14), (44), (45))'
     const sol = integrateLagrangeDirac(
       free.lagrangian,
       un,
-      'plus',
+      'dirac-plus',
       { q0: [0.1, 0.2, 0.3, 0.4], p0: [0.4, -0.3, 0.2, 0.1] },
       h,
       5,

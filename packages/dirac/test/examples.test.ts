@@ -41,12 +41,12 @@ function residual63(sys: ExampleSystem<object>, pt: ExampleExactPoint): Residual
   const n = lag.n;
   const m = D.m;
   const { q, v, p, mu, qdot, pdot } = pt;
-  const dLdv = lag.dLdv(new Float64Array(n), q, v);
-  const dLdq = lag.dLdq(new Float64Array(n), q, v);
+  const Lv = lag.Lv(new Float64Array(n), q, v);
+  const Lq = lag.Lq(new Float64Array(n), q, v);
   const A = D.A(new Float64Array(m * n), q);
   const G = D.G!(new Float64Array(n * (n - m)), q);
   const force = new Float64Array(n);
-  for (let i = 0; i < n; i++) force[i] = pdot[i]! - dLdq[i]!;
+  for (let i = 0; i < n; i++) force[i] = pdot[i]! - Lq[i]!;
   let legendre = 0;
   let kinematic = 0;
   let constraint = 0;
@@ -54,7 +54,7 @@ function residual63(sys: ExampleSystem<object>, pt: ExampleExactPoint): Residual
   let projected = 0;
   let constraintPower = 0;
   for (let i = 0; i < n; i++) {
-    legendre = Math.max(legendre, Math.abs(p[i]! - dLdv[i]!));
+    legendre = Math.max(legendre, Math.abs(p[i]! - Lv[i]!));
     kinematic = Math.max(kinematic, Math.abs(qdot[i]! - v[i]!));
     let ATmu = 0;
     for (let a = 0; a < m; a++) ATmu += A[a * n + i]! * mu[a]!;
@@ -253,22 +253,22 @@ describe.each(cases)('$label', ({ sys, init, hessianRank, constrainedRank }) => 
     );
     const fdM = finiteDifferenceJacobian(
       new Float64Array(n * n),
-      (out, x) => lag.dLdv(out, q, x),
+      (out, x) => lag.Lv(out, q, x),
       v,
       n,
       n,
     );
     const fdN = finiteDifferenceJacobian(
       new Float64Array(n * n),
-      (out, x) => lag.dLdv(out, x, v),
+      (out, x) => lag.Lv(out, x, v),
       q,
       n,
       n,
     );
-    expect(maxDiff(lag.dLdq(new Float64Array(n), q, v), fdq)).toBeLessThan(1e-7);
-    expect(maxDiff(lag.dLdv(new Float64Array(n), q, v), fdv)).toBeLessThan(1e-7);
-    expect(maxDiff(lag.d2Ldv2(new Float64Array(n * n), q, v), fdM)).toBeLessThan(1e-7);
-    expect(maxDiff(lag.d2Ldvdq(new Float64Array(n * n), q, v), fdN)).toBeLessThan(1e-7);
+    expect(maxDiff(lag.Lq(new Float64Array(n), q, v), fdq)).toBeLessThan(1e-7);
+    expect(maxDiff(lag.Lv(new Float64Array(n), q, v), fdv)).toBeLessThan(1e-7);
+    expect(maxDiff(lag.Lvv(new Float64Array(n * n), q, v), fdM)).toBeLessThan(1e-7);
+    expect(maxDiff(lag.Lvq(new Float64Array(n * n), q, v), fdN)).toBeLessThan(1e-7);
   });
 
   it('has Δ = ker A = span G (rank n − m), Adot = d/ds A(q + s v) (1e-8)', () => {
@@ -305,7 +305,7 @@ describe.each(cases)('$label', ({ sys, init, hessianRank, constrainedRank }) => 
 
   it(`has Hessian ∂²L/∂v² of rank ${hessianRank} and Gᵀ M G of rank ${constrainedRank}`, () => {
     const { q, v } = sys.exactSolution(0.4, init);
-    const M = sys.lagrangian.d2Ldv2(new Float64Array(n * n), q, v);
+    const M = sys.lagrangian.Lvv(new Float64Array(n * n), q, v);
     const k = n - m;
     const G = sys.distribution.G!(new Float64Array(n * k), q);
     const GMG = new Float64Array(k * k);
@@ -488,8 +488,8 @@ describe('single-loop L-C circuit (spec 002 §4.2, simplest case)', () => {
     for (const t of times) {
       const s = lc.exactSolution(t, init);
       lc.branchVoltages(e, s.q);
-      const dLdq = lc.lagrangian.dLdq(new Float64Array(2), s.q, s.v);
-      expect(maxDiff(e, [s.pdot[0]! - dLdq[0]!, s.pdot[1]! - dLdq[1]!])).toBeLessThan(1e-12);
+      const Lq = lc.lagrangian.Lq(new Float64Array(2), s.q, s.v);
+      expect(maxDiff(e, [s.pdot[0]! - Lq[0]!, s.pdot[1]! - Lq[1]!])).toBeLessThan(1e-12);
       expect(Math.abs(e[0]! * s.v[0]! + e[1]! * s.v[1]!)).toBeLessThan(1e-12);
       // inductor law e_L = L ḟ_L, capacitor law e_C = q_C/C
       expect(Math.abs(e[1]! - s.q[1]! / 0.125)).toBeLessThan(1e-12);
@@ -566,11 +566,11 @@ describe('4-port L-C circuit (seed 002 §7, spec 002 §4.2)', () => {
     for (const t of times) {
       const s = lc4.exactSolution(t, init);
       lc4.branchVoltages(e, s.q);
-      const dLdq = lc4.lagrangian.dLdq(new Float64Array(4), s.q, s.v);
+      const Lq = lc4.lagrangian.Lq(new Float64Array(4), s.q, s.v);
       expect(
         maxDiff(
           e,
-          s.pdot.map((x, i) => x - dLdq[i]!),
+          s.pdot.map((x, i) => x - Lq[i]!),
         ),
       ).toBeLessThan(1e-12);
       let ef = 0;

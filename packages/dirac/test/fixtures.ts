@@ -52,16 +52,16 @@ export const diagonalMassLagrangian = (mass: readonly number[]): Lagrangian => {
   return {
     n,
     L: (_q, v) => 0.5 * mass.reduce((s, mi, i) => s + mi * v[i]! ** 2, 0),
-    dLdq: (out) => out.fill(0),
-    dLdv: (out, _q, v) => {
+    Lq: (out) => out.fill(0),
+    Lv: (out, _q, v) => {
       for (let i = 0; i < n; i++) out[i] = mass[i]! * v[i]!;
       return out;
     },
-    d2Ldv2: (out) => {
+    Lvv: (out) => {
       out.fill(0);
       for (let i = 0; i < n; i++) out[i * (n + 1)] = mass[i]!;
       return out;
     },
-    d2Ldvdq: (out) => out.fill(0),
+    Lvq: (out) => out.fill(0),
   };
 };

@@ -1,7 +1,8 @@
-import { convergenceOrder } from '@geomech/core';
+import { checkJacobian, convergenceOrder } from '@geomech/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { verticalRollingDisk } from '../src/examples.js';
-import { unconstrainedDistribution } from '../src/implicit.js';
+import { unconstrainedDistribution } from '../src/implicitSystem.js';
 import {
   annihilatorResidual,
   consistentInitialData,
@@ -14,7 +15,7 @@ import {
   projectVelocityToDistribution,
 } from '../src/lagrangeDirac.js';
 import { mechanicalLagrangian } from '../src/lagrangian.js';
-import type { Lagrangian } from '../src/types.js';
+import type { Distribution, Lagrangian } from '../src/types.js';
 
 const row = (a: Float64Array, k: number, n: number): Float64Array => a.slice(k * n, (k + 1) * n);
 const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
@@ -119,17 +120,17 @@ function mechanicalLagrangianLike(): Lagrangian {
       0.5 * v[1]! * v[1]! +
       q[0]! * v[1]! -
       Math.cos(q[0]!) * q[1]! ** 2,
-    dLdq: (out, q, v) => {
+    Lq: (out, q, v) => {
       out[0] = v[1]! + Math.sin(q[0]!) * q[1]! ** 2;
       out[1] = q[1]! * v[0]! * v[0]! - 2 * Math.cos(q[0]!) * q[1]!;
       return out;
     },
-    dLdv: (out, q, v) => {
+    Lv: (out, q, v) => {
       out[0] = (1 + q[1]! * q[1]!) * v[0]!;
       out[1] = v[1]! + q[0]!;
       return out;
     },
-    d2Ldv2: (out, q) => {
+    Lvv: (out, q) => {
       out[0] = 1 + q[1]! * q[1]!;
       out[1] = 0;
       out[2] = 0;
@@ -137,7 +138,7 @@ function mechanicalLagrangianLike(): Lagrangian {
       return out;
     },
     // N_ij = ∂²L/∂vⁱ∂qʲ
-    d2Ldvdq: (out, q, v) => {
+    Lvq: (out, q, v) => {
       out[0] = 0;
       out[1] = 2 * q[1]! * v[0]!;
       out[2] = 1;
@@ -153,7 +154,7 @@ describe('vertical rolling disk: closed-form steps (spec 000 §9.1, §10.11)', (
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       h,
       200,
@@ -168,13 +169,13 @@ describe('vertical rolling disk: closed-form steps (spec 000 §9.1, §10.11)', (
     expect(e).toBeLessThan(1e-12);
     expect(el).toBeLessThan(1e-9); // λ carries a 1/h
     expect(Math.max(...sol.constraint)).toBeLessThan(1e-13); // W(q_k)(q_{k+1}−q_k)/h
-    expect(sol.newton.maxIterations).toBeLessThanOrEqual(2); // affine residual
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(2); // affine residual
   });
   it('(−) generic Newton step = closed form, every step of 200 (≤ 1e-12)', () => {
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: diskQ0, v0: diskV0 },
       h,
       200,
@@ -200,7 +201,7 @@ describe('free disk energy: analytic O(h) drift (spec 000 §9.1, §10.9)', () =>
     const sol = integrateLagrangeDirac(
       free.lagrangian,
       free.distribution,
-      'plus',
+      'dirac-plus',
       { q0, v0 },
       h,
       N,
@@ -220,7 +221,7 @@ describe('free disk energy: analytic O(h) drift (spec 000 §9.1, §10.9)', () =>
     const sol = integrateLagrangeDirac(
       free.lagrangian,
       free.distribution,
-      'minus',
+      'dirac-minus',
       { q0, v0 },
       h,
       N,
@@ -238,7 +239,7 @@ describe('free disk energy: analytic O(h) drift (spec 000 §9.1, §10.9)', () =>
       const sol = integrateLagrangeDirac(
         free.lagrangian,
         free.distribution,
-        s,
+        `dirac-${s}` as const,
         { q0, v0: [1, 0, 1, 0] },
         h,
         500,
@@ -256,8 +257,8 @@ describe('Heisenberg system (spec 000 §9.2, §10.10)', () => {
   // p₀ ∉ Δ(q₀): the first step projects it
   const p0 = [0.3, -0.2, 0.4];
   it('multipliers vanish after the first step; ± trajectories identical; p and ½|p|² constant', () => {
-    const plus = integrateLagrangeDirac(lagrangian, distribution, 'plus', { q0, p0 }, h, N);
-    const minus = integrateLagrangeDirac(lagrangian, distribution, 'minus', { q0, p0 }, h, N);
+    const plus = integrateLagrangeDirac(lagrangian, distribution, 'dirac-plus', { q0, p0 }, h, N);
+    const minus = integrateLagrangeDirac(lagrangian, distribution, 'dirac-minus', { q0, p0 }, h, N);
     expect(Math.abs(plus.lambda[0]!)).toBeGreaterThan(1);
     expect(Math.abs(minus.lambda[0]!)).toBeGreaterThan(1);
     let lam = 0;
@@ -283,7 +284,14 @@ describe('Heisenberg system (spec 000 §9.2, §10.10)', () => {
   it('with v₀ ∈ Δ(q₀) (CLI.md ẋ, ẏ = 0.3, −0.2) every multiplier vanishes', () => {
     const v0 = [0.3, -0.2, 0.5 * 0.3 - 1 * -0.2];
     for (const s of ['plus', 'minus'] as const) {
-      const sol = integrateLagrangeDirac(lagrangian, distribution, s, { q0, v0 }, h, 200);
+      const sol = integrateLagrangeDirac(
+        lagrangian,
+        distribution,
+        `dirac-${s}` as const,
+        { q0, v0 },
+        h,
+        200,
+      );
       expect(Math.max(...sol.lambda.map(Math.abs))).toBeLessThan(1e-11);
     }
   });
@@ -296,7 +304,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const fwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: diskQ0, v0: diskV0 },
       h,
       N,
@@ -304,7 +312,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const bwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: row(fwd.q, N, 4), p0: row(fwd.p, N, 4) },
       -h,
       N,
@@ -320,7 +328,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const fwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       h,
       N,
@@ -328,7 +336,7 @@ describe('(±) adjointness by reverse time (spec 000 §10.7)', () => {
     const bwd = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: row(fwd.q, N, 4), p0: row(fwd.p, N, 4) },
       -h,
       N,
@@ -349,7 +357,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       h,
       100,
@@ -379,7 +387,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'minus',
+      'dirac-minus',
       { q0: diskQ0, v0: diskV0 },
       h,
       100,
@@ -410,7 +418,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
       const a = integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        s,
+        `dirac-${s}` as const,
         { q0: diskQ0, v0: diskV0 },
         h,
         50,
@@ -418,7 +426,7 @@ describe('(+) scheme ⇔ discrete Lagrange–d’Alembert (spec 000 Thm 6.8, §1
       const b = integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        s,
+        `dirac-${s}` as const,
         { q0: diskQ0, q1: row(a.q, 1, 4) },
         h,
         50,
@@ -443,7 +451,7 @@ describe('global order 1 on the free disk (spec 000 §10.8)', () => {
         const sol = integrateLagrangeDirac(
           free.lagrangian,
           free.distribution,
-          s,
+          `dirac-${s}` as const,
           { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
           h,
           N,
@@ -462,18 +470,22 @@ describe('unconstrained limit: symplectic Euler (spec 000 §8.3, §10.5)', () =>
   const osc = mechanicalLagrangian({
     n: 1,
     mass: [2],
-    potential: (q) => 1.5 * q[0]! ** 2,
-    gradient: (out, q) => {
-      out[0] = 3 * q[0]!;
+    potential: {
+      dim: 1,
+      V: (q) => 1.5 * q[0]! ** 2,
+      gradV: (out, q) => {
+        out[0] = 3 * q[0]!;
+        return out;
+      },
     },
   });
   const D = unconstrainedDistribution(1);
   it('(+) = p⁺ = p − h∇V(q), q⁺ = q + hp⁺/m; (−) = q⁺ = q + hp/m, p⁺ = p − h∇V(q⁺)', () => {
     const h = 0.1;
-    const a = integrateLagrangeDirac(osc, D, 'plus', { q0: [1], p0: [0.5] }, h, 1);
+    const a = integrateLagrangeDirac(osc, D, 'dirac-plus', { q0: [1], p0: [0.5] }, h, 1);
     expect(a.p[1]!).toBeCloseTo(0.5 - h * 3, 14);
     expect(a.q[1]!).toBeCloseTo(1 + (h * (0.5 - h * 3)) / 2, 14);
-    const b = integrateLagrangeDirac(osc, D, 'minus', { q0: [1], p0: [0.5] }, h, 1);
+    const b = integrateLagrangeDirac(osc, D, 'dirac-minus', { q0: [1], p0: [0.5] }, h, 1);
     const q1 = 1 + (h * 0.5) / 2;
     expect(b.q[1]!).toBeCloseTo(q1, 14);
     expect(b.p[1]!).toBeCloseTo(0.5 - h * 3 * q1, 14);
@@ -482,9 +494,9 @@ describe('unconstrained limit: symplectic Euler (spec 000 §8.3, §10.5)', () =>
     const L = mechanicalLagrangianLike();
     const D2 = unconstrainedDistribution(2);
     const Ld = discretize(L, 0.05, 'midpoint');
-    const st = new LagrangeDiracStepper(Ld, D2, 'plus');
+    const st = new LagrangeDiracStepper(Ld, D2, 'dirac-plus');
     const map = (z: number[]): number[] => {
-      const r = st.step(Float64Array.of(z[0]!, z[1]!), Float64Array.of(z[2]!, z[3]!));
+      const r = st.solve(Float64Array.of(z[0]!, z[1]!), Float64Array.of(z[2]!, z[3]!));
       return [...r.q1, ...r.P1];
     };
     const z0 = [0.3, -0.4, 0.2, 0.1];
@@ -528,13 +540,20 @@ describe('helpers', () => {
   it('rejects bad init and an L_d with a different h', () => {
     const Ld = discretize(disk.lagrangian, 0.1, 'left');
     expect(() =>
-      integrateLagrangeDirac(disk.lagrangian, disk.distribution, 'plus', { q0: diskQ0 }, 0.1, 1),
+      integrateLagrangeDirac(
+        disk.lagrangian,
+        disk.distribution,
+        'dirac-plus',
+        { q0: diskQ0 },
+        0.1,
+        1,
+      ),
     ).toThrow();
     expect(() =>
       integrateLagrangeDirac(
         disk.lagrangian,
         disk.distribution,
-        'plus',
+        'dirac-plus',
         { q0: diskQ0, v0: diskV0 },
         0.2,
         1,
@@ -546,7 +565,7 @@ describe('helpers', () => {
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       0.01,
       10,
@@ -558,7 +577,7 @@ describe('helpers', () => {
     const dense = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       0.01,
       12,
@@ -566,7 +585,7 @@ describe('helpers', () => {
     const sparse = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: diskQ0, v0: diskV0 },
       0.01,
       12,
@@ -587,26 +606,26 @@ const nonlinearL: Lagrangian = {
     0.5 * v[2]! ** 2 -
     0.5 * q[0]! ** 2 -
     0.3 * q[1]! * q[2]! ** 2,
-  dLdq: (out, q, v) => {
+  Lq: (out, q, v) => {
     out[0] = -q[0]!;
     out[1] = q[1]! * v[0]! ** 2 - 0.3 * q[2]! ** 2;
     out[2] = -0.6 * q[1]! * q[2]!;
     return out;
   },
-  dLdv: (out, q, v) => {
+  Lv: (out, q, v) => {
     out[0] = (1 + q[1]! ** 2) * v[0]!;
     out[1] = v[1]!;
     out[2] = v[2]!;
     return out;
   },
-  d2Ldv2: (out, q) => {
+  Lvv: (out, q) => {
     out.fill(0);
     out[0] = 1 + q[1]! ** 2;
     out[4] = 1;
     out[8] = 1;
     return out;
   },
-  d2Ldvdq: (out, q, v) => {
+  Lvq: (out, q, v) => {
     out.fill(0);
     out[1] = 2 * q[1]! * v[0]!;
     return out;
@@ -621,7 +640,15 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
   for (const rule of ['left', 'right', 'midpoint', 'trapezoid'] as const) {
     for (const s of ['plus', 'minus'] as const) {
       it(`${rule}/${s}: discrete LdA residual ≤ 1e-11, constraint ≤ 1e-12, Newton converges`, () => {
-        const sol = integrateLagrangeDirac(nonlinearL, distribution, s, init, h, N, { rule });
+        const sol = integrateLagrangeDirac(
+          nonlinearL,
+          distribution,
+          `dirac-${s}` as const,
+          init,
+          h,
+          N,
+          { rule },
+        );
         const Ld = discretize(nonlinearL, h, rule);
         let e = 0;
         for (let k = 1; k < N; k++)
@@ -638,10 +665,10 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
           );
         expect(e).toBeLessThan(1e-11);
         expect(Math.max(...sol.constraint)).toBeLessThan(1e-12);
-        expect(sol.newton.solves).toBe(N + 1);
-        expect(sol.newton.maxIterations).toBeGreaterThan(1); // genuinely nonlinear
-        expect(sol.newton.maxIterations).toBeLessThan(8);
-        expect(sol.newton.maxResidual).toBeLessThan(1e-12);
+        expect(sol.count).toBe(N + 1);
+        expect(sol.stats.maxIterations).toBeGreaterThan(1); // genuinely nonlinear
+        expect(sol.stats.maxIterations).toBeLessThan(8);
+        expect(sol.stats.maxResidual).toBeLessThan(1e-12);
       });
     }
   }
@@ -655,32 +682,34 @@ describe('general L_d: every rule × sign on a nonlinear nonholonomic system', (
       D2: (o, a, b) => mid.D2(o, a, b),
       D2D1: (o, a, b) => mid.D2D1(o, a, b),
     };
-    const a = integrateLagrangeDirac(nonlinearL, distribution, 'minus', init, h, 40, {
+    const a = integrateLagrangeDirac(nonlinearL, distribution, 'dirac-minus', init, h, 40, {
       rule: 'midpoint',
     });
-    const b = integrateLagrangeDirac(nonlinearL, distribution, 'minus', init, h, 40, { Ld: user });
+    const b = integrateLagrangeDirac(nonlinearL, distribution, 'dirac-minus', init, h, 40, {
+      Ld: user,
+    });
     expect(maxDiff(a.q, b.q)).toBeLessThan(1e-12);
   });
   it('stepPosition and consistentInitialData agree with the trajectory (≤ 1e-12)', () => {
     const Ld = discretize(nonlinearL, h, 'right');
-    const sol = integrateLagrangeDirac(nonlinearL, distribution, 'minus', init, h, 5, {
+    const sol = integrateLagrangeDirac(nonlinearL, distribution, 'dirac-minus', init, h, 5, {
       rule: 'right',
     });
-    const st = new LagrangeDiracStepper(Ld, distribution, 'minus');
+    const st = new LagrangeDiracStepper(Ld, distribution, 'dirac-minus');
     const r = st.stepPosition(row(sol.q, 1, 3), row(sol.q, 2, 3));
     expect(maxDiff(r.q1, row(sol.q, 3, 3))).toBeLessThan(1e-12);
     expect(maxDiff(r.p, row(sol.p, 2, 3))).toBeLessThan(1e-12);
     expect(maxDiff(r.lambda, row(sol.lambda, 2, 1))).toBeLessThan(1e-9);
-    const p0 = nonlinearL.dLdv(
+    const p0 = nonlinearL.Lv(
       new Float64Array(3),
       Float64Array.from(init.q0),
       Float64Array.from(init.v0),
     );
-    const c = consistentInitialData(Ld, distribution, 'minus', init.q0, p0);
+    const c = consistentInitialData(Ld, distribution, 'dirac-minus', init.q0, p0);
     expect(maxDiff(c.p0, row(sol.p, 0, 3))).toBeLessThan(1e-12);
     expect(Math.abs(c.lambda[0]!)).toBeGreaterThan(1e-6); // p₀ = M v₀ was not admissible for (−)
     // an admissible p₀ is a fixed point of the projection
-    const c2 = consistentInitialData(Ld, distribution, 'minus', init.q0, c.p0);
+    const c2 = consistentInitialData(Ld, distribution, 'dirac-minus', init.q0, c.p0);
     expect(Math.abs(c2.lambda[0]!)).toBeLessThan(1e-10);
     expect(maxDiff(c2.p0, c.p0)).toBeLessThan(1e-12);
   });
@@ -693,15 +722,130 @@ describe('Newton tolerance at the round-off floor of a grown state', () => {
     const sol = integrateLagrangeDirac(
       disk.lagrangian,
       disk.distribution,
-      'plus',
+      'dirac-plus',
       { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
       1e-3,
       60000,
       { every: 10000 },
     );
-    expect(sol.newton.maxIterations).toBeLessThanOrEqual(2);
-    expect(sol.newton.maxResidual).toBeLessThan(1e-10);
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(2);
+    expect(sol.stats.maxResidual).toBeLessThan(1e-10);
     // straight-line parts of the rolling constraint still hold to round-off of |q| ≈ 60
     expect(Math.max(...sol.constraint)).toBeLessThan(1e-10);
+  });
+});
+
+describe('the (±) step Jacobian against central differences at random states', () => {
+  // J of the bordered system F(q_{k+1}, λ) = [P_k + D₁L_d + hWᵀλ; W(c)Δq/h] (spec 000 §8.1/§8.2)
+  // against core's central differences of F (step ∛ε, error ~1e-10 relative on these systems).
+  // The analytic blocks are exact except two differenced terms: ∂W/∂q[Δq] of (−) (step 1e-6,
+  // error ~1e-11) and L_qq of the midpoint rule (step 1e-5). Measured max relative error 8e-11;
+  // asserted: 1e-7. Dropping the (−) term ∂W/∂q(q_{k+1})[q_{k+1} − q_k]/h, or flipping a sign in
+  // any block, gives errors ≥ 1e-3 here.
+  const TOL = 1e-7;
+  const disk = verticalRollingDisk({ m: 1.3, R: 0.7, I: 0.4, J: 0.9, a: 0.3, b: -0.2, c: 0.5 });
+  const heis = heisenbergSystem();
+  const systems: [string, Lagrangian, Distribution][] = [
+    ['rolling disk, W(φ)', disk.lagrangian, disk.distribution],
+    ['Heisenberg, W(x, y)', heis.lagrangian, heis.distribution],
+    ['q-dependent mass on the Heisenberg distribution', nonlinearL, heis.distribution],
+  ];
+  const state = (n: number, m: number) =>
+    fc.record({
+      q: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      P: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      v: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      lambda: fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: m, maxLength: m }),
+      h: fc.constantFrom(0.01, 0.05, -0.02),
+    });
+  for (const [name, L, D] of systems) {
+    for (const rule of ['left', 'right', 'midpoint', 'trapezoid'] as const) {
+      for (const method of ['dirac-plus', 'dirac-minus'] as const) {
+        it(`${name}, ${rule} rule, ${method}`, () => {
+          const { n } = L;
+          const s = n + D.m;
+          fc.assert(
+            fc.property(state(n, D.m), ({ q, P, v, lambda, h }) => {
+              const st = new LagrangeDiracStepper(discretize(L, h, rule), D, method);
+              // x = (q_{k+1}, λ) near a step: q_{k+1} = q_k + h v
+              const x = Float64Array.from([...q.map((qi, i) => qi + h * v[i]!), ...lambda]);
+              const F = (out: Float64Array, y: Float64Array) => st.residual(out, q, P, y);
+              const J = (out: Float64Array, y: Float64Array) => st.jacobian(out, q, P, y);
+              const check = checkJacobian(F, J, x, s, s);
+              expect(check.maxRelError).toBeLessThan(TOL);
+            }),
+            { numRuns: 25 },
+          );
+        });
+      }
+    }
+  }
+
+  it('Newton converges quadratically on the reference runs: bounded iterations per step', () => {
+    // Measured with the exact Jacobian: disk (+) 1 per step (F is affine in q_{k+1}), disk (−) 2;
+    // q-dependent mass on the Heisenberg distribution, (−), every rule, h = 0.02: 2 per step and
+    // 202 over 100 steps + the look-ahead; a potential on the Heisenberg distribution, (−): 1.
+    // Without the ∂W/∂q term the last two need 5 per step (451 and 2059 in total): linear
+    // convergence.
+    const steps = 2000;
+    for (const method of ['dirac-plus', 'dirac-minus'] as const) {
+      const sol = integrateLagrangeDirac(
+        disk.lagrangian,
+        disk.distribution,
+        method,
+        { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
+        0.01,
+        steps,
+        { every: steps },
+      );
+      const perStep = method === 'dirac-plus' ? 1 : 2;
+      expect(sol.stats.maxIterations).toBe(perStep);
+      expect(sol.stats.newtonIterations).toBeLessThanOrEqual(perStep * (steps + 1));
+      // the tolerance is raised to the round-off floor of F as θ grows (≈ 6e-12 at t = 20)
+      expect(sol.stats.maxResidual).toBeLessThan(1e-10);
+    }
+    const init = { q0: [0.4, -0.3, 0.2], v0: [0.5, 0.7, -0.3 * 0.5 - 0.4 * 0.7] };
+    for (const rule of ['left', 'right', 'midpoint', 'trapezoid'] as const) {
+      const N = 100;
+      const sol = integrateLagrangeDirac(
+        nonlinearL,
+        heis.distribution,
+        'dirac-minus',
+        init,
+        0.02,
+        N,
+        {
+          rule,
+          every: N,
+        },
+      );
+      expect(sol.stats.maxIterations).toBeLessThanOrEqual(2);
+      expect(sol.stats.newtonIterations).toBeLessThanOrEqual(2 * (N + 1));
+    }
+    const oscillator = mechanicalLagrangian({
+      n: 3,
+      mass: [1, 0, 0, 0, 1, 0, 0, 0, 1],
+      potential: {
+        dim: 3,
+        V: (q) => 0.5 * (q[0]! ** 2 + 2 * q[1]! ** 2),
+        gradV: (out, q) => {
+          out[0] = q[0]!;
+          out[1] = 2 * q[1]!;
+          out[2] = 0;
+          return out;
+        },
+      },
+    });
+    const sol = integrateLagrangeDirac(
+      oscillator,
+      heis.distribution,
+      'dirac-minus',
+      { q0: [1, 0.5, -0.2], v0: [0.3, -0.2, 0.5 * 0.3 + 0.2] },
+      0.01,
+      500,
+      { every: 500 },
+    );
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(2);
+    expect(sol.stats.newtonIterations).toBeLessThanOrEqual(2 * 501);
   });
 });

@@ -39,10 +39,10 @@ function derivatives(L: Lagrangian, q: Float64Array, v: Float64Array) {
   const n = L.n;
   return {
     L: L.L(q, v),
-    dq: L.dLdq(new Float64Array(n), q, v),
-    dv: L.dLdv(new Float64Array(n), q, v),
-    M: L.d2Ldv2(new Float64Array(n * n), q, v),
-    N: L.d2Ldvdq(new Float64Array(n * n), q, v),
+    dq: L.Lq(new Float64Array(n), q, v),
+    dv: L.Lv(new Float64Array(n), q, v),
+    M: L.Lvv(new Float64Array(n * n), q, v),
+    N: L.Lvq(new Float64Array(n * n), q, v),
   };
 }
 
@@ -132,15 +132,21 @@ describe('mechanicalLagrangian L = ½vᵀM(q)v − V(q)', () => {
     out.set([m, 0, 0, m * q[0]! * q[0]!]);
   };
   const potential = (q: Float64Array) => -k / q[0]! + eps * Math.cos(q[1]!);
-  const gradient = (out: Float64Array, q: Float64Array) => {
+  const gradV = (out: Float64Array, q: Float64Array) => {
     out[0] = k / (q[0]! * q[0]!);
     out[1] = -eps * Math.sin(q[1]!);
+    return out;
   };
   const massDerivative = (out: Float64Array, q: Float64Array) => {
     out.fill(0);
     out[3] = 2 * m * q[0]!; // ∂M_11/∂r
   };
-  const exact = mechanicalLagrangian({ n: 2, mass, massDerivative, potential, gradient });
+  const exact = mechanicalLagrangian({
+    n: 2,
+    mass,
+    massDerivative,
+    potential: { dim: 2, V: potential, gradV },
+  });
   const differenced = mechanicalLagrangian({ n: 2, mass, potential });
   const generic = lagrangianFromFunction(2, (o, [r, th], [vr, vth]) =>
     o.add(
@@ -204,8 +210,9 @@ describe('mechanicalLagrangian L = ½vᵀM(q)v − V(q)', () => {
   it('validates its input', () => {
     expect(() => mechanicalLagrangian({ n: 2, mass: [1, 0, 0] })).toThrow(DimensionError);
     expect(() => mechanicalLagrangian({ n: 2, mass: [1, 1, 0, 1] })).toThrow(DomainError);
-    expect(() => mechanicalLagrangian({ n: 1, mass: [1], gradient: (out) => out.fill(0) })).toThrow(
-      DomainError,
+    const flat = { dim: 2, V: () => 0, gradV: (out: Float64Array) => out.fill(0) };
+    expect(() => mechanicalLagrangian({ n: 1, mass: [1], potential: flat })).toThrow(
+      DimensionError,
     );
   });
 });

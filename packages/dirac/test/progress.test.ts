@@ -11,14 +11,13 @@ describe('onProgress of the trajectory functions', () => {
   it('integrateDirac and integrateConstrained report every PROGRESS_INTERVAL_STEPS steps', () => {
     for (const run of [
       (cb: (d: number, t: number) => void) =>
-        integrateDirac(sys, 'dirac2c', init, 0.001, steps, { every: 100, onProgress: cb }),
+        integrateDirac(sys, 'dirac-2c', init, 0.001, steps, { every: 100, onProgress: cb }),
       (cb: (d: number, t: number) => void) =>
         integrateConstrained(sys, 'rk4', init, 0.001, steps, { every: 100, onProgress: cb }),
     ]) {
       const calls: [number, number][] = [];
       run((d, t) => calls.push([d, t]));
       expect(calls).toEqual([
-        [0, steps],
         [PROGRESS_INTERVAL_STEPS, steps],
         [2 * PROGRESS_INTERVAL_STEPS, steps],
       ]);

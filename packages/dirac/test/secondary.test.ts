@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lcCircuit4, simpleLC } from '../src/examples.js';
-import { ImplicitLagrangianSystem } from '../src/implicit.js';
+import { ImplicitLagrangianSystem } from '../src/implicitSystem.js';
 import { integrateLagrangeDirac } from '../src/lagrangeDirac.js';
 import { withSecondaryConstraints } from '../src/secondary.js';
 
@@ -33,12 +33,12 @@ describe('withSecondaryConstraints (spec 002 §4.2)', () => {
         const sol = integrateLagrangeDirac(
           circuit.lagrangian,
           Delta,
-          sign,
+          `dirac-${sign}` as const,
           { q0: start.q, v0: start.v },
           h,
           steps,
         );
-        const last = sol.samples - 1;
+        const last = sol.count - 1;
         for (let k = 0; k <= last; k += 100) {
           expect(Math.abs(sol.q[k * 4 + 1]! / C1 - sol.q[k * 4 + 3]! / C3)).toBeLessThan(1e-12);
         }

@@ -504,7 +504,7 @@ function testLagrangian(P: TestLagrangianParams): Lagrangian {
           beta[i]! * Math.cos(q[i]!) * v[i]! - 0.5 * kappa[i]! * q[i]! ** 2 + eta * Math.cos(q[i]!);
       return L;
     },
-    dLdq(out, q, v) {
+    Lq(out, q, v) {
       const c = Math.cos(wq(q));
       const vM1v = quad(M1, v);
       for (let k = 0; k < n; k++)
@@ -515,18 +515,18 @@ function testLagrangian(P: TestLagrangianParams): Lagrangian {
           eta * Math.sin(q[k]!);
       return out;
     },
-    dLdv(out, q, v) {
+    Lv(out, q, v) {
       const s = Math.sin(wq(q));
       for (let i = 0; i < n; i++)
         out[i] = Mv(M0, v, i) + s * Mv(M1, v, i) + beta[i]! * Math.cos(q[i]!);
       return out;
     },
-    d2Ldv2(out, q) {
+    Lvv(out, q) {
       const s = Math.sin(wq(q));
       for (let i = 0; i < n * n; i++) out[i] = M0[i]! + s * M1[i]!;
       return out;
     },
-    d2Ldvdq(out, q, v) {
+    Lvq(out, q, v) {
       const c = Math.cos(wq(q));
       for (let i = 0; i < n; i++) {
         const m1v = Mv(M1, v, i);
@@ -569,18 +569,18 @@ describe('dL and the Dirac differential 𝔇L = γ_Q∘dL (6.1) (spec 002 §6 it
       fc.property(lagrangianCase, ({ P, q, v }) => {
         const L = testLagrangian(P);
         const n = P.n;
-        const gq = L.dLdq(new Float64Array(n), q, v);
-        const gv = L.dLdv(new Float64Array(n), q, v);
-        const M = L.d2Ldv2(new Float64Array(n * n), q, v);
-        const N = L.d2Ldvdq(new Float64Array(n * n), q, v);
+        const gq = L.Lq(new Float64Array(n), q, v);
+        const gv = L.Lv(new Float64Array(n), q, v);
+        const M = L.Lvv(new Float64Array(n * n), q, v);
+        const N = L.Lvq(new Float64Array(n * n), q, v);
         for (let k = 0; k < n; k++) {
           const fq = centralPartial((x) => L.L(x, v), q, k);
           const fv = centralPartial((x) => L.L(q, x), v, k);
           expect(Math.abs(gq[k]! - fq)).toBeLessThanOrEqual(1e-6 * (1 + Math.abs(fq)));
           expect(Math.abs(gv[k]! - fv)).toBeLessThanOrEqual(1e-6 * (1 + Math.abs(fv)));
           for (let i = 0; i < n; i++) {
-            const fvv = centralPartial((x) => L.dLdv(new Float64Array(n), q, x)[i]!, v, k);
-            const fvq = centralPartial((x) => L.dLdv(new Float64Array(n), x, v)[i]!, q, k);
+            const fvv = centralPartial((x) => L.Lv(new Float64Array(n), q, x)[i]!, v, k);
+            const fvq = centralPartial((x) => L.Lv(new Float64Array(n), x, v)[i]!, q, k);
             expect(Math.abs(M[i * n + k]! - fvv)).toBeLessThanOrEqual(1e-6 * (1 + Math.abs(fvv)));
             expect(Math.abs(N[i * n + k]! - fvq)).toBeLessThanOrEqual(1e-6 * (1 + Math.abs(fvq)));
           }
@@ -597,11 +597,11 @@ describe('dL and the Dirac differential 𝔇L = γ_Q∘dL (6.1) (spec 002 §6 it
         const n = P.n;
         const dL = differential(L, q, v);
         const DL = diracDifferential(L, q, v);
-        const dLdq = L.dLdq(new Float64Array(n), q, v);
-        const dLdv = L.dLdv(new Float64Array(n), q, v);
-        expect(maxAbsDiff(flatTsT(dL), cat(q, v, dLdq, dLdv))).toBe(0);
+        const Lq = L.Lq(new Float64Array(n), q, v);
+        const Lv = L.Lv(new Float64Array(n), q, v);
+        expect(maxAbsDiff(flatTsT(dL), cat(q, v, Lq, Lv))).toBe(0);
         expect(maxAbsDiff(flatTsTs(DL), flatTsTs(gammaQ(dL)))).toBe(0);
-        expect(maxAbsDiff(flatTsTs(DL), cat(q, dLdv, negate(dLdq), v))).toBe(0);
+        expect(maxAbsDiff(flatTsTs(DL), cat(q, Lv, negate(Lq), v))).toBe(0);
         // base point π_{T*Q}(𝔇L) = 𝔽L(q, v) = (q, ∂L/∂v); checked against differences of L itself
         const base = piTstarQ(DL);
         expect(maxAbsDiff(base.q, q)).toBe(0);

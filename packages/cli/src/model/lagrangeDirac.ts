@@ -17,8 +17,9 @@ import { compileSym, compileSymScalar, type SX } from '@geomech/core';
 import {
   type Distribution,
   integrateLagrangeDirac,
-  type LagrangeDiracSign,
+  type LagrangeDiracMethodName,
   type Lagrangian,
+  lagrangeDiracMethods,
 } from '@geomech/dirac';
 import { UsageError } from '../errors.js';
 import {
@@ -27,14 +28,13 @@ import {
   type SimulationOutput,
   type SystemRunner,
 } from '../runner.js';
+import { lagrangeDiracOutput } from '../systems/lagrangeDirac.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
-/** CLI method names → sign of the scheme. */
-const METHODS: Readonly<Record<string, LagrangeDiracSign>> = {
-  'dirac-plus': 'plus',
-  'dirac-minus': 'minus',
-};
+/** The library's method names are the CLI's. */
+const isMethod = (name: string): name is LagrangeDiracMethodName =>
+  Object.hasOwn(lagrangeDiracMethods, name);
 
 /** Relative size of A(q0)·v0 above which the initial velocity is reported as outside Δ(q0). */
 const INIT_CONSTRAINT_RTOL = 1e-9;
@@ -167,10 +167,10 @@ export function compileLagrangeDirac(
   const L: Lagrangian = {
     n,
     L: (q, v) => f.L(q, v, p),
-    dLdq: bind(f.dLdq),
-    dLdv: bind(f.dLdv),
-    d2Ldv2: bind(f.M),
-    d2Ldvdq: bind(f.N),
+    Lq: bind(f.dLdq),
+    Lv: bind(f.dLdv),
+    Lvv: bind(f.M),
+    Lvq: bind(f.N),
   };
   const Delta: Distribution = {
     n,
@@ -199,9 +199,8 @@ export function compileLagrangeDirac(
 export function lagrangeDiracRunner(model: LagrangeDiracModel): SystemRunner {
   return {
     simulate(request: SimulateRequest): SimulationOutput {
-      const sign = METHODS[request.method];
-      if (sign === undefined)
-        throw new UsageError(`unknown method '${request.method}'`, '--method');
+      const method = request.method;
+      if (!isMethod(method)) throw new UsageError(`unknown method '${method}'`, '--method');
       const { symbols: sym } = model;
       const n = sym.n;
       const { L, Delta } = compileLagrangeDirac(model, sym.values(request));
@@ -210,25 +209,14 @@ export function lagrangeDiracRunner(model: LagrangeDiracModel): SystemRunner {
       const warnings = initWarnings(Delta, q0, v0);
       const { h, steps, every } = request;
       // the library keeps k = 0, every, 2·every, … and the last state, as the contract asks
-      const sol = integrateLagrangeDirac(L, Delta, sign, { q0, v0 }, h, steps, {
+      const sol = integrateLagrangeDirac(L, Delta, method, { q0, v0 }, h, steps, {
         every,
         ...(request.tol === undefined ? {} : { tol: request.tol }),
         ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       });
-      const m = sol.m;
-      const fields = [
-        { name: 'q', width: n, data: sol.q },
-        { name: 'p', width: n, data: sol.p },
-        { name: 'lambda', width: m, data: sol.lambda },
-        { name: 'energy', width: 1, data: sol.energy },
-        { name: 'constraint', width: 1, data: sol.constraint },
-      ];
-      const stats = {
-        newtonIterations: sol.newton.iterations,
-        maxResidual: sol.newton.maxResidual,
-      };
-      return { count: sol.samples, t: sol.t, series: fields, stats, warnings };
+      const out = lagrangeDiracOutput(sol);
+      return { ...out, warnings: [...warnings, ...(out.warnings ?? [])] };
     },
   };
 }

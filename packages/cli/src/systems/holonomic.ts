@@ -11,11 +11,13 @@
  *
  * @module
  */
-import { integrateDopri5 } from '@geomech/core';
+import { integrateDopri5, type Solution } from '@geomech/core';
 import {
   type ComparatorMethodName,
   type ConstrainedMechanicalSystem,
+  comparatorMethods,
   type DiracMethodName,
+  diracMethods,
   indexReducedRhs,
   integrateConstrained,
   integrateDirac,
@@ -32,20 +34,10 @@ import {
   type SystemRunner,
 } from '../runner.js';
 
-/** CLI method names of the Dirac integrators → library names. */
-const DIRAC_METHODS: Readonly<Record<string, DiracMethodName>> = {
-  'dirac-1': 'dirac1',
-  'dirac-2': 'dirac2',
-  'dirac-2c': 'dirac2c',
-};
-
-const COMPARATOR_METHODS: readonly ComparatorMethodName[] = [
-  'euler',
-  'trapezium',
-  'ab3',
-  'rk4',
-  'rattle',
-];
+/** The library's method names are the CLI's (`dirac-2c`, `rattle`, …). */
+const isDiracMethod = (name: string): name is DiracMethodName => Object.hasOwn(diracMethods, name);
+const isComparatorMethod = (name: string): name is ComparatorMethodName =>
+  Object.hasOwn(comparatorMethods, name);
 
 /** The default tilt of the Ziegler column: 0.1 for the first link, 0 for every other one. */
 const ZIEGLER_DEFAULT_THETA = [0.1, 0] as const;
@@ -186,52 +178,38 @@ export function integrateHolonomic(
   v0: ArrayLike<number>,
   request: SimulateRequest,
 ): SimulationOutput {
-  const { n, m } = sys;
   const { h, steps, every } = request;
-  const dirac = DIRAC_METHODS[request.method];
-  let out: {
-    count: number;
-    t: Float64Array;
-    q: Float64Array;
-    p: Float64Array;
-    lambda: Float64Array;
-    energy: Float64Array;
-    constraint: Float64Array;
-  };
-  let newtonIterations = 0;
-  let maxResidual = 0;
-  if (dirac !== undefined) {
+  const method = request.method;
+  const onProgress = request.onProgress ? { onProgress: request.onProgress } : {};
+  if (isDiracMethod(method)) {
     // explicit: one linear solve per step, no Newton iteration
-    out = integrateDirac(sys, dirac, { q0, v0 }, h, steps, {
-      every,
-      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-    });
-  } else {
-    const method = COMPARATOR_METHODS.find((x) => x === request.method);
-    if (method === undefined)
-      throw new UsageError(`unknown method '${request.method}'`, '--method');
-    const tr = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
-      every,
-      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-      ...(request.tol === undefined ? {} : { tol: request.tol }),
-      ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
-    });
-    out = tr;
-    newtonIterations = tr.stats.newtonIterations;
-    // RATTLE's Newton residual is φ(q_{k+1}) itself: report its maximum over the kept states
-    if (method === 'rattle') maxResidual = tr.stats.maxConstraint;
+    return output(integrateDirac(sys, method, { q0, v0 }, h, steps, { every, ...onProgress }), 0);
   }
+  if (!isComparatorMethod(method)) throw new UsageError(`unknown method '${method}'`, '--method');
+  const sol = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
+    every,
+    ...onProgress,
+    ...(request.tol === undefined ? {} : { tol: request.tol }),
+    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+  });
+  // RATTLE's Newton residual is φ(q_{k+1}) itself: report its maximum over the kept states
+  let maxResidual = 0;
+  if (method === 'rattle')
+    for (const c of sol.constraint) maxResidual = Math.max(maxResidual, Math.abs(c));
+  return output(sol, maxResidual);
+}
+
+/** The contract's series q, p, lambda, energy, constraint of a holonomic solution. */
+function output<F extends string>(
+  sol: Solution<F | 'q' | 'p' | 'lambda' | 'energy' | 'constraint'>,
+  maxResidual: number,
+): SimulationOutput {
+  const names = ['q', 'p', 'lambda', 'energy', 'constraint'] as const;
   return {
-    count: out.count,
-    t: out.t.subarray(0, out.count),
-    series: [
-      { name: 'q', width: n, data: out.q.subarray(0, out.count * n) },
-      { name: 'p', width: n, data: out.p.subarray(0, out.count * n) },
-      { name: 'lambda', width: m, data: out.lambda.subarray(0, out.count * m) },
-      { name: 'energy', width: 1, data: out.energy.subarray(0, out.count) },
-      { name: 'constraint', width: m, data: out.constraint.subarray(0, out.count * m) },
-    ],
-    stats: { newtonIterations, maxResidual },
+    count: sol.count,
+    t: sol.t,
+    series: names.map((name) => ({ name, width: sol.width(name), data: sol.get(name) })),
+    stats: { newtonIterations: sol.stats.newtonIterations, maxResidual },
   };
 }
 

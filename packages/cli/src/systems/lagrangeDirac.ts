@@ -20,8 +20,10 @@ import {
   heisenbergSystem,
   ImplicitLagrangianSystem,
   integrateLagrangeDirac,
-  type LagrangeDiracSign,
+  type LagrangeDiracMethodName,
+  type LagrangeDiracSolution,
   type Lagrangian,
+  lagrangeDiracMethods,
   lcCircuit4,
   simpleLC,
   verticalRollingDisk,
@@ -36,11 +38,9 @@ import {
   type SystemRunner,
 } from '../runner.js';
 
-/** CLI method names → sign of the scheme (the library picks the left/right rule from it). */
-const METHODS: Readonly<Record<string, LagrangeDiracSign>> = {
-  'dirac-plus': 'plus',
-  'dirac-minus': 'minus',
-};
+/** The library's method names are the CLI's (it picks the left/right rule from the sign). */
+const isMethod = (name: string): name is LagrangeDiracMethodName =>
+  Object.hasOwn(lagrangeDiracMethods, name);
 
 const vector = requestVector;
 const scalar = requestScalar;
@@ -141,26 +141,32 @@ function problemOf(request: SimulateRequest): Problem {
 
 export const lagrangeDiracRunner: SystemRunner = {
   simulate(request: SimulateRequest): SimulationOutput {
-    const sign = METHODS[request.method];
-    if (sign === undefined) throw new UsageError(`unknown method '${request.method}'`, '--method');
+    const method = request.method;
+    if (!isMethod(method)) throw new UsageError(`unknown method '${method}'`, '--method');
     const { L, Delta, q0, v0 } = problemOf(request);
     const { h, steps, every } = request;
     // the library keeps k = 0, every, 2·every, … and the last state, as the contract asks
-    const sol = integrateLagrangeDirac(L, Delta, sign, { q0, v0 }, h, steps, {
+    const sol = integrateLagrangeDirac(L, Delta, method, { q0, v0 }, h, steps, {
       every,
       ...(request.tol === undefined ? {} : { tol: request.tol }),
       ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
       ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     });
-    const { n, m } = sol;
-    const fields = [
-      { name: 'q', width: n, data: sol.q },
-      { name: 'p', width: n, data: sol.p },
-      { name: 'lambda', width: m, data: sol.lambda },
-      { name: 'energy', width: 1, data: sol.energy },
-      { name: 'constraint', width: 1, data: sol.constraint },
-    ];
-    const stats = { newtonIterations: sol.newton.iterations, maxResidual: sol.newton.maxResidual };
-    return { count: sol.samples, t: sol.t, series: fields, stats };
+    return lagrangeDiracOutput(sol);
   },
 };
+
+/**
+ * The contract's output of a (±) Lagrange–Dirac solution: the series q, p, lambda, energy,
+ * constraint and the Newton statistics (shared by the built-ins and Lagrange–Dirac models).
+ */
+export function lagrangeDiracOutput(sol: LagrangeDiracSolution): SimulationOutput {
+  const names = ['q', 'p', 'lambda', 'energy', 'constraint'] as const;
+  return {
+    count: sol.count,
+    t: sol.t,
+    series: names.map((name) => ({ name, width: sol.width(name), data: sol[name] })),
+    stats: { newtonIterations: sol.stats.newtonIterations, maxResidual: sol.stats.maxResidual },
+    ...(sol.warnings.length === 0 ? {} : { warnings: [...sol.warnings] }),
+  };
+}

@@ -40,7 +40,9 @@ const RESERVED = new Set([
 ]);
 
 /**
- * A recorded quantity: `width` numbers per kept sample. `timing` says when it is known:
+ * A recorded quantity: `width` numbers per kept sample (0 for an empty quantity, e.g. the
+ * multipliers of an unconstrained system: its data is empty and every sample an empty view).
+ * `timing` says when it is known:
  * `'state'` (default) from the kept state itself; `'leaving'` from the step that leaves the kept
  * state (e.g. the conformal factor σ of a contact step, or the Newton iterations of that step), so
  * the last sample's value comes from a peek at the next step, or is NaN.
@@ -190,12 +192,8 @@ export class Recorder<F extends string = string> {
         );
       }
       seen.add(s.name);
-      if (!Number.isInteger(s.width) || s.width < 1) {
-        throw new DomainError(
-          `Recorder: width of ${s.name}`,
-          s.width,
-          'must be a positive integer',
-        );
+      if (!Number.isInteger(s.width) || s.width < 0) {
+        throw new DomainError(`Recorder: width of ${s.name}`, s.width, 'must be an integer >= 0');
       }
       if ((s.timing ?? 'state') === 'state') stateWidth += s.width;
       else leavingWidth += s.width;

@@ -42,6 +42,15 @@ export interface NewtonOptions {
   /** Maximum number of Newton steps (Jacobian solves). Default 50; 0 only evaluates F(x0). */
   maxIterations?: number;
   /**
+   * Round-off floor: also converged (reason `'stall'`) when, after a full Newton step (λ = 1),
+   * tol < ‖F‖∞ ≤ stallTol and the step reduced ‖F‖∞ by less than half. Quadratic convergence
+   * halves any residual above the floor of rounding errors in F, so a residual that no longer
+   * halves below `stallTol` is that floor, and further steps only stir the noise (e.g. a
+   * constraint φ(q) of a long chain, whose round-off ε·|q|·|∇φ| exceeds a tight `tol`).
+   * Default 0 (off).
+   */
+  stallTol?: number;
+  /**
    * Backtracking line search: λ = 1, ½, ¼, … ≥ {@link MIN_LINE_SEARCH_STEP} until the Armijo
    * condition φ(x + λΔx) ≤ (1 − 2cλ)φ(x) holds (∇φ·Δx = −‖F‖₂² = −2φ for the Newton direction;
    * c = {@link ARMIJO_CONSTANT}). Trial points with non-finite F count as failures. Default false.
@@ -84,7 +93,7 @@ export interface NewtonOptions {
 }
 
 /** Why a Newton solve stopped. */
-export type NewtonStopReason = 'residual' | 'step' | 'maxIterations' | 'lineSearch';
+export type NewtonStopReason = 'residual' | 'step' | 'stall' | 'maxIterations' | 'lineSearch';
 
 /** Outcome of a Newton solve. */
 export interface NewtonResult {
@@ -97,7 +106,7 @@ export interface NewtonResult {
   readonly residualNorm: number;
   /** ‖λΔx‖∞ of the last step taken (0 if none). */
   readonly stepNorm: number;
-  /** `residual` or `step` when converged; `maxIterations` or `lineSearch` when not. */
+  /** `residual`, `step` or `stall` when converged; `maxIterations` or `lineSearch` when not. */
   readonly reason: NewtonStopReason;
 }
 
@@ -107,6 +116,7 @@ interface ResolvedNewtonOptions {
   readonly tol: number;
   readonly stepTol: number;
   readonly maxIterations: number;
+  readonly stallTol: number;
   readonly lineSearch: boolean;
   readonly throwOnFailure: boolean;
   readonly retract: ((out: Float64Array, x: Float64Array, dx: Float64Array) => void) | undefined;
@@ -120,7 +130,11 @@ function validate(options: NewtonOptions): ResolvedNewtonOptions {
   const tol = options.tol ?? NEWTON_DEFAULT_TOL;
   const stepTol = options.stepTol ?? NEWTON_DEFAULT_STEP_TOL;
   const maxIterations = options.maxIterations ?? 50;
+  const stallTol = options.stallTol ?? 0;
   if (!(tol >= 0)) throw new DomainError('newton: tol', tol, 'must be ≥ 0');
+  if (!(stallTol >= 0 && stallTol < Number.POSITIVE_INFINITY)) {
+    throw new DomainError('newton: stallTol', stallTol, 'must be finite and ≥ 0');
+  }
   if (!(stepTol >= 0)) throw new DomainError('newton: stepTol', stepTol, 'must be ≥ 0');
   if (!Number.isInteger(maxIterations) || maxIterations < 0) {
     throw new DomainError('newton: maxIterations', maxIterations, 'must be an integer ≥ 0');
@@ -137,6 +151,7 @@ function validate(options: NewtonOptions): ResolvedNewtonOptions {
     tol,
     stepTol,
     maxIterations,
+    stallTol,
     lineSearch: options.lineSearch ?? false,
     throwOnFailure: options.throwOnFailure ?? false,
     retract: options.retract,
@@ -153,7 +168,8 @@ function validate(options: NewtonOptions): ResolvedNewtonOptions {
  *
  * Iteration k (from x₀): stop if ‖F(xₖ)‖∞ ≤ tol; else factor J(xₖ), check κ₁(J) <
  * {@link SINGULAR_JACOBIAN_CONDITION}, solve J Δx = −F(xₖ), and set xₖ₊₁ = xₖ + λΔx (λ = 1, or
- * from the line search).
+ * from the line search). With `stallTol`, a full step that leaves tol < ‖F‖∞ ≤ stallTol without
+ * halving ‖F‖∞ also stops, converged (reason `'stall'`: the round-off floor of F).
  *
  * Failure modes:
  * - singular Jacobian (zero pivot or κ₁ ≥ 1/ε): always throws {@link SingularJacobianError}
@@ -247,10 +263,17 @@ export class NewtonSolver {
     tolOverride?: number,
   ): NewtonResult {
     const { n, storageSize: ns, x, f, jac, dx, dxs, xt, ft, lu, result, history } = this;
-    const { stepTol, maxIterations, lineSearch, throwOnFailure, retract, conditionCheck, what } =
-      this.options;
-    // `tolOverride ?? options.tol` made V8 box the double on every solve (16 B per call, measured
-    // with --trace-gc); the unary plus keeps tol an unboxed number.
+    const {
+      stepTol,
+      maxIterations,
+      stallTol,
+      lineSearch,
+      throwOnFailure,
+      retract,
+      conditionCheck,
+      what,
+    } = this.options;
+    // not `tolOverride ?? options.tol`: that tagged phi boxes a fresh HeapNumber on every solve
     let tol = this.options.tol;
     if (tolOverride !== undefined) tol = +tolOverride;
     if (!(tol >= 0)) throw new DomainError('NewtonSolver.solve: tolOverride', tol, 'must be ≥ 0');
@@ -310,6 +333,10 @@ export class NewtonSolver {
           reason = 'step';
           break;
         }
+        if (r > tol && r <= stallTol && r > 0.5 * history[k - 1]!) {
+          reason = 'stall';
+          break;
+        }
         continue;
       }
       // Backtracking on φ = ½‖F‖₂², compared as norms to avoid overflow.
@@ -342,7 +369,7 @@ export class NewtonSolver {
       r = normInf(f, n);
       history[k] = r;
     }
-    result.converged = reason === 'residual' || reason === 'step';
+    result.converged = reason === 'residual' || reason === 'step' || reason === 'stall';
     result.iterations = k;
     result.residualNorm = r;
     result.stepNorm = stepNorm;

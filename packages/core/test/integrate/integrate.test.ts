@@ -175,13 +175,40 @@ describe('Recorder', () => {
           1,
         ),
     ).toThrow(DomainError);
-    expect(() => new Recorder(m, [{ name: 'q', width: 0 }], 1)).toThrow(DomainError);
+    expect(() => new Recorder(m, [{ name: 'q', width: -1 }], 1)).toThrow(DomainError);
+    expect(() => new Recorder(m, [{ name: 'q', width: 1.5 }], 1)).toThrow(DomainError);
     const r = new Recorder(m, [{ name: 'q', width: 1 }], 1);
     r.keep(0, 0, [1]);
     expect(() => r.keep(1, 1, [2])).toThrow(DomainError);
     const sol = r.finish({ steps: 0, h: Number.NaN });
     expect(() => sol.sample('q', 1)).toThrow(DomainError);
     expect(() => sol.get('p' as 'q')).toThrow(DomainError);
+  });
+});
+
+describe('Recorder with an empty series', () => {
+  it('keeps width-0 series (multipliers of an unconstrained system) as empty data', () => {
+    const m = methodTraits({ name: 'x' });
+    const r = new Recorder(
+      m,
+      [
+        { name: 'q', width: 2 },
+        { name: 'lambda', width: 0 },
+        { name: 'mu', width: 0, timing: 'leaving' },
+      ],
+      2,
+    );
+    expect(r.stateWidth).toBe(2);
+    expect(r.leavingWidth).toBe(0);
+    r.keep(0, 0, [1, 2]);
+    r.setLeaving([]);
+    r.keep(1, 0.5, [3, 4]);
+    const sol = r.finish({ steps: 1, h: 0.5 });
+    expect(sol.lambda.length).toBe(0);
+    expect(sol.width('lambda')).toBe(0);
+    expect(sol.sample('lambda', 1).length).toBe(0);
+    expect(sol.last('mu').length).toBe(0);
+    expect(Array.from(sol.last('q'))).toEqual([3, 4]);
   });
 });
 

@@ -134,6 +134,37 @@ describe('Newton: quadratic convergence, measured', () => {
   });
 });
 
+describe('Newton: the round-off floor (stallTol)', () => {
+  // F(x) = x − 1 + 1e-13·sin(1e15·x): a root to 1e-13, then a deterministic noise floor of
+  // amplitude 1e-13 that no Newton step (J = 1) can reduce; steps ≈ 1e-13 ≫ 4ε, so the step
+  // criterion does not stop it either.
+  const noisy: Fn = (out, x) => {
+    out[0] = x[0]! - 1 + 1e-13 * Math.sin(1e15 * x[0]!);
+  };
+  const one: Fn = (out) => {
+    out[0] = 1;
+  };
+
+  it('without it the noise runs Newton to maxIterations; with it Newton stops at the floor', () => {
+    const off = newton(noisy, one, [3], { tol: 1e-16, maxIterations: 30 });
+    expect([off.converged, off.reason, off.iterations]).toEqual([false, 'maxIterations', 30]);
+    const on = newton(noisy, one, [3], { tol: 1e-16, maxIterations: 30, stallTol: 1e-12 });
+    expect([on.converged, on.reason]).toEqual([true, 'stall']);
+    expect(on.iterations).toBeLessThanOrEqual(6);
+    expect(on.residualNorm).toBeLessThanOrEqual(1e-12);
+    expect(Math.abs(on.x[0]! - 1)).toBeLessThanOrEqual(2e-13);
+  });
+
+  it('changes nothing on a clean quadratic solve (same x, iterations and reason)', () => {
+    const a = newton(circleParabola, circleParabolaJ, [1, 1], { tol: 1e-15 });
+    const b = newton(circleParabola, circleParabolaJ, [1, 1], { tol: 1e-15, stallTol: 1e-10 });
+    expect(Array.from(b.x)).toEqual(Array.from(a.x));
+    expect([b.iterations, b.reason]).toEqual([a.iterations, a.reason]);
+    expect(() => newton(noisy, one, [3], { stallTol: -1 })).toThrow(DomainError);
+    expect(() => newton(noisy, one, [3], { stallTol: Number.NaN })).toThrow(DomainError);
+  });
+});
+
 describe('Newton: line search', () => {
   const atan: Fn = (out, x) => {
     out[0] = Math.atan(x[0]!);
@@ -416,7 +447,7 @@ describe('manifold Newton (retraction hook) and bordered unknowns', () => {
       storageSize: 10,
     });
     const x0 = new Float64Array(10);
-    SO3.identity(x0);
+    SO3.identity(x0.subarray(0, 9));
     const r = solver.solve(Fb, Jb, x0);
     expect(r.converged).toBe(true);
     const expected = SO3.rplus(new Float64Array(9), Rt, Float64Array.of(0, 0, 0.5));

@@ -30,7 +30,7 @@ describe('global order 1 on the forced disk (spec 000 §10.8)', () => {
           const sol = integrateLagrangeDirac(
             disk.lagrangian,
             disk.distribution,
-            sign,
+            `dirac-${sign}` as const,
             { q0: s0.q, v0: s0.v },
             h,
             N,

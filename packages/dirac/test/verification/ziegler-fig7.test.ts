@@ -87,7 +87,7 @@ function summarize(q: Float64Array, count: number): Summary {
 
 describe('Ziegler column, Fig. 7 mechanism (spec §7.3, §9 item 14)', () => {
   it('Dirac-1: links lengthen > 10%, P_c(l) drops below P, the column buckles', () => {
-    const tr = integrateDirac(z, 'dirac1', { q0, v0 }, h, steps, { every: 5 });
+    const tr = integrateDirac(z, 'dirac-1', { q0, v0 }, h, steps, { every: 5 });
     const s = summarize(tr.q, tr.count);
     // §5.6: per-link length non-decreasing; §7.3 reference (1.1027, 1.1981)
     expect(s.lengthsMonotone).toBe(true);
@@ -107,7 +107,7 @@ describe('Ziegler column, Fig. 7 mechanism (spec §7.3, §9 item 14)', () => {
   });
 
   it('Dirac-2c: lengths stay within 1e-4 of 1 and the column oscillates about upright', () => {
-    const tr = integrateDirac(z, 'dirac2c', { q0, v0 }, h, steps, { every: 5 });
+    const tr = integrateDirac(z, 'dirac-2c', { q0, v0 }, h, steps, { every: 5 });
     const s = summarize(tr.q, tr.count);
     expect(s.maxLengthError).toBeLessThan(1e-4); // measured 1.5e-6
     expect(Math.abs(s.mean[0])).toBeLessThan(0.05); // measured −0.006
