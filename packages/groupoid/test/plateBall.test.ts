@@ -528,12 +528,21 @@ describe('S10: reduction by Φ((x0,y0,G0),(x1,y1,G1)) = (x0,y0,x1,y1,G0ᵀG1) (C
 
 describe('simulatePlateBall (geomech simulate plate-ball)', () => {
   it('CLI defaults reproduce S5; every keeps the first and the last state', () => {
-    // measured: 597 Newton iterations for 200 steps, max step residual 1.7e-14
+    // measured: 597 Newton iterations for 200 steps (≤ 3 per step), max step residual 1.7e-14
     const sol = simulatePlateBall({ steps: 200, every: 30 });
-    expect(sol.count).toBe(8); // k = 1, 31, 61, …, 181, 201
-    expect(Array.from(sol.k)).toEqual([1, 31, 61, 91, 121, 151, 181, 201]);
-    expect(sol.t[7]).toBeCloseTo(201 * 0.05, 12);
-    expect(sol.x[7]).toBeCloseTo(-6.62381, 5);
+    expect(sol.count).toBe(8); // nodes k = 0, 30, 60, …, 180, 200
+    expect(Array.from(sol.k)).toEqual([0, 30, 60, 90, 120, 150, 180, 200]);
+    expect(sol.t[0]).toBe(0);
+    expect(sol.t[7]).toBe(10);
+    expect(sol.method.name).toBe('lagrange-multiplier');
+    // node 0: (x0, y0), G_0 = I, λ_1
+    expect([sol.x[0], sol.y[0]]).toEqual([0, 0]);
+    expect(Array.from(sol.sample('R', 0))).toEqual(Array.from(I3));
+    expect(Array.from(sol.sample('lambda', 0))).toEqual(Array.from(LAMBDA1));
+    // node 200 (S5 prototype: x_201 = −6.62381 is the β-end of g_201, one node later)
+    expect(sol.x[7]).toBeCloseTo(-6.566361, 5);
+    expect(sol.y[7]).toBeCloseTo(-9.319102, 5);
+    expect(sol.stats.maxIterations).toBeLessThanOrEqual(3);
     expect(sol.casimir[3]).toBeCloseTo(0.707041836261, 12);
     expect(sol.stats.newtonIterations).toBeGreaterThanOrEqual(590);
     expect(sol.stats.newtonIterations).toBeLessThanOrEqual(600);
@@ -579,6 +588,32 @@ describe('simulatePlateBall (geomech simulate plate-ball)', () => {
       );
     }
     expect(worst).toBeLessThan(1e-14);
+  });
+
+  it('a run given by its final time ends exactly there (tEnd 1, 20 steps: h = 0.05, t = 1)', () => {
+    const a = simulatePlateBall({ tEnd: 1, steps: 20 });
+    expect(a.t[20]).toBe(1);
+    expect(a.h).toBe(0.05);
+    const b = simulatePlateBall({ steps: 20 });
+    expect(Array.from(a.x)).toEqual(Array.from(b.x));
+    expect(() => simulatePlateBall({ tEnd: 1, h: 0.05, steps: 20 })).toThrow(DomainError);
+  });
+
+  it("onFailure 'return' keeps the nodes before a step that leaves the branch", () => {
+    // λ_1 = (20, 0, 0) from (0, 0) → (0.9, 0): the first step's solution has tr R ≤ 1
+    const sol = simulatePlateBall({
+      Omega: 0,
+      c: 0,
+      x1: 0.9,
+      y1: 0,
+      lambda1: [20, 0, 0],
+      steps: 5,
+      onFailure: 'return',
+    });
+    expect(sol.ok).toBe(false);
+    expect(sol.failure?.step).toBe(0);
+    expect(sol.failure?.error).toBeInstanceOf(DomainError);
+    expect(sol.count).toBe(1);
   });
 
   it("method 'reduced' gives the same series", () => {

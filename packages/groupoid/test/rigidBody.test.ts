@@ -23,8 +23,8 @@ const spread = (v: Float64Array, stride = 1, offset = 0) => {
 
 // measured over 10³ steps: Casimir spread, spatial momentum spread, energy oscillation, Newton its
 const measured = {
-  cayley: { casimir: 6.4e-14, spatial: 4.5e-14, energy: 6.05e-4 },
-  exp: { casimir: 5.8e-15, spatial: 2.4e-14, energy: 2.04e-4 },
+  cayley: { casimir: 6.4e-14, spatial: 4.9e-14, energy: 6.05e-4 },
+  exp: { casimir: 8.2e-15, spatial: 2.5e-14, energy: 2.04e-4 },
 } as const;
 
 describe('free rigid body, discrete Lie–Poisson integrator (spec 003 §8.1, S3)', () => {
@@ -32,16 +32,21 @@ describe('free rigid body, discrete Lie–Poisson integrator (spec 003 §8.1, S3
     describe(`τ = ${map}`, () => {
       const sol = simulateRigidBody({ ...S3, map });
 
-      it(`keeps 1001 states; Newton converges to round-off (max residual measured 1e-14)`, () => {
+      it(`keeps 1001 states from G_0 = I at t = 0 to t = 100; Newton converges to round-off in ≤ 3 iterations a step (max residual measured 1e-14)`, () => {
         expect(sol.count).toBe(1001);
-        expect(sol.k[0]).toBe(1);
-        expect(sol.k[1000]).toBe(1001);
-        expect(sol.t[1000]).toBeCloseTo(100.1, 12);
+        expect(sol.k[0]).toBe(0);
+        expect(sol.t[0]).toBe(0);
+        expect(Array.from(sol.sample('R', 0))).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+        expect(Array.from(sol.sample('xi', 0))).toEqual([...S3.xi0]);
+        expect(sol.k[1000]).toBe(1000);
+        expect(sol.t[1000]).toBeCloseTo(100, 12);
+        expect(sol.method.name).toBe(map);
         expect(sol.stats.maxResidual).toBeLessThan(1e-13);
+        expect(sol.stats.maxIterations).toBeLessThanOrEqual(3);
         expect(sol.stats.newtonIterations).toBeLessThanOrEqual(3 * 1000);
       });
 
-      it(`conserves the Casimir |π| (measured ${measured[map].casimir}) and the spatial momentum G_{k−1}π⁻_k (measured ${measured[map].spatial}) to round-off`, () => {
+      it(`conserves the Casimir |π| (measured ${measured[map].casimir}) and the spatial momentum G_kπ_k (measured ${measured[map].spatial}) to round-off`, () => {
         expect(spread(sol.casimir)).toBeLessThan(1e-12);
         for (let i = 0; i < 3; i++) expect(spread(sol.spatialMomentum, 3, i)).toBeLessThan(1e-12);
         // and it is a genuine rotation: G_k orthogonal (measured 8e-15)
@@ -93,17 +98,16 @@ describe('free rigid body, discrete Lie–Poisson integrator (spec 003 §8.1, S3
         const fine = simulateRigidBody({ ...S3, map, tol: 1e-15 });
         const ocp = rigidBodyOCP(S3.inertia, S3.h, map, { tol: 1e-15 });
         const none = new Float64Array(0);
-        const xi = Float64Array.from(fine.xi.subarray(1000 * 3));
-        const G = Float64Array.from(fine.R.subarray(1000 * 9));
+        // the last sample: G_1000 and ξ_1001
+        const xi = Float64Array.from(fine.last('xi'));
+        const G = Float64Array.from(fine.last('R'));
         const g = new Float64Array(9);
-        for (let k = 1001; k > 1; k--) {
-          // G_{k−1} = G_k g_k⁻¹, then ξ_{k−1} from ξ_k
+        for (let k = 1000; k >= 1; k--) {
+          // ξ_k from ξ_{k+1}, then G_{k−1} = G_k g_k⁻¹
+          ocp.stepBackward(xi, none, xi, none, k);
           ocp.increment(g, xi);
           SO3.compose(G, G, SO3.inverse(g, g));
-          ocp.stepBackward(xi, none, xi, none, k);
         }
-        ocp.increment(g, xi);
-        SO3.compose(G, G, SO3.inverse(g, g));
         let dx = 0;
         for (let i = 0; i < 3; i++) dx = Math.max(dx, Math.abs(xi[i]! - S3.xi0[i]!));
         let dG = 0;
@@ -134,12 +138,12 @@ describe('free rigid body, discrete Lie–Poisson integrator (spec 003 §8.1, S3
 
   it('every: keeps the first, every e-th and the last state', () => {
     const s = simulateRigidBody({ ...S3, steps: 10, every: 4 });
-    expect(Array.from(s.k)).toEqual([1, 5, 9, 11]);
+    expect(Array.from(s.k)).toEqual([0, 4, 8, 10]);
     const full = simulateRigidBody({ ...S3, steps: 10 });
     expect(Array.from(s.xi.subarray(9, 12))).toEqual(Array.from(full.xi.subarray(30, 33)));
   });
 
-  it('the two maps differ by O(h²) at t = 1 (measured 9.5e-4 at h = 0.1, 2.2e-4 at h = 0.05: order 2.10)', () => {
+  it('the two maps differ by O(h²) at t = 1 (measured 7.9e-4 at h = 0.1, 2.0e-4 at h = 0.05: order 1.97)', () => {
     const diff = (h: number) => {
       const steps = Math.round(1 / h);
       const a = simulateRigidBody({ ...S3, h, steps, map: 'cayley' });
@@ -162,7 +166,31 @@ describe('free rigid body, discrete Lie–Poisson integrator (spec 003 §8.1, S3
     expect(() => simulateRigidBody({ ...S3, steps: -1 })).toThrow(DomainError);
     expect(() => simulateRigidBody({ ...S3, every: 0 })).toThrow(DomainError);
     expect(() => simulateRigidBody({ ...S3, h: Number.NaN })).toThrow(DomainError);
+    expect(() => simulateRigidBody({ ...S3, tEnd: 1 })).toThrow(DomainError); // h and tEnd
+    expect(() => simulateRigidBody({ inertia: [1, 2, 3], xi0: [1, 2, 3], steps: 3 })).toThrow(
+      DomainError,
+    );
     expect(() => simulateRigidBody({ ...S3, map: 'quat' as 'exp' })).toThrow(DomainError);
     expect(() => simulateRigidBody({ ...S3, maxIterations: 1 })).toThrow(NewtonDivergedError);
+  });
+
+  it('a run given by its final time ends exactly there (tEnd = 1 with 30 steps: t = 1, h = 1/30)', () => {
+    const { h: _h, ...rest } = S3;
+    const s = simulateRigidBody({ ...rest, tEnd: 1, steps: 30 });
+    expect(s.count).toBe(31);
+    expect(s.t[30]).toBe(1);
+    expect(s.h).toBe(1 / 30);
+    // the same run as h = 1/30
+    const b = simulateRigidBody({ ...S3, h: 1 / 30, steps: 30 });
+    expect(Array.from(s.R)).toEqual(Array.from(b.R));
+  });
+
+  it("onFailure 'return' keeps the samples before a failed step (maxIterations 1 fails the first step)", () => {
+    const s = simulateRigidBody({ ...S3, steps: 5, maxIterations: 1, onFailure: 'return' });
+    expect(s.ok).toBe(false);
+    expect(s.failure?.step).toBe(0);
+    expect(s.failure?.error).toBeInstanceOf(NewtonDivergedError);
+    expect(s.count).toBe(1);
+    expect(Array.from(s.sample('xi', 0))).toEqual([...S3.xi0]);
   });
 });
