@@ -6,6 +6,7 @@
 //   q_{k+1} − q_k = hc·w/|w|,  1 + λ_{k+1} = |w|/c,
 // and (1 + λ)c² + V is the continuous energy (1 + λ plays the role of a mass).
 import {
+  finiteDifferenceJacobian,
   NewtonDivergedError,
   NonFiniteError,
   NonRegularSystemError,
@@ -496,4 +497,58 @@ describe('regularity (Def 3.5, Remark 2.17)', () => {
     expect(b.iterations).toBe(0);
     expect(Array.from(b.g)).toEqual([0.25, 1.5, 0.5, 1]);
   });
+});
+
+describe('the bordered Newton Jacobians against central differences of the step residuals', () => {
+  // forward: u = (v, μ) ↦ delResidual(g_k, λ_k, leftRetract(c, v), μ) = [F⁺ − rightGrad(F_μ); φ];
+  // backward: u ↦ [leftGrad(F_μ)(rightRetract(c, v)) − P; φ(rightRetract(c, v))], built from the
+  // public Legendre transforms (independent of the Jacobian code). FD step 1e-6: relative error
+  // measured 4.6e-10 (analytic hooks) and 1.6e-8 (FD gradients) at 10 points off the trajectory.
+  const n = 4;
+  for (const [name, sys, tol] of [
+    ['analytic gradients', sysA, 1e-8],
+    ['finite-difference gradients', sysFD, 1e-6],
+  ] as const) {
+    it(`${name}: forward and backward, at and off the trajectory`, () => {
+      let worst = 0;
+      for (let k = 3; k < 150; k += 15) {
+        const gk = arrow(solA, k);
+        const lk = mult(solA, k);
+        const c = arrow(solA, k + 1);
+        // off the solution: move the unknown arrow in its fibre and perturb the multiplier
+        G.leftRetract(c, c, Float64Array.of(0.01, -0.02, 0.015));
+        const mu = Float64Array.of(mult(solA, k + 1)[0]! + 0.3);
+        const fwd = (out: Float64Array, u: Float64Array): void => {
+          const g = G.leftRetract(new Float64Array(6), c, u.subarray(0, 3));
+          sys.delResidual(out, gk, lk, g, [mu[0]! + u[3]!]);
+        };
+        const back = (out: Float64Array, u: Float64Array): void => {
+          const g = G.rightRetract(new Float64Array(6), c, u.subarray(0, 3));
+          const P = sys.legendreMinus(astar(), gk, lk).p; // any fixed target
+          const plus = sys.legendrePlus(astar(), g, [mu[0]! + u[3]!]).p;
+          for (let i = 0; i < 3; i++) out[i] = plus[i]! - P[i]!;
+          phi(out.subarray(3), g);
+        };
+        for (const [dir, f] of [
+          ['forward', fwd],
+          ['backward', back],
+        ] as const) {
+          const J = sys.borderedJacobian(new Float64Array(n * n), dir, c, mu);
+          const F = finiteDifferenceJacobian(
+            new Float64Array(n * n),
+            f,
+            new Float64Array(n),
+            n,
+            n,
+            {
+              step: 1e-6,
+            },
+          );
+          for (let i = 0; i < n * n; i++)
+            worst = Math.max(worst, Math.abs(J[i]! - F[i]!) / Math.max(1, Math.abs(F[i]!)));
+        }
+      }
+      expect(worst).toBeLessThan(tol);
+    });
+  }
 });
