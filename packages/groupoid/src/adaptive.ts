@@ -210,6 +210,37 @@ export class AdaptiveLieGroupIntegrator {
     };
   }
 
+  /**
+   * out ((dim + m + 1)² row-major) ← the Newton Jacobian of {@link step} at the unknowns
+   * (ξ_{k+1}, λ_{k+1}, h_{k+1}) = (xi, lambda, h): the derivative of the rows
+   * [P⁺_k − P_{−h}(ξ, λ) (E6.1-2); Ψ(ξ) (E6.1-1); E_k − E(ξ, λ) (energy)] (the step's targets
+   * P⁺_k, E_k do not enter). Allocation-free.
+   *
+   * @example
+   * ```ts
+   * A.stepJacobian(new Float64Array(25), Float64Array.of(0.8, -0.5, 0), [0.4], 0.1);
+   * ```
+   */
+  stepJacobian(
+    out: Float64Array,
+    xi: ArrayLike<number>,
+    lambda: ArrayLike<number>,
+    h: number,
+  ): Float64Array {
+    const { dim: d, m, z0 } = this;
+    const n = d + m + 1;
+    if (out.length < n * n)
+      throw new DimensionError('adaptive stepJacobian: out', n * n, out.length);
+    if (xi.length !== d) throw new DimensionError('adaptive stepJacobian: xi', d, xi.length);
+    if (lambda.length < m)
+      throw new DimensionError('adaptive stepJacobian: lambda', m, lambda.length);
+    for (let i = 0; i < d; i++) z0[i] = xi[i]!;
+    for (let a = 0; a < m; a++) z0[d + a] = lambda[a]!;
+    z0[d + m] = h;
+    this.J(out, z0);
+    return out;
+  }
+
   /** E(ξ, λ) of the energy equation in use ((E6.1-3') or, for `printed`, (E6.1-3)). */
   energy(xi: Float64Array, lambda: ArrayLike<number>): number {
     return this.kernel.energy(xi, lambda, this.energyEquation === 'printed');
