@@ -32,6 +32,7 @@ import {
   hat3,
   type IntegrateOptions,
   integrate,
+  inv3,
   type JacobianFunction,
   type MethodTraits,
   methodTraits,
@@ -46,7 +47,6 @@ import {
   SO3,
   type Solution,
   type Stepper,
-  solve3,
   tauSkew,
 } from '@geomech/core';
 import { stepSize } from './stepSize.js';
@@ -196,6 +196,7 @@ export class PlateBall {
   private readonly a3 = new Float64Array(3);
   private readonly m9 = new Float64Array(9);
   private readonly n9 = new Float64Array(9);
+  private readonly mi9 = new Float64Array(9);
   private readonly k9 = new Float64Array(9);
   private readonly ge = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
   private readonly le = new Float64Array(3);
@@ -218,11 +219,11 @@ export class PlateBall {
   private readonly rl = new Float64Array(3);
   private readonly u16 = new Float64Array(STEP_STORAGE);
   private readonly u2 = new Float64Array(2);
-  /** Newton on the 8 step unknowns, forward (α-fibre) and backward (β-fibre). */
+  /** Newton on the 8 step unknowns, forward (α-fibre) and backward (β-fibre; built on first use). */
   private readonly forwardSolver: NewtonSolver;
-  private readonly backwardSolver: NewtonSolver;
-  /** Newton on the 2 unknowns of the reduced step. */
-  private readonly reducedSolver: NewtonSolver;
+  private backwardSolverCache: NewtonSolver | undefined;
+  /** Newton on the 2 unknowns of the reduced step (built on first use). */
+  private reducedSolverCache: NewtonSolver | undefined;
   private readonly forwardF: ResidualFunction;
   private readonly forwardJ: JacobianFunction;
   private readonly backwardF: ResidualFunction;
@@ -251,29 +252,7 @@ export class PlateBall {
         'must be an integer >= 1',
       );
     }
-    // One step's Newton (spec 003 §8.2, Newton solver): iterate u = [g (13), λ (3)] with the
-    // update of `retractStep`; 'pivot': the step Jacobian is well conditioned on the branch
-    // (κ₂ ≈ 33 for S5, `plateBall.test.ts`), so the condition estimate's two extra solves are
-    // not spent.
-    const newton = (what: string, forward: boolean): NewtonSolver =>
-      new NewtonSolver(8, {
-        storageSize: STEP_STORAGE,
-        retract: (out, u, du) => this.retractStep(out, u, du, forward),
-        maxIterations: this.maxIterations,
-        stepTol: STEP_STAGNATION,
-        throwOnFailure: true,
-        conditionCheck: 'pivot',
-        what,
-      });
-    this.forwardSolver = newton('plate-ball forward step', true);
-    this.backwardSolver = newton('plate-ball backward step', false);
-    this.reducedSolver = new NewtonSolver(2, {
-      maxIterations: this.maxIterations,
-      stepTol: STEP_STAGNATION,
-      throwOnFailure: true,
-      conditionCheck: 'pivot',
-      what: 'plate-ball reduced step',
-    });
+    this.forwardSolver = this.stepSolver('plate-ball forward step', true);
     this.forwardF = (out, u) => this.stepResidual(out, u, true);
     this.backwardF = (out, u) => this.stepResidual(out, u, false);
     this.forwardJ = (out, u) => {
@@ -809,6 +788,40 @@ export class PlateBall {
   }
 
   /**
+   * One step's Newton (spec 003 §8.2, Newton solver): core's {@link NewtonSolver} on the iterate
+   * u = [g (13), λ (3)] with the update of `retractStep`; `'pivot'`: the step Jacobian is well
+   * conditioned on the branch (κ₂ ≈ 33 for S5, `plateBall.test.ts`), so the condition estimate's
+   * two extra solves are not spent.
+   */
+  private stepSolver(what: string, forward: boolean): NewtonSolver {
+    return new NewtonSolver(8, {
+      storageSize: STEP_STORAGE,
+      retract: (out, u, du) => this.retractStep(out, u, du, forward),
+      maxIterations: this.maxIterations,
+      stepTol: STEP_STAGNATION,
+      throwOnFailure: true,
+      conditionCheck: 'pivot',
+      what,
+    });
+  }
+
+  private get backwardSolver(): NewtonSolver {
+    this.backwardSolverCache ??= this.stepSolver('plate-ball backward step', false);
+    return this.backwardSolverCache;
+  }
+
+  private get reducedSolver(): NewtonSolver {
+    this.reducedSolverCache ??= new NewtonSolver(2, {
+      maxIterations: this.maxIterations,
+      stepTol: STEP_STAGNATION,
+      throwOnFailure: true,
+      conditionCheck: 'pivot',
+      what: 'plate-ball reduced step',
+    });
+    return this.reducedSolverCache;
+  }
+
+  /**
    * Newton on the forward equations from the guess in (outG, outLambda): target (P, Π) in
    * `this.tgt`, base point outG[0..1] fixed.
    */
@@ -882,15 +895,50 @@ export class PlateBall {
 
   /**
    * out (8) ← [P⁻(g, λ) − tgt (forward) or P⁺(g, λ) − tgt (backward); φ(g)/h] at the iterate
-   * u = [g (13), λ (3)].
+   * u = [g (13), λ (3)]: {@link legendreMinus} / {@link legendrePlus} and {@link phi} fused into one
+   * pass (the hot residual of every Newton iteration), with the same operations in the same order,
+   * so the values are theirs bit for bit (tested).
    */
   private stepResidual(out: Float64Array, u: Float64Array, forward: boolean): void {
-    const { tgt } = this;
-    this.lambdaOf(u);
-    if (forward) this.legendreMinus(out, u, this.lx);
-    else this.legendrePlus(out, u, this.lx);
-    for (let i = 0; i < 5; i++) out[i] = out[i]! - tgt[i]!;
-    this.phiScaled(out, 5, u);
+    const { h, r, tgt } = this;
+    const a = 0.5 * h * this.Omega;
+    const l0 = u[13]!;
+    const l1 = u[14]!;
+    const l2 = u[15]!;
+    const dx = (u[2]! - u[0]!) / h;
+    const dy = (u[3]! - u[1]!) / h;
+    // w(λ) = (−rλ1, rλ2, σ3λ3); Π∓ = −½(t w − R^{(T)} w), t = tr R
+    const w0 = -r * l0;
+    const w1 = r * l1;
+    const w2 = this.lambda3Sign * l2;
+    const t = u[4]! + u[8]! + u[12]!;
+    let a0: number;
+    let a1: number;
+    let a2: number;
+    if (forward) {
+      out[0] = dx + a * l0 + l1 - tgt[0]!;
+      out[1] = dy + l0 - a * l1 - tgt[1]!;
+      a0 = u[4]! * w0 + u[7]! * w1 + u[10]! * w2;
+      a1 = u[5]! * w0 + u[8]! * w1 + u[11]! * w2;
+      a2 = u[6]! * w0 + u[9]! * w1 + u[12]! * w2;
+    } else {
+      out[0] = dx - a * l0 + l1 - tgt[0]!;
+      out[1] = dy + l0 + a * l1 - tgt[1]!;
+      a0 = u[4]! * w0 + u[5]! * w1 + u[6]! * w2;
+      a1 = u[7]! * w0 + u[8]! * w1 + u[9]! * w2;
+      a2 = u[10]! * w0 + u[11]! * w1 + u[12]! * w2;
+    }
+    out[2] = -0.5 * (t * w0 - a0) - tgt[2]!;
+    out[3] = -0.5 * (t * w1 - a1) - tgt[3]!;
+    out[4] = -0.5 * (t * w2 - a2) - tgt[4]!;
+    // φ(g)/h, (8) with the sine vector s = vee((R − Rᵀ)/2)
+    const ih = 1 / h;
+    const s1 = 0.5 * (u[11]! - u[9]!);
+    const s2 = 0.5 * (u[6]! - u[10]!);
+    const s3 = 0.5 * (u[7]! - u[5]!);
+    out[5] = (u[3]! - u[1]! + r * s1 - 0.5 * h * this.Omega * (u[0]! + u[2]!)) * ih;
+    out[6] = (u[2]! - u[0]! - r * s2 + 0.5 * h * this.Omega * (u[1]! + u[3]!)) * ih;
+    out[7] = this.lambda3Sign * (h * this.c - s3) * ih;
   }
 
   /**
@@ -993,11 +1041,11 @@ export class PlateBall {
   /**
    * out (2×2) ← the Jacobian of the reduced residual at u = (x', y'): with s(u), ds/dx' =
    * (hΩ/(2r), 1/r, 0), ds/dy' = (−1/r, hΩ/(2r), 0), ρ = dτ_s·ds (the body rotation of
-   * R' = τ_skew(s)), and dλ = −M⁻¹(∂Π⁻/∂ρ)ρ from Π⁻(R', λ') = Π⁺_k (chain rule through dτ_skew and
-   * the 3×3 solve).
+   * R' = τ_skew(s)), and dλ = −M⁻¹(∂Π⁻/∂ρ)ρ from Π⁻(R', λ') = Π⁺_k, with
+   * ∂Π⁻/∂ρ = w sᵀ + ½(Rᵀw)^ ({@link elementJacobian}) (chain rule through dτ_skew and M⁻¹).
    */
   private reducedJacobian(out: Float64Array, u: Float64Array): void {
-    const { h, r, Omega, k9, w3, n9, rg, rl } = this;
+    const { h, r, Omega, k9, w3, mi9, rg, rl, rtw } = this;
     if (rg[2] !== u[0] || rg[3] !== u[1]) this.reducedResidual(u);
     const a = 0.5 * h * Omega;
     const s = this.a3;
@@ -1005,7 +1053,12 @@ export class PlateBall {
     s[1] = 0.5 * (rg[6]! - rg[10]!);
     s[2] = 0.5 * (rg[7]! - rg[5]!);
     dtauSkew(k9, s);
-    const el = this.elementJacobian(this.full, rg, rl);
+    // B = ∂Π⁻/∂ρ = w sᵀ + ½ (Rᵀw)^ at (R', λ')
+    const w = this.wOf(this.sv, rl);
+    mulTVec3(rtw, rg, w, 0, R0, 0);
+    const B = hat3(this.rtwh9, rtw);
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) B[3 * i + j] = w[i]! * s[j]! + 0.5 * B[3 * i + j]!;
     out[0] = 1 / h;
     out[1] = 0;
     out[2] = 0;
@@ -1017,11 +1070,10 @@ export class PlateBall {
       const rho1 = k9[3]! * ds0 + k9[4]! * ds1;
       const rho2 = k9[6]! * ds0 + k9[7]! * ds1;
       for (let i = 0; i < 3; i++) {
-        const o = (7 + i) * 13 + 4;
-        w3[i] = -(el[o]! * rho0 + el[o + 1]! * rho1 + el[o + 2]! * rho2);
+        w3[i] = -(B[3 * i]! * rho0 + B[3 * i + 1]! * rho1 + B[3 * i + 2]! * rho2);
       }
-      // dλ/du_col (n9 = M of the residual evaluation at u)
-      solve3(w3, n9, w3);
+      // dλ/du_col = M⁻¹w3 (mi9 = M⁻¹ of the residual evaluation at u)
+      mulVec3(w3, mi9, w3);
       out[col] = out[col]! + a * w3[0]! + w3[1]!;
       out[2 + col] = out[2 + col]! + w3[0]! - a * w3[1]!;
     }
@@ -1029,7 +1081,7 @@ export class PlateBall {
 
   /**
    * Reduced step residual at u = (x', y'): rg ← the element with β = u and R' = τ_skew(s), M (in
-   * n9), rl ← λ' = M⁻¹Π⁺_k, and the residual P⁻(g', λ') − P⁺_k in (rr0, rr1).
+   * n9) and M⁻¹ (in mi9), rl ← λ' = M⁻¹Π⁺_k, and the residual P⁻(g', λ') − P⁺_k in (rr0, rr1).
    */
   private reducedResidual(u: ArrayLike<number>): void {
     const { h, tgt, rg: g, rl: lam } = this;
@@ -1037,12 +1089,9 @@ export class PlateBall {
     g[2] = u[0]!;
     g[3] = u[1]!;
     this.rotationFromConstraints(g);
-    this.lambdaMatrix(this.n9, g);
-    this.le[0] = tgt[2]!;
-    this.le[1] = tgt[3]!;
-    this.le[2] = tgt[4]!;
     // M = ½(tr R·I − Rᵀ)D is singular only at θ = π/2 (|s| = 1, excluded above)
-    solve3(lam, this.n9, this.le);
+    inv3(this.mi9, this.lambdaMatrix(this.n9, g));
+    mulVec3(lam, this.mi9, tgt, 0, 0, 2);
     this.rr0 = (g[2]! - g[0]!) / h + a * lam[0]! + lam[1]! - tgt[0]!;
     this.rr1 = (g[3]! - g[1]!) / h + lam[0]! - a * lam[1]! - tgt[1]!;
   }
