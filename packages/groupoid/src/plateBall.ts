@@ -190,27 +190,15 @@ export class PlateBall {
   lastResidualNorm = Number.NaN;
 
   private readonly tgt = new Float64Array(5);
-  private readonly full = new Float64Array(169);
   private readonly p5 = new Float64Array(5);
   private readonly v3 = new Float64Array(3);
   private readonly w3 = new Float64Array(3);
   private readonly a3 = new Float64Array(3);
   private readonly m9 = new Float64Array(9);
-  private readonly n9 = new Float64Array(9);
-  private readonly mi9 = new Float64Array(9);
   private readonly k9 = new Float64Array(9);
-  private readonly ge = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
-  private readonly le = new Float64Array(3);
   private readonly sv = new Float64Array(3);
   private readonly dv = new Float64Array(3);
   private readonly rtw = new Float64Array(3);
-  private readonly r9 = new Float64Array(9);
-  private readonly rt9 = new Float64Array(9);
-  private readonly jInv = new Float64Array(9);
-  private readonly jActR = new Float64Array(9);
-  private readonly jActRt = new Float64Array(9);
-  private readonly jRl = new Float64Array(9);
-  private readonly jRtr = new Float64Array(9);
   private readonly rtwh9 = new Float64Array(9);
   private rr0 = Number.NaN;
   private rr1 = Number.NaN;
@@ -219,11 +207,9 @@ export class PlateBall {
   private readonly lx = new Float64Array(3);
   /** The rotation part δ of a Newton update. */
   private readonly d3 = new Float64Array(3);
-  /** The reduced step's element and multipliers at the last residual evaluation. */
-  private readonly rg = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
-  private readonly rl = new Float64Array(3);
+  /** Scratch of the cold paths, allocated on first use (construction is on the driver's path). */
+  private coldScratch: ColdScratch | undefined;
   private readonly u16 = new Float64Array(STEP_STORAGE);
-  private readonly u2 = new Float64Array(2);
   /** Newton on the 8 step unknowns, forward (α-fibre) and backward (β-fibre; built on first use). */
   private readonly forwardSolver: NewtonSolver;
   private backwardSolverCache: NewtonSolver | undefined;
@@ -509,7 +495,7 @@ export class PlateBall {
     //   ∂(Rw)/∂ρ = J_act_X(R, w) = −Rŵ,        ∂(Rw)/∂ℓ = J_act_X(R, w)·Ad_{R⁻¹} = −(Rw)^,
     //   ∂(Rᵀw)/∂ρ = J_act_X(Rᵀ, w)·J_inv(R),  ∂(Rᵀw)/∂ℓ = −J_act_X(Rᵀ, w)
     // (a left perturbation Exp(ℓ)R is the right perturbation R·Exp(Ad_{R⁻¹}ℓ); (Exp(ℓ)R)ᵀ = Rᵀ·Exp(−ℓ)).
-    const { r9, rt9, jInv, jActR, jActRt, jRl, jRtr } = this;
+    const { r9, rt9, jInv, jActR, jActRt, jRl, jRtr } = this.cold;
     for (let i = 0; i < 9; i++) r9[i] = g[R0 + i]!;
     SO3.inverse(rt9, r9, jInv);
     SO3.act(this.a3, r9, w, jActR);
@@ -643,7 +629,7 @@ export class PlateBall {
     lamk: ArrayLike<number>,
   ): Float64Array {
     checkLength('PlateBall.backwardJacobian: out', out, 64);
-    const f = this.elementJacobian(this.full, gk, lamk);
+    const f = this.elementJacobian(this.cold.full, gk, lamk);
     copyBlock(out, f, BACKWARD_ROWS, BACKWARD_COLS);
     return out;
   }
@@ -791,6 +777,11 @@ export class PlateBall {
     if (!(n2 < 1) || !(g[4]! + g[8]! + g[12]! > 1)) return;
     tauSkew(this.k9, v);
     for (let i = 0; i < 9; i++) g[R0 + i] = this.k9[i]!;
+  }
+
+  private get cold(): ColdScratch {
+    this.coldScratch ??= coldScratch();
+    return this.coldScratch;
   }
 
   /**
@@ -1020,7 +1011,8 @@ export class PlateBall {
     lamk: ArrayLike<number>,
     step?: number,
   ): number {
-    const { tgt, rg, rl, u2 } = this;
+    const { tgt } = this;
+    const { rg, rl, u2 } = this.cold;
     this.legendrePlus(tgt, gk, lamk);
     const x0 = gk[2]!;
     const y0 = gk[3]!;
@@ -1051,7 +1043,8 @@ export class PlateBall {
    * ∂Π⁻/∂ρ = w sᵀ + ½(Rᵀw)^ ({@link elementJacobian}) (chain rule through dτ_skew and M⁻¹).
    */
   private reducedJacobian(out: Float64Array, u: Float64Array): void {
-    const { h, r, Omega, k9, w3, mi9, rg, rl, rtw } = this;
+    const { h, r, Omega, k9, w3, rtw } = this;
+    const { mi9, rg, rl } = this.cold;
     if (rg[2] !== u[0] || rg[3] !== u[1]) this.reducedResidual(u);
     const a = 0.5 * h * Omega;
     const s = this.a3;
@@ -1090,14 +1083,15 @@ export class PlateBall {
    * n9) and M⁻¹ (in mi9), rl ← λ' = M⁻¹Π⁺_k, and the residual P⁻(g', λ') − P⁺_k in (rr0, rr1).
    */
   private reducedResidual(u: ArrayLike<number>): void {
-    const { h, tgt, rg: g, rl: lam } = this;
+    const { h, tgt } = this;
+    const { rg: g, rl: lam, n9, mi9 } = this.cold;
     const a = 0.5 * h * this.Omega;
     g[2] = u[0]!;
     g[3] = u[1]!;
     this.rotationFromConstraints(g);
     // M = ½(tr R·I − Rᵀ)D is singular only at θ = π/2 (|s| = 1, excluded above)
-    inv3(this.mi9, this.lambdaMatrix(this.n9, g));
-    mulVec3(lam, this.mi9, tgt, 0, 0, 2);
+    inv3(mi9, this.lambdaMatrix(n9, g));
+    mulVec3(lam, mi9, tgt, 0, 0, 2);
     this.rr0 = (g[2]! - g[0]!) / h + a * lam[0]! + lam[1]! - tgt[0]!;
     this.rr1 = (g[3]! - g[1]!) / h + lam[0]! - a * lam[1]! - tgt[1]!;
   }
@@ -1136,8 +1130,8 @@ export class PlateBall {
     guessLambda?: ArrayLike<number>,
   ): Float64Array {
     checkLength('PlateBall.hamiltonianMap: z', z, 7);
-    const g = this.ge;
-    const lam = this.le;
+    const g = this.cold.ge;
+    const lam = this.cold.le;
     g[0] = z[0]!;
     g[1] = z[1]!;
     for (let i = 0; i < 5; i++) this.tgt[i] = z[2 + i]!;
@@ -1161,6 +1155,48 @@ export class PlateBall {
     for (let i = 0; i < 5; i++) out[2 + i] = p[i]!;
     return out;
   }
+}
+
+/** Scratch of {@link PlateBall}'s cold paths (element Jacobian, reduced step, Hamiltonian map). */
+interface ColdScratch {
+  readonly full: Float64Array;
+  readonly r9: Float64Array;
+  readonly rt9: Float64Array;
+  readonly jInv: Float64Array;
+  readonly jActR: Float64Array;
+  readonly jActRt: Float64Array;
+  readonly jRl: Float64Array;
+  readonly jRtr: Float64Array;
+  /** The reduced step: M, M⁻¹, element and multipliers of the last residual, the 2 unknowns. */
+  readonly n9: Float64Array;
+  readonly mi9: Float64Array;
+  readonly rg: Float64Array;
+  readonly rl: Float64Array;
+  readonly u2: Float64Array;
+  /** The Hamiltonian map's element and multipliers. */
+  readonly ge: Float64Array;
+  readonly le: Float64Array;
+}
+
+function coldScratch(): ColdScratch {
+  const m9 = () => new Float64Array(9);
+  return {
+    full: new Float64Array(169),
+    r9: m9(),
+    rt9: m9(),
+    jInv: m9(),
+    jActR: m9(),
+    jActRt: m9(),
+    jRl: m9(),
+    jRtr: m9(),
+    n9: m9(),
+    mi9: m9(),
+    rg: new Float64Array(PLATE_BALL_ELEMENT_SIZE),
+    rl: new Float64Array(3),
+    u2: new Float64Array(2),
+    ge: new Float64Array(PLATE_BALL_ELEMENT_SIZE),
+    le: new Float64Array(3),
+  };
 }
 
 /** Rows/columns of {@link PlateBall.elementJacobian} that form the 8×8 step Jacobians. */
