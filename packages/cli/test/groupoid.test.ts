@@ -34,11 +34,22 @@ describe('simulate plate-ball (spec 003 S5)', () => {
     const n0 = num('noether')[0]!;
     // measured spread 1.2e-13 (|x|, |y| grow to ~10, so the charge's terms are ~10× larger)
     for (const q of num('noether')) expect(Math.abs(q - n0)).toBeLessThan(1e-12);
-    // S5 prototype: the β-end after 200 step solves
-    expect(num('x')[200]).toBeCloseTo(-6.62381, 4);
-    expect(num('y')[200]).toBeCloseTo(-9.44369, 4);
+    // node 200 at t = 10 (the S5 prototype's −6.62381, −9.44369 is node 201, the β-end of the
+    // 200th step's element)
+    expect(num('t')[0]).toBe(0);
+    expect(num('t')[200]).toBe(10);
+    expect(num('x')[0]).toBe(0);
+    expect(num('x')[200]).toBeCloseTo(-6.566361, 5);
+    expect(num('y')[200]).toBeCloseTo(-9.319102, 5);
     expect(doc.stats.newtonIterations).toBeGreaterThanOrEqual(590);
     expect(doc.stats.newtonIterations).toBeLessThanOrEqual(600);
+  });
+  it('--t-end 1 ends at t = 1 (20 steps of 0.05, 21 nodes from t = 0)', async () => {
+    const doc = await simulate('plate-ball', '--t-end', '1');
+    const t = doc.series.t as number[];
+    expect(t).toHaveLength(21);
+    expect(t[0]).toBe(0);
+    expect(t[20]).toBe(1);
   });
   it('an increment past the branch |hω| < 1 is a clean input error', async () => {
     const r = await inProcess('simulate', 'plate-ball', '--init', 'x1=5');
@@ -163,6 +174,11 @@ describe('simulate rigid-body (spec 003 S3)', () => {
       const cas = doc.series.casimir as number[];
       const sp = doc.series.spatialMomentum as number[][];
       expect(cas).toHaveLength(1001);
+      // the first state is the initial node G_0 = I at t = 0 with ξ_1 = xi0; the last is t = 100
+      const t = doc.series.t as number[];
+      expect([t[0], t[1000]]).toEqual([0, 100]);
+      expect(doc.series.R![0]).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+      expect(doc.series.xi![0]).toEqual([0.8, -0.5, 0.3]);
       // measured 6.4e-14 (Cayley) and 5.8e-15 (exp)
       for (const c of cas) expect(Math.abs(c - cas[0]!)).toBeLessThan(5e-13);
       for (const m of sp)

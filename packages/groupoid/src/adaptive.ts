@@ -17,9 +17,18 @@
 import {
   DimensionError,
   DomainError,
+  extendSolution,
+  keptCount,
+  type MethodTraits,
+  methodTraits,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
+  PROGRESS_INTERVAL_STEPS,
+  type ProgressCallback,
+  Recorder,
+  type SeriesSpec,
+  type Solution,
 } from '@geomech/core';
 import { type LieGroupOCPData, LiePoissonKernel } from './lieGroupMechanics.js';
 
@@ -49,20 +58,40 @@ export interface AdaptiveStepResult {
   readonly residualNorm: number;
 }
 
-/** A trajectory of the adaptive integrator, `count = steps + 1` states k = 1..steps+1. */
-export interface AdaptiveSeries {
-  readonly count: number;
-  /** h_k, the step of increment k. */
-  readonly h: Float64Array;
-  /** t_k = h_1 + … + h_k. */
-  readonly t: Float64Array;
-  /** ξ_k, `count × dim`. */
-  readonly xi: Float64Array;
-  /** λ_k, `count × m`. */
-  readonly lambda: Float64Array;
-  /** E(ξ_k, λ_k) of the energy equation in use. */
-  readonly energy: Float64Array;
-  readonly stats: { readonly newtonIterations: number; readonly maxResidual: number };
+/**
+ * The adaptive-step method of spec 003 §8.3 Example 6.1: the DEL of the time-extended system
+ * determine the next step size with (ξ, λ); variational, one Newton solve of dim + m + 1 equations
+ * per step. Order and symmetry are not claimed.
+ *
+ * @example
+ * ```ts
+ * adaptiveLieGroupMethod.name; // 'adaptive-lie-poisson'
+ * ```
+ */
+export const adaptiveLieGroupMethod: MethodTraits = methodTraits({
+  name: 'adaptive-lie-poisson',
+  description: 'Lie–Poisson integrator with energy-determined time steps (spec 003 §8.3)',
+  isExplicit: false,
+  isVariational: true,
+});
+
+/** The series of an adaptive trajectory. */
+export type AdaptiveField = 'xi' | 'lambda' | 'stepSize' | 'energy';
+
+/**
+ * A trajectory of the adaptive integrator: sample j is increment k = `k[j]` + 1 (k[0] = 0 is the
+ * first increment (ξ_1, λ_1, h_1)), at `t[j]` = t_k = h_1 + … + h_k (the end of the increment):
+ * `xi` (count × dim), `lambda` (count × m; empty when m = 0), `stepSize` h_k and `energy`
+ * E(ξ_k, λ_k) of the energy equation in use. `h` is NaN (variable steps).
+ */
+export type AdaptiveSolution = Solution<AdaptiveField>;
+
+/** Options of {@link AdaptiveLieGroupIntegrator.integrate}. */
+export interface AdaptiveIntegrateOptions {
+  /** Keep every `every`-th increment, and always the first and the last. Default 1. */
+  readonly every?: number;
+  /** Called every 4096 steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -181,6 +210,37 @@ export class AdaptiveLieGroupIntegrator {
     };
   }
 
+  /**
+   * out ((dim + m + 1)² row-major) ← the Newton Jacobian of {@link step} at the unknowns
+   * (ξ_{k+1}, λ_{k+1}, h_{k+1}) = (xi, lambda, h): the derivative of the rows
+   * [P⁺_k − P_{−h}(ξ, λ) (E6.1-2); Ψ(ξ) (E6.1-1); E_k − E(ξ, λ) (energy)] (the step's targets
+   * P⁺_k, E_k do not enter). Allocation-free.
+   *
+   * @example
+   * ```ts
+   * A.stepJacobian(new Float64Array(25), Float64Array.of(0.8, -0.5, 0), [0.4], 0.1);
+   * ```
+   */
+  stepJacobian(
+    out: Float64Array,
+    xi: ArrayLike<number>,
+    lambda: ArrayLike<number>,
+    h: number,
+  ): Float64Array {
+    const { dim: d, m, z0 } = this;
+    const n = d + m + 1;
+    if (out.length < n * n)
+      throw new DimensionError('adaptive stepJacobian: out', n * n, out.length);
+    if (xi.length !== d) throw new DimensionError('adaptive stepJacobian: xi', d, xi.length);
+    if (lambda.length < m)
+      throw new DimensionError('adaptive stepJacobian: lambda', m, lambda.length);
+    for (let i = 0; i < d; i++) z0[i] = xi[i]!;
+    for (let a = 0; a < m; a++) z0[d + a] = lambda[a]!;
+    z0[d + m] = h;
+    this.J(out, z0);
+    return out;
+  }
+
   /** E(ξ, λ) of the energy equation in use ((E6.1-3') or, for `printed`, (E6.1-3)). */
   energy(xi: Float64Array, lambda: ArrayLike<number>): number {
     return this.kernel.energy(xi, lambda, this.energyEquation === 'printed');
@@ -242,9 +302,15 @@ export class AdaptiveLieGroupIntegrator {
 
   /**
    * Integrates `steps` adaptive steps from the first increment (ξ_1, λ_1, h_1), which must satisfy
-   * Ψ(ξ_1) = 0 (checked to 1e-12).
+   * Ψ(ξ_1) = 0 (checked to 1e-12). The steps vary, so the loop is not core's `integrate`: it
+   * records into core's {@link Recorder} and returns the one {@link Solution}.
    *
    * @throws DomainError when Ψ(ξ_1) ≠ 0 or a step produces h ≤ 0; NewtonDivergedError naming the step.
+   * @example
+   * ```ts
+   * const s = A.integrate({ xi: [0.8, -0.5, 0], lambda: [0.4], h: 0.1 }, 30);
+   * s.stepSize[30]; // h_31
+   * ```
    */
   integrate(
     init: {
@@ -253,10 +319,14 @@ export class AdaptiveLieGroupIntegrator {
       readonly h: number;
     },
     steps: number,
-  ): AdaptiveSeries {
+    options: AdaptiveIntegrateOptions = {},
+  ): AdaptiveSolution {
     const { dim: d, m } = this;
-    if (!Number.isInteger(steps) || steps < 0)
+    if (!Number.isSafeInteger(steps) || steps < 0)
       throw new DomainError('adaptive integrate: steps', steps, 'must be an integer >= 0');
+    const every = options.every ?? 1;
+    if (!Number.isSafeInteger(every) || every < 1)
+      throw new DomainError('adaptive integrate: every', every, 'must be an integer >= 1');
     if (init.xi.length !== d) throw new DimensionError('adaptive integrate: xi', d, init.xi.length);
     if (init.lambda.length !== m)
       throw new DimensionError('adaptive integrate: lambda', m, init.lambda.length);
@@ -273,35 +343,41 @@ export class AdaptiveLieGroupIntegrator {
         );
       }
     }
-    const count = steps + 1;
-    const out = {
-      h: new Float64Array(count),
-      t: new Float64Array(count),
-      xi: new Float64Array(count * d),
-      lambda: new Float64Array(count * m),
-      energy: new Float64Array(count),
-    };
+    const specs: SeriesSpec<AdaptiveField>[] = [{ name: 'xi', width: d }];
+    if (m > 0) specs.push({ name: 'lambda', width: m });
+    specs.push({ name: 'stepSize', width: 1 }, { name: 'energy', width: 1 });
+    const rec = new Recorder<AdaptiveField>(adaptiveLieGroupMethod, specs, keptCount(steps, every));
+    const row = new Float64Array(d + m + 2);
     let h = init.h;
     let t = h;
     const keep = (k: number): void => {
-      out.h[k] = h;
-      out.t[k] = t;
-      out.xi.set(xi, k * d);
-      for (let a = 0; a < m; a++) out.lambda[k * m + a] = lambda[a]!;
-      out.energy[k] = this.energy(xi, lambda);
+      for (let i = 0; i < d; i++) row[i] = xi[i]!;
+      for (let a = 0; a < m; a++) row[d + a] = lambda[a]!;
+      row[d + m] = h;
+      row[d + m + 1] = this.energy(xi, lambda);
+      rec.keep(k, t, row);
     };
     keep(0);
     let newtonIterations = 0;
+    let maxIterations = 0;
     let maxResidual = 0;
+    const onProgress = options.onProgress;
     for (let k = 1; k <= steps; k++) {
       const r = this.step(xi, lambda, h, xi, lambda, k);
       h = r.h;
       t += h;
       newtonIterations += r.iterations;
+      if (r.iterations > maxIterations) maxIterations = r.iterations;
       if (r.residualNorm > maxResidual) maxResidual = r.residualNorm;
-      keep(k);
+      if (k % every === 0 || k === steps) keep(k);
+      if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
     }
-    return { ...out, count, stats: { newtonIterations, maxResidual } };
+    const sol = rec.finish({
+      steps,
+      h: Number.NaN,
+      stats: { newtonIterations, maxIterations, maxResidual },
+    });
+    return m > 0 ? sol : extendSolution(sol, { lambda: new Float64Array(0) });
   }
 
   private unpack(z: Float64Array): void {

@@ -36,14 +36,25 @@
  * @module
  */
 import {
+  borderedRetraction,
   DenseLU,
   DimensionError,
   DomainError,
-  NewtonDivergedError,
-  NonFiniteError,
+  extendSolution,
+  type IntegrateOptions,
+  integrate,
+  type JacobianFunction,
+  type MethodTraits,
+  methodTraits,
+  NewtonSolver,
   NonRegularSystemError,
   NotComposableError,
   nullSpace,
+  type ProgressCallback,
+  type ResidualFunction,
+  type SeriesSpec,
+  type Solution,
+  type Stepper,
   type SubspaceBasis,
   singularValues,
 } from '@geomech/core';
@@ -241,22 +252,27 @@ export class DiscreteConstrainedSystem {
   private readonly fdM2: Float64Array;
   private readonly gradPhiBuf: Float64Array;
   private readonly phiBuf: Float64Array;
-  // Newton workspace
+  // Newton workspace: core's NewtonSolver on (fibre coordinates, multipliers), one per direction
+  // (rebuilt when a step asks for another maxIterations or stepTol)
+  private forwardSolver: NewtonSolver | undefined;
+  private backwardSolver: NewtonSolver | undefined;
+  private readonly forwardF: ResidualFunction;
+  private readonly forwardJ: JacobianFunction;
+  private readonly backwardF: ResidualFunction;
+  private readonly backwardJ: JacobianFunction;
+  /** Regularity check at a guess that already solves the step (no Newton iteration). */
   private readonly lu: DenseLU;
   private readonly centre: Float64Array;
   private readonly centreTmp: Float64Array;
   private readonly mu: Float64Array;
-  private readonly res: Float64Array;
   private readonly jac: Float64Array;
-  private readonly dx: Float64Array;
-  private readonly dv: Float64Array;
+  private readonly x0: Float64Array;
   private readonly target: Float64Array;
   private readonly jv: Float64Array;
   private readonly jk: Float64Array;
   private readonly jgp: Float64Array;
   private readonly jgm: Float64Array;
   private readonly jphi: Float64Array;
-  private history: Float64Array;
   // Legendre / residual scratch
   private readonly aPlus: Mutable<AStar>;
   private readonly aMinus: Mutable<AStar>;
@@ -325,17 +341,18 @@ export class DiscreteConstrainedSystem {
     this.centre = new Float64Array(A);
     this.centreTmp = new Float64Array(A);
     this.mu = new Float64Array(m);
-    this.res = new Float64Array(size);
     this.jac = new Float64Array(size * size);
-    this.dx = new Float64Array(size);
-    this.dv = new Float64Array(r);
+    this.x0 = new Float64Array(A + m);
     this.target = new Float64Array(r);
     this.jv = new Float64Array(r);
     this.jk = new Float64Array(A);
     this.jgp = new Float64Array(r);
     this.jgm = new Float64Array(r);
     this.jphi = new Float64Array(m * r);
-    this.history = new Float64Array(21);
+    this.forwardF = (out, x) => this.residual('forward', out, this.unpack(x), this.mu);
+    this.backwardF = (out, x) => this.residual('backward', out, this.unpack(x), this.mu);
+    this.forwardJ = (out, x) => this.jacobian('forward', out, this.unpack(x), this.mu);
+    this.backwardJ = (out, x) => this.jacobian('backward', out, this.unpack(x), this.mu);
 
     this.aPlus = { base: new Float64Array(G.baseDim), p: new Float64Array(r) };
     this.aMinus = { base: new Float64Array(G.baseDim), p: new Float64Array(r) };
@@ -617,57 +634,43 @@ export class DiscreteConstrainedSystem {
   }
 
   /**
-   * Integrates n − 1 forward steps from (g_1, λ_1) (spec 003 §12 item 10: g_1..g_n, λ_1..λ_n).
-   * Cold path: allocates the flat solution storage once; each step is allocation-free.
+   * Integrates forward steps from (g_1, λ_1) (spec 003 §12 item 10): core's `integrate` over a
+   * {@link ConstrainedStepper}; sample j holds (g_{k+1}, λ_{k+1}) for k = `k[j]`, the first
+   * (g_1, λ_1), the last after `steps` steps. Time is a label, t = t0 + k·h (default h = 1: t
+   * counts steps; L̂ carries the physical step). Each step is allocation-free.
    *
-   * @returns `g` (n × arrowDim), `lambda` (n × m), per-step `iterations` and `residualNorm`
-   *   (index 0 refers to the initial data: 0 iterations, residual |φ(g_1)|∞).
+   * @returns a {@link ConstrainedSolution}: series `g` (count × arrowDim) and `lambda`
+   *   (count × m; an empty array when m = 0), Newton statistics in `stats`.
+   * @throws NonRegularSystemError, NewtonDivergedError naming the step (unless
+   *   `onFailure: 'return'`); DimensionError / DomainError for bad data.
    * @example
    * ```ts
-   * const sol = sys.integrate(g1, lambda1, 100);
-   * sol.g.subarray(99 * G.arrowDim, 100 * G.arrowDim); // g_100
+   * const sol = sys.integrate(g1, lambda1, { steps: 100 });
+   * sol.sample('g', 100); // g_101
    * ```
    */
   integrate(
     g1: Float64Array,
     lambda1: ArrayLike<number>,
-    n: number,
-    options: Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step'> = {},
-  ): {
-    readonly g: Float64Array;
-    readonly lambda: Float64Array;
-    readonly iterations: Int32Array;
-    readonly residualNorm: Float64Array;
-  } {
-    if (!Number.isInteger(n) || n < 1) throw new DomainError('integrate: n', n, 'must be >= 1');
+    options: ConstrainedIntegrateOptions,
+  ): ConstrainedSolution {
     this.checkArrow('integrate: g_1', g1);
     this.checkLambda('integrate: lambda_1', lambda1);
-    const A = this.groupoid.arrowDim;
-    const { m } = this;
-    const g = new Float64Array(n * A);
-    const lambda = new Float64Array(n * m);
-    const iterations = new Int32Array(n);
-    const residualNorm = new Float64Array(n);
-    g.set(g1);
-    for (let a = 0; a < m; a++) lambda[a] = lambda1[a]!;
-    if (m > 0) {
-      this.spec.phi(this.phiBuf, g1);
-      residualNorm[0] = maxAbs(this.phiBuf, m);
-    }
-    const opts: Mutable<StepOptions> = { ...options };
-    const gPrev = new Float64Array(A);
-    const lPrev = new Float64Array(m);
-    for (let k = 1; k < n; k++) {
-      opts.step = k;
-      for (let i = 0; i < A; i++) gPrev[i] = g[(k - 1) * A + i]!;
-      for (let a = 0; a < m; a++) lPrev[a] = lambda[(k - 1) * m + a]!;
-      const s = this.stepForward(gPrev, lPrev, opts);
-      g.set(s.g, k * A);
-      lambda.set(s.lambda, k * m);
-      iterations[k] = s.iterations;
-      residualNorm[k] = s.residualNorm;
-    }
-    return { g, lambda, iterations, residualNorm };
+    const stepper = new ConstrainedStepper(this, options);
+    const x0 = new Float64Array(this.groupoid.arrowDim + this.m);
+    x0.set(g1);
+    for (let a = 0; a < this.m; a++) x0[this.groupoid.arrowDim + a] = lambda1[a]!;
+    const sol = integrate(stepper, x0, {
+      steps: options.steps,
+      h: options.h ?? 1,
+      ...(options.t0 === undefined ? {} : { t0: options.t0 }),
+      ...(options.every === undefined ? {} : { every: options.every }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
+    });
+    return this.m > 0
+      ? (sol as ConstrainedSolution)
+      : extendSolution(sol, { lambda: new Float64Array(0) });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1009,7 +1012,58 @@ export class DiscreteConstrainedSystem {
     }
   }
 
-  /** Newton in (fibre coordinates, multipliers) with re-centring; `this.target` holds P. */
+  /** this.centre, this.mu ← the arrow and the multipliers of a Newton iterate [g, λ]. */
+  private unpack(x: Float64Array): Float64Array {
+    const { centre: c, mu, m } = this;
+    const A = c.length;
+    for (let i = 0; i < A; i++) c[i] = x[i]!;
+    for (let a = 0; a < m; a++) mu[a] = x[A + a]!;
+    return c;
+  }
+
+  /**
+   * The Newton solver of a direction for these settings: core's {@link NewtonSolver} on the
+   * r + m unknowns (fibre coordinates, multipliers), updated by {@link borderedRetraction} (the
+   * arrow re-centred by `leftRetract` forward, `rightRetract` backward; the multipliers
+   * additively), with the κ₁ bound `maxCondition` and the non-regularity error of
+   * {@link nonRegular}. Built once per direction and settings (cold).
+   */
+  private solver(dir: StepDirection, maxIterations: number, stepTol: number): NewtonSolver {
+    const cached = dir === 'forward' ? this.forwardSolver : this.backwardSolver;
+    if (
+      cached !== undefined &&
+      cached.options.maxIterations === maxIterations &&
+      cached.options.stepTol === stepTol
+    ) {
+      return cached;
+    }
+    const G = this.groupoid;
+    const { r, m, size: n } = this;
+    const solver = new NewtonSolver(n, {
+      storageSize: G.arrowDim + m,
+      retract: borderedRetraction(r, G.arrowDim, m, (out, g, v) =>
+        dir === 'forward' ? G.leftRetract(out, g, v) : G.rightRetract(out, g, v),
+      ),
+      maxIterations,
+      stepTol,
+      throwOnFailure: true,
+      conditionCheck: 'estimate',
+      maxCondition: this.maxCondition,
+      onSingular: (J, size, iteration, cond, step) =>
+        nonRegular(dir, J, size, iteration, cond, step),
+      what: `${dir} step`,
+    });
+    if (dir === 'forward') this.forwardSolver = solver;
+    else this.backwardSolver = solver;
+    return solver;
+  }
+
+  /**
+   * Newton (core's {@link NewtonSolver}) in (fibre coordinates, multipliers) with re-centring, from
+   * the guess (c0, mu0); `this.target` holds P. Converged when ‖residual‖∞ ≤ tol, or when an update
+   * satisfies ‖Δ‖∞ ≤ stepTol·max(1, ‖(g, λ)‖∞). A guess that already solves the step is checked
+   * for regularity (one factorization), as every Newton iteration is.
+   */
   private solve(
     dir: StepDirection,
     c0: Float64Array,
@@ -1017,8 +1071,8 @@ export class DiscreteConstrainedSystem {
     options: StepOptions,
     result: Mutable<StepResult>,
   ): StepResult {
-    const G = this.groupoid;
-    const { r, m, size: n, centre: c, centreTmp: ct, mu, res: R, dx, dv, lu } = this;
+    const { m } = this;
+    const A = this.groupoid.arrowDim;
     const tol = options.tol ?? (this.analyticGradients ? 1e-12 : 1e-10);
     const maxIterations = options.maxIterations ?? 20;
     const stepTol = options.stepTol ?? 4 * Number.EPSILON;
@@ -1031,85 +1085,43 @@ export class DiscreteConstrainedSystem {
       dir === 'forward' ? 'forward step: lambda guess' : 'backward step: lambda guess',
       mu0,
     );
-    if (this.history.length < maxIterations + 1) this.history = new Float64Array(maxIterations + 1);
-    const hist = this.history;
-
-    c.set(c0);
-    for (let a = 0; a < m; a++) mu[a] = mu0[a]!;
-    this.residual(dir, R, c, mu);
-    let rn = maxAbs(R, n);
-    if (!Number.isFinite(rn))
-      throw new NonFiniteError(`${dir} step: residual at the initial guess`, firstNonFinite(R, n));
-    let k = 0;
-    let cond = Number.NaN;
-    hist[0] = rn;
-    for (;;) {
-      if (rn <= tol) break;
-      if (k >= maxIterations) throw this.diverged(dir, k, rn, step, 'did not converge');
-      cond = this.factorJacobian(dir, c, mu, k, step);
-      for (let i = 0; i < n; i++) dx[i] = -R[i]!;
-      lu.solve(dx, dx);
-      k++;
-      const dn = maxAbs(dx, n);
-      if (!Number.isFinite(dn)) throw this.diverged(dir, k, rn, step, 'produced a non-finite step');
-      for (let i = 0; i < r; i++) dv[i] = dx[i]!;
-      if (dir === 'forward') G.leftRetract(ct, c, dv);
-      else G.rightRetract(ct, c, dv);
-      c.set(ct);
-      for (let a = 0; a < m; a++) mu[a] = mu[a]! + dx[r + a]!;
-      this.residual(dir, R, c, mu);
-      rn = maxAbs(R, n);
-      hist[k] = rn;
-      if (!Number.isFinite(rn) || !allFiniteArr(c))
-        throw this.diverged(dir, k, rn, step, 'produced a non-finite residual');
-      const scale = Math.max(1, maxAbs(c, c.length), maxAbs(mu, m));
-      if (stepTol > 0 && dn <= stepTol * scale) break;
-    }
-    if (k === 0) cond = this.factorJacobian(dir, c, mu, 0, step);
-    result.g.set(c);
-    result.lambda.set(mu);
-    result.iterations = k;
-    result.residualNorm = rn;
-    result.condition = cond;
+    const x0 = this.x0;
+    x0.set(c0);
+    for (let a = 0; a < m; a++) x0[A + a] = mu0[a]!;
+    const solver = this.solver(dir, maxIterations, stepTol);
+    const res =
+      dir === 'forward'
+        ? solver.solve(this.forwardF, this.forwardJ, x0, step, tol)
+        : solver.solve(this.backwardF, this.backwardJ, x0, step, tol);
+    const x = res.x;
+    const g = result.g;
+    for (let i = 0; i < A; i++) g[i] = x[i]!;
+    for (let a = 0; a < m; a++) result.lambda[a] = x[A + a]!;
+    result.iterations = res.iterations;
+    result.residualNorm = res.residualNorm;
+    result.condition =
+      res.iterations === 0
+        ? this.regularityAtSolution(dir, g, result.lambda, step)
+        : solver.lastCondition;
     return result;
   }
 
-  /** Builds and factors the bordered Jacobian; throws NonRegularSystemError when singular. */
-  private factorJacobian(
+  /**
+   * κ₁ of the bordered Jacobian at (g, λ), for a guess that solved the step without an iteration;
+   * throws NonRegularSystemError at or above `maxCondition`, like a Newton iteration.
+   */
+  private regularityAtSolution(
     dir: StepDirection,
-    c: Float64Array,
-    mu: Float64Array,
-    iteration: number,
+    g: Float64Array,
+    lambda: Float64Array,
     step: number | undefined,
   ): number {
     const { jac: J, lu, size: n } = this;
-    this.jacobian(dir, J, c, mu);
+    this.jacobian(dir, J, g, lambda);
     lu.factor(J);
     const cond = lu.isSingular ? Number.POSITIVE_INFINITY : lu.conditionEstimate();
-    if (!(cond < this.maxCondition)) {
-      // cold path: the singular values that show the non-regularity
-      const s = singularValues(J.slice(0, n * n), n, n);
-      throw new NonRegularSystemError('singular-bordered-jacobian', {
-        direction: dir,
-        sigmaMin: s[n - 1]!,
-        sigmaMax: s[0]!,
-        conditionEstimate: cond,
-        iteration,
-        ...(step === undefined ? {} : { step }),
-      });
-    }
+    if (!(cond < this.maxCondition)) throw nonRegular(dir, J, n, 0, cond, step);
     return cond;
-  }
-
-  private diverged(
-    dir: StepDirection,
-    k: number,
-    rn: number,
-    step: number | undefined,
-    reason: string,
-  ): NewtonDivergedError {
-    const history = Array.from(this.history.subarray(0, k + 1));
-    return new NewtonDivergedError(k, rn, step, reason, `${dir} step`, history);
   }
 
   /**
@@ -1174,28 +1186,145 @@ export class DiscreteConstrainedSystem {
   }
 }
 
+/**
+ * The method of {@link DiscreteConstrainedSystem}: the constrained discrete Euler–Lagrange
+ * equations (5) with multipliers (spec 003 §5.2), one bordered Newton solve per step. Variational;
+ * its Hamiltonian map is a (local) Poisson automorphism where the system is regular (Def 3.5);
+ * order and symmetry depend on L̂ and are not claimed.
+ *
+ * @example
+ * ```ts
+ * constrainedDelMethod.isVariational; // true
+ * ```
+ */
+export const constrainedDelMethod: MethodTraits = methodTraits({
+  name: 'constrained-del',
+  description: 'constrained discrete Euler–Lagrange equations on a Lie groupoid (spec 003 §5.2)',
+  isExplicit: false,
+  isSymplectic: true,
+  isVariational: true,
+});
+
+/** The series of a constrained-system trajectory. */
+export type ConstrainedField = 'g' | 'lambda';
+
+/**
+ * A constrained-system trajectory: sample j holds the arrow g_{k+1} (`g`, count × arrowDim) and its
+ * multipliers λ_{k+1} (`lambda`, count × m) after k = `k[j]` steps from (g_1, λ_1). For m = 0
+ * `lambda` is an empty array and not a recorded series.
+ */
+export type ConstrainedSolution = Solution<ConstrainedField>;
+
+/** Options of {@link DiscreteConstrainedSystem.integrate} and {@link ConstrainedStepper}. */
+export interface ConstrainedIntegrateOptions
+  extends Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step'> {
+  /** Number of forward steps (a safe integer ≥ 0). */
+  readonly steps: number;
+  /** Time label per step (t = t0 + k·h). Default 1. */
+  readonly h?: number;
+  /** Time label of (g_1, λ_1). Default 0. */
+  readonly t0?: number;
+  /** Keep every `every`-th state, and always the first and the last. Default 1. */
+  readonly every?: number;
+  /** Called every 4096 steps with (steps done, steps). */
+  readonly onProgress?: ProgressCallback;
+  /** `'throw'` (default) or `'return'` the samples up to a failed step (core's `integrate`). */
+  readonly onFailure?: IntegrateOptions['onFailure'];
+}
+
+/**
+ * The forward steps of a {@link DiscreteConstrainedSystem} as a core {@link Stepper}: the state is
+ * `[g_k (arrowDim), λ_k (m)]`, a step is {@link DiscreteConstrainedSystem.stepForward} (bordered
+ * Newton, allocation-free). Records the state as the series `g` and (m > 0) `lambda`.
+ *
+ * @example
+ * ```ts
+ * const s = new ConstrainedStepper(sys, { steps: 10 });
+ * const sol = integrate(s, Float64Array.of(...g1, ...lambda1), { h: 1, steps: 10 });
+ * ```
+ */
+export class ConstrainedStepper implements Stepper<ConstrainedField> {
+  readonly method = constrainedDelMethod;
+  readonly stateSize: number;
+  readonly inputSize = 0;
+  readonly series: readonly SeriesSpec<ConstrainedField>[];
+  lastResidual = 0;
+  private readonly g: Float64Array;
+  private readonly lambda: Float64Array;
+  private readonly options: Mutable<StepOptions>;
+
+  constructor(
+    readonly system: DiscreteConstrainedSystem,
+    options: Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step'> = {},
+  ) {
+    const A = system.groupoid.arrowDim;
+    const m = system.m;
+    this.stateSize = A + m;
+    this.series = Object.freeze(
+      m > 0
+        ? [
+            { name: 'g', width: A },
+            { name: 'lambda', width: m },
+          ]
+        : [{ name: 'g', width: A }],
+    );
+    this.g = new Float64Array(A);
+    this.lambda = new Float64Array(m);
+    this.options = {
+      ...(options.tol === undefined ? {} : { tol: options.tol }),
+      ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+      ...(options.stepTol === undefined ? {} : { stepTol: options.stepTol }),
+    };
+  }
+
+  /**
+   * One forward step: (g_k, λ_k) ← the solution (g_{k+1}, λ_{k+1}) of (5).
+   * @throws NonRegularSystemError, NewtonDivergedError naming step `k` (state unchanged).
+   */
+  step(state: Float64Array, k: number): number {
+    const { g, lambda } = this;
+    const A = g.length;
+    for (let i = 0; i < A; i++) g[i] = state[i]!;
+    for (let a = 0; a < lambda.length; a++) lambda[a] = state[A + a]!;
+    this.options.step = k;
+    const r = this.system.stepForward(g, lambda, this.options);
+    this.lastResidual = r.residualNorm;
+    state.set(r.g, 0);
+    state.set(r.lambda, A);
+    return r.iterations;
+  }
+
+  /** Writes the state: g then λ. */
+  record(out: Float64Array, state: Float64Array): void {
+    out.set(state);
+  }
+}
+
 function positive(what: string, v: number): number {
   if (!(v > 0 && Number.isFinite(v)))
     throw new DomainError(`DiscreteConstrainedSystem: ${what}`, v, 'must be positive and finite');
   return v;
 }
 
-function maxAbs(v: ArrayLike<number>, n: number): number {
-  let s = 0;
-  for (let i = 0; i < n; i++) {
-    const a = Math.abs(v[i]!);
-    if (Number.isNaN(a)) return Number.NaN;
-    if (a > s) s = a;
-  }
-  return s;
-}
-
-function allFiniteArr(v: Float64Array): boolean {
-  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i]!)) return false;
-  return true;
-}
-
-function firstNonFinite(v: Float64Array, n: number): number {
-  for (let i = 0; i < n; i++) if (!Number.isFinite(v[i]!)) return i;
-  return -1;
+/**
+ * The NonRegularSystemError of a singular bordered Jacobian J (n×n, κ₁ estimate `cond`), with
+ * the singular values that show the non-regularity (cold path).
+ */
+function nonRegular(
+  dir: StepDirection,
+  J: Float64Array,
+  n: number,
+  iteration: number,
+  cond: number,
+  step: number | undefined,
+): NonRegularSystemError {
+  const s = singularValues(J.slice(0, n * n), n, n);
+  return new NonRegularSystemError('singular-bordered-jacobian', {
+    direction: dir,
+    sigmaMin: s[n - 1]!,
+    sigmaMax: s[0]!,
+    conditionEstimate: cond,
+    iteration,
+    ...(step === undefined ? {} : { step }),
+  });
 }

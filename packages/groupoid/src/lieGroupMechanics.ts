@@ -770,6 +770,35 @@ export class LieGroupOCP {
     return this.solveStep(1, xiK1, lambdaK1, outXi, outLambda, step);
   }
 
+  /**
+   * out ((dim + m)² row-major) ← the Newton Jacobian of {@link stepLP} (`'forward'`) or
+   * {@link stepBackward} (`'backward'`) at the unknowns (ξ, λ): the derivative of
+   * [P_s(ξ, λ) − target; Ψ(ξ)] with s = −h (forward) or +h (backward), i.e.
+   * [[∂P/∂ξ, ∂P/∂λ], [∇Ψᵀ, 0]] of {@link LiePoissonKernel.momentumJacobian} (the target does not
+   * enter). Allocation-free.
+   *
+   * @example
+   * ```ts
+   * ocp.stepJacobian(new Float64Array(9), Float64Array.of(0.8, -0.5, 0.3), new Float64Array(0));
+   * ```
+   */
+  stepJacobian(
+    out: Float64Array,
+    xi: Float64Array,
+    lambda: ArrayLike<number>,
+    direction: 'forward' | 'backward' = 'forward',
+  ): Float64Array {
+    const { dim: d, m, z0 } = this;
+    this.checkState('stepJacobian', xi, lambda);
+    if (out.length < (d + m) * (d + m))
+      throw new DimensionError('stepJacobian: out', (d + m) * (d + m), out.length);
+    this.sign = direction === 'forward' ? -1 : 1;
+    for (let i = 0; i < d; i++) z0[i] = xi[i]!;
+    for (let a = 0; a < m; a++) z0[d + a] = lambda[a]!;
+    this.J(out, z0);
+    return out;
+  }
+
   private solveStep(
     sign: number,
     xi0: Float64Array,

@@ -26,19 +26,31 @@
  * @module
  */
 import {
-  DenseLU,
   DimensionError,
   DomainError,
+  dtauSkew,
   hat3,
+  type IntegrateOptions,
+  integrate,
+  inv3,
+  type JacobianFunction,
+  type MethodTraits,
+  methodTraits,
   mul3,
+  mul3T,
   mulTVec3,
   mulVec3,
-  NewtonDivergedError,
+  NewtonSolver,
   NonFiniteError,
-  PROGRESS_INTERVAL_STEPS,
   type ProgressCallback,
-  SingularJacobianError,
+  type ResidualFunction,
+  type SeriesSpec,
+  SO3,
+  type Solution,
+  type Stepper,
+  tauSkew,
 } from '@geomech/core';
+import { stepSize } from './stepSize.js';
 
 /** Length of a plate-ball element `(x0, y0, x1, y1, R row-major 9)`. */
 export const PLATE_BALL_ELEMENT_SIZE = 13;
@@ -56,6 +68,9 @@ const STEP_MAX_ITERATIONS = 25;
 
 /** A Newton update below this (relative to max(1, ‖u‖∞)) no longer changes the iterate. */
 const STEP_STAGNATION = 4 * Number.EPSILON;
+
+/** Storage of a step's Newton iterate `[g (13), λ (3)]` (8 tangent coordinates). */
+const STEP_STORAGE = PLATE_BALL_ELEMENT_SIZE + 3;
 
 /** Parameters of {@link PlateBall} (spec 003 §8.2). */
 export interface PlateBallParameters {
@@ -134,121 +149,6 @@ function trace2(a: ArrayLike<number>, aOff: number, b: ArrayLike<number>, bOff: 
 }
 
 /**
- * out[off..off+9) ← Exp(v̂) for v = v[vOff..vOff+3): cos θ·I + (sin θ/θ)·v̂ + ((1 − cos θ)/θ²)·vvᵀ
- * (Rodrigues; Taylor below θ = 1e-4), with no helper calls and no double crossing a call
- * boundary: the Newton updates call it every iteration, and V8 boxes (heap-allocates) a double
- * passed to or returned from a call it does not inline. Equals `SO3.exp` to rounding. Used by
- * the step maps and the trajectory solver.
- *
- * @example
- * ```ts
- * expSO3Into(R, 0, Float64Array.of(0, 0, 0.3), 0); // rotation by 0.3 about z
- * ```
- */
-export function expSO3Into(
-  out: Float64Array,
-  off: number,
-  v: ArrayLike<number>,
-  vOff: number,
-): void {
-  const v0 = v[vOff]!;
-  const v1 = v[vOff + 1]!;
-  const v2 = v[vOff + 2]!;
-  const t2 = v0 * v0 + v1 * v1 + v2 * v2;
-  let a: number;
-  let b: number;
-  let c: number;
-  if (t2 < 1e-8) {
-    a = 1 - t2 / 2 + (t2 * t2) / 24;
-    b = 1 - t2 / 6 + (t2 * t2) / 120;
-    c = 0.5 - t2 / 24 + (t2 * t2) / 720;
-  } else {
-    const t = Math.sqrt(t2);
-    a = Math.cos(t);
-    b = Math.sin(t) / t;
-    c = (1 - a) / t2;
-  }
-  out[off] = a + c * v0 * v0;
-  out[off + 1] = c * v0 * v1 - b * v2;
-  out[off + 2] = c * v0 * v2 + b * v1;
-  out[off + 3] = c * v1 * v0 + b * v2;
-  out[off + 4] = a + c * v1 * v1;
-  out[off + 5] = c * v1 * v2 - b * v0;
-  out[off + 6] = c * v2 * v0 - b * v1;
-  out[off + 7] = c * v2 * v1 + b * v0;
-  out[off + 8] = a + c * v2 * v2;
-}
-
-/**
- * out ← τ_skew(s) = c·I + ŝ + ssᵀ/(1 + c), c = √(1 − |s|²) (core's `tauSkew`, inline for the same
- * reason as {@link expSO3Into}); the caller guarantees |s| < 1.
- */
-function tauSkewInline(out: Float64Array, s: Float64Array): void {
-  const s0 = s[0]!;
-  const s1 = s[1]!;
-  const s2 = s[2]!;
-  const c = Math.sqrt(1 - (s0 * s0 + s1 * s1 + s2 * s2));
-  const k = 1 / (1 + c);
-  out[0] = c + k * s0 * s0;
-  out[1] = k * s0 * s1 - s2;
-  out[2] = k * s0 * s2 + s1;
-  out[3] = k * s1 * s0 + s2;
-  out[4] = c + k * s1 * s1;
-  out[5] = k * s1 * s2 - s0;
-  out[6] = k * s2 * s0 - s1;
-  out[7] = k * s2 * s1 + s0;
-  out[8] = c + k * s2 * s2;
-}
-
-/**
- * out ← dτ_s = I − ŝ/(1 + c) + ssᵀ/(c(1 + c)), the left-trivialized tangent of τ_skew (core's
- * `dtauSkew`, inline); the caller guarantees |s| < 1.
- */
-function dtauSkewInline(out: Float64Array, s: Float64Array): void {
-  const s0 = s[0]!;
-  const s1 = s[1]!;
-  const s2 = s[2]!;
-  const c = Math.sqrt(1 - (s0 * s0 + s1 * s1 + s2 * s2));
-  const b = -1 / (1 + c);
-  const q = 1 / (c * (1 + c));
-  out[0] = 1 + q * s0 * s0;
-  out[1] = q * s0 * s1 - b * s2;
-  out[2] = q * s0 * s2 + b * s1;
-  out[3] = q * s1 * s0 + b * s2;
-  out[4] = 1 + q * s1 * s1;
-  out[5] = q * s1 * s2 - b * s0;
-  out[6] = q * s2 * s0 - b * s1;
-  out[7] = q * s2 * s1 + b * s0;
-  out[8] = 1 + q * s2 * s2;
-}
-
-/** out ← M⁻¹b for a 3×3 M (row-major) by Cramer's rule; false when det M is 0 or not finite. */
-function solve3Inline(out: Float64Array, m: Float64Array, b: Float64Array): boolean {
-  const a00 = m[0]!;
-  const a01 = m[1]!;
-  const a02 = m[2]!;
-  const a10 = m[3]!;
-  const a11 = m[4]!;
-  const a12 = m[5]!;
-  const a20 = m[6]!;
-  const a21 = m[7]!;
-  const a22 = m[8]!;
-  const c00 = a11 * a22 - a12 * a21;
-  const c01 = a12 * a20 - a10 * a22;
-  const c02 = a10 * a21 - a11 * a20;
-  const det = a00 * c00 + a01 * c01 + a02 * c02;
-  if (!(det !== 0 && Number.isFinite(det))) return false;
-  const id = 1 / det;
-  const b0 = b[0]!;
-  const b1 = b[1]!;
-  const b2 = b[2]!;
-  out[0] = (c00 * b0 + (a02 * a21 - a01 * a22) * b1 + (a01 * a12 - a02 * a11) * b2) * id;
-  out[1] = (c01 * b0 + (a00 * a22 - a02 * a20) * b1 + (a02 * a10 - a00 * a12) * b2) * id;
-  out[2] = (c02 * b0 + (a01 * a20 - a00 * a21) * b1 + (a00 * a11 - a01 * a10) * b2) * id;
-  return true;
-}
-
-/**
  * The discrete plate-ball system (spec 003 §8.2, §11.5): constraints (8), discrete Lagrangian,
  * the compact discrete Legendre transforms F^± = (P^±, Π^±), the DEL residual, the printed
  * eight equations, analytic Jacobians, and Newton one-step maps forward, backward and in the
@@ -290,30 +190,37 @@ export class PlateBall {
   lastResidualNorm = Number.NaN;
 
   private readonly tgt = new Float64Array(5);
-  private readonly res = new Float64Array(8);
-  private readonly jac = new Float64Array(64);
-  private readonly full = new Float64Array(169);
-  private readonly lu = new DenseLU(8);
-  private readonly du = new Float64Array(8);
   private readonly p5 = new Float64Array(5);
   private readonly v3 = new Float64Array(3);
   private readonly w3 = new Float64Array(3);
   private readonly a3 = new Float64Array(3);
   private readonly m9 = new Float64Array(9);
-  private readonly n9 = new Float64Array(9);
   private readonly k9 = new Float64Array(9);
-  private readonly ge = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
-  private readonly le = new Float64Array(3);
   private readonly sv = new Float64Array(3);
   private readonly dv = new Float64Array(3);
-  private readonly rw = new Float64Array(3);
   private readonly rtw = new Float64Array(3);
-  private readonly wh9 = new Float64Array(9);
-  private readonly rwh9 = new Float64Array(9);
   private readonly rtwh9 = new Float64Array(9);
   private rr0 = Number.NaN;
   private rr1 = Number.NaN;
   private nrm = Number.NaN;
+  /** λ of the Newton iterate (entries 13..15 of the iterate `[g (13), λ (3)]`). */
+  private readonly lx = new Float64Array(3);
+  /** The rotation part δ of a Newton update. */
+  private readonly d3 = new Float64Array(3);
+  /** Scratch of the cold paths, allocated on first use (construction is on the driver's path). */
+  private coldScratch: ColdScratch | undefined;
+  private readonly u16 = new Float64Array(STEP_STORAGE);
+  /** Newton on the 8 step unknowns, forward (α-fibre) and backward (β-fibre; built on first use). */
+  private readonly forwardSolver: NewtonSolver;
+  private backwardSolverCache: NewtonSolver | undefined;
+  /** Newton on the 2 unknowns of the reduced step (built on first use). */
+  private reducedSolverCache: NewtonSolver | undefined;
+  private readonly forwardF: ResidualFunction;
+  private readonly forwardJ: JacobianFunction;
+  private readonly backwardF: ResidualFunction;
+  private readonly backwardJ: JacobianFunction;
+  private readonly reducedF: ResidualFunction;
+  private readonly reducedJ: JacobianFunction;
 
   constructor(params: PlateBallParameters) {
     this.h = checkFinite('PlateBall: h', params.h);
@@ -336,6 +243,23 @@ export class PlateBall {
         'must be an integer >= 1',
       );
     }
+    this.forwardSolver = this.stepSolver('plate-ball forward step', true);
+    this.forwardF = (out, u) => this.stepResidual(out, u, true);
+    this.backwardF = (out, u) => this.stepResidual(out, u, false);
+    this.forwardJ = (out, u) => {
+      this.lambdaOf(u);
+      this.stepJacobian(out, u, this.lx);
+    };
+    this.backwardJ = (out, u) => {
+      this.lambdaOf(u);
+      this.backwardJacobian(out, u, this.lx);
+    };
+    this.reducedF = (out, u) => {
+      this.reducedResidual(u);
+      out[0] = this.rr0;
+      out[1] = this.rr1;
+    };
+    this.reducedJ = (out, u) => this.reducedJacobian(out, u);
   }
 
   /**
@@ -554,7 +478,7 @@ export class PlateBall {
    */
   elementJacobian(out: Float64Array, g: ArrayLike<number>, lam: ArrayLike<number>): Float64Array {
     checkLength('PlateBall.elementJacobian: out', out, 169);
-    const { h, r, Omega, sv, dv, rw, rtw } = this;
+    const { h, r, Omega, sv, dv } = this;
     const ih = 1 / h;
     const a = 0.5 * h * Omega;
     out.fill(0, 0, 169);
@@ -566,11 +490,18 @@ export class PlateBall {
     dv[0] = r;
     dv[1] = -r;
     dv[2] = -this.lambda3Sign;
-    mulVec3(rw, g, w, 0, R0, 0);
-    mulTVec3(rtw, g, w, 0, R0, 0);
-    const wh = hat3(this.wh9, w);
-    const rwh = hat3(this.rwh9, rw);
-    const rtwh = hat3(this.rtwh9, rtw);
+    // The rotation blocks from core's group Jacobians (manif's J_out_in, core CONVENTIONS.md):
+    // with Π⁺ = −½(t w − Rw), Π⁻ = −½(t w − Rᵀw), t = tr R and ∂t/∂ρ = ∂t/∂ℓ = −2sᵀ,
+    //   ∂(Rw)/∂ρ = J_act_X(R, w) = −Rŵ,        ∂(Rw)/∂ℓ = J_act_X(R, w)·Ad_{R⁻¹} = −(Rw)^,
+    //   ∂(Rᵀw)/∂ρ = J_act_X(Rᵀ, w)·J_inv(R),  ∂(Rᵀw)/∂ℓ = −J_act_X(Rᵀ, w)
+    // (a left perturbation Exp(ℓ)R is the right perturbation R·Exp(Ad_{R⁻¹}ℓ); (Exp(ℓ)R)ᵀ = Rᵀ·Exp(−ℓ)).
+    const { r9, rt9, jInv, jActR, jActRt, jRl, jRtr } = this.cold;
+    for (let i = 0; i < 9; i++) r9[i] = g[R0 + i]!;
+    SO3.inverse(rt9, r9, jInv);
+    SO3.act(this.a3, r9, w, jActR);
+    SO3.act(this.a3, rt9, w, jActRt);
+    mul3T(jRl, jActR, r9);
+    mul3(jRtr, jActRt, jInv);
     // P rows: 0, 1 (P⁺) and 5, 6 (P⁻); columns x0 0, y0 1, x1 2, y1 3, λ 10..12
     out[0] = -ih;
     out[2] = ih;
@@ -596,23 +527,16 @@ export class PlateBall {
       const rowPhi = (10 + i) * 13;
       for (let j = 0; j < 3; j++) {
         const ws = wi * sv[j]!;
-        // (Rŵ)_ij and (Rᵀŵ)_ij
-        let Rwh = 0;
-        let RTwh = 0;
-        for (let k = 0; k < 3; k++) {
-          const wkj = wh[3 * k + j]!;
-          Rwh += g[R0 + 3 * i + k]! * wkj;
-          RTwh += g[R0 + 3 * k + i]! * wkj;
-        }
+        const ij = 3 * i + j;
         const dij = i === j ? t : 0;
-        const Rij = g[R0 + 3 * i + j]!;
+        const Rij = g[R0 + ij]!;
         const Rji = g[R0 + 3 * j + i]!;
         const dj = dv[j]!;
-        out[rowPp + 4 + j] = ws - 0.5 * Rwh;
-        out[rowPp + 7 + j] = ws - 0.5 * rwh[3 * i + j]!;
+        out[rowPp + 4 + j] = ws + 0.5 * jActR[ij]!;
+        out[rowPp + 7 + j] = ws + 0.5 * jRl[ij]!;
         out[rowPp + 10 + j] = 0.5 * (dij - Rij) * dj;
-        out[rowPm + 4 + j] = ws + 0.5 * rtwh[3 * i + j]!;
-        out[rowPm + 7 + j] = ws + 0.5 * RTwh;
+        out[rowPm + 4 + j] = ws + 0.5 * jRtr[ij]!;
+        out[rowPm + 7 + j] = ws - 0.5 * jActRt[ij]!;
         out[rowPm + 10 + j] = 0.5 * (dij - Rji) * dj;
         out[rowPhi + 4 + j] = di * 0.5 * (dij - Rji) * ih;
         out[rowPhi + 7 + j] = di * 0.5 * (dij - Rij) * ih;
@@ -642,9 +566,10 @@ export class PlateBall {
    */
   stepJacobian(out: Float64Array, gk1: ArrayLike<number>, lamk1: ArrayLike<number>): Float64Array {
     checkLength('PlateBall.stepJacobian: out', out, 64);
-    // The forward block of elementJacobian written directly (the hot path of every Newton
-    // iteration: assembling all 169 entries and copying 64 cost ≈ 30 % of a step); the same
-    // expressions in the same order, so the two agree bit for bit (tested).
+    // The forward block of elementJacobian written directly in closed form (the hot path of
+    // every Newton iteration: assembling all 169 entries through the group Jacobians and
+    // copying 64 cost ≈ 30 % of a step): ∂Π⁻/∂ρ = w sᵀ + ½(Rᵀw)^; equal to elementJacobian's
+    // block to rounding (tested).
     const g = gk1;
     const { h, r, Omega, sv, dv, rtw } = this;
     const ih = 1 / h;
@@ -704,7 +629,7 @@ export class PlateBall {
     lamk: ArrayLike<number>,
   ): Float64Array {
     checkLength('PlateBall.backwardJacobian: out', out, 64);
-    const f = this.elementJacobian(this.full, gk, lamk);
+    const f = this.elementJacobian(this.cold.full, gk, lamk);
     copyBlock(out, f, BACKWARD_ROWS, BACKWARD_COLS);
     return out;
   }
@@ -745,7 +670,7 @@ export class PlateBall {
         'must be < 1 (rotation angle < π/2; reduce h or the displacement)',
       );
     }
-    tauSkewInline(this.k9, v);
+    tauSkew(this.k9, v);
     for (let i = 0; i < 9; i++) g[R0 + i] = this.k9[i]!;
   }
 
@@ -850,8 +775,47 @@ export class PlateBall {
     v[2] = 0.5 * (g[7]! - g[5]!);
     const n2 = v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!;
     if (!(n2 < 1) || !(g[4]! + g[8]! + g[12]! > 1)) return;
-    tauSkewInline(this.k9, v);
+    tauSkew(this.k9, v);
     for (let i = 0; i < 9; i++) g[R0 + i] = this.k9[i]!;
+  }
+
+  private get cold(): ColdScratch {
+    this.coldScratch ??= coldScratch();
+    return this.coldScratch;
+  }
+
+  /**
+   * One step's Newton (spec 003 §8.2, Newton solver): core's {@link NewtonSolver} on the iterate
+   * u = [g (13), λ (3)] with the update of `retractStep`; `'pivot'`: the step Jacobian is well
+   * conditioned on the branch (κ₂ ≈ 33 for S5, `plateBall.test.ts`), so the condition estimate's
+   * two extra solves are not spent.
+   */
+  private stepSolver(what: string, forward: boolean): NewtonSolver {
+    return new NewtonSolver(8, {
+      storageSize: STEP_STORAGE,
+      retract: (out, u, du) => this.retractStep(out, u, du, forward),
+      maxIterations: this.maxIterations,
+      stepTol: STEP_STAGNATION,
+      throwOnFailure: true,
+      conditionCheck: 'pivot',
+      what,
+    });
+  }
+
+  private get backwardSolver(): NewtonSolver {
+    this.backwardSolverCache ??= this.stepSolver('plate-ball backward step', false);
+    return this.backwardSolverCache;
+  }
+
+  private get reducedSolver(): NewtonSolver {
+    this.reducedSolverCache ??= new NewtonSolver(2, {
+      maxIterations: this.maxIterations,
+      stepTol: STEP_STAGNATION,
+      throwOnFailure: true,
+      conditionCheck: 'pivot',
+      what: 'plate-ball reduced step',
+    });
+    return this.reducedSolverCache;
   }
 
   /**
@@ -863,60 +827,115 @@ export class PlateBall {
   }
 
   /**
-   * Newton on the 8 unknowns of one step against the target `tgt`, forward (x1, y1, R ← R·exp(δ̂),
-   * λ; residual [P⁻ − tgt; φ/h]) or backward (x0, y0, R ← exp(δ̂)·R, λ; residual [P⁺ − tgt; φ/h]).
-   * Allocates nothing; throws like {@link stepForward}.
+   * Newton (core's {@link NewtonSolver}) on the 8 unknowns of one step against the target `tgt`,
+   * forward (x1, y1, R ← R·exp(δ̂), λ; residual [P⁻ − tgt; φ/h]) or backward (x0, y0,
+   * R ← exp(δ̂)·R, λ; residual [P⁺ − tgt; φ/h]), from the guess in (g, lam), which receive the
+   * solution. Converged when ‖residual‖∞ ≤ tol·max(1, ‖tgt‖∞) or when an update no longer
+   * changes the iterate (‖Δ‖∞ ≤ 4ε·max(1, ‖u‖∞)). Allocates nothing; throws like
+   * {@link stepForward}.
    */
   private solveStep(g: Float64Array, lam: Float64Array, forward: boolean, step?: number): number {
-    const { res, jac, du, lu, tgt } = this;
-    this.normInto(tgt, 5);
+    const u = this.u16;
+    for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) u[i] = g[i]!;
+    u[13] = lam[0]!;
+    u[14] = lam[1]!;
+    u[15] = lam[2]!;
+    this.normInto(this.tgt, 5);
     const tolAbs = this.tol * Math.max(1, this.nrm);
-    const xi = forward ? 2 : 0;
-    let it = 0;
-    let rn = 0;
-    for (;;) {
-      this.stepResidual(g, lam, forward);
-      rn = this.nrm;
-      if (!Number.isFinite(rn)) {
-        throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
-      }
-      if (rn <= tolAbs) break;
-      if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
-      if (forward) this.stepJacobian(jac, g, lam);
-      else this.backwardJacobian(jac, g, lam);
-      lu.factor(jac);
-      if (lu.isSingular) throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
-      for (let i = 0; i < 8; i++) du[i] = -res[i]!;
-      lu.solve(du, du);
-      it++;
-      g[xi] = g[xi]! + du[0]!;
-      g[xi + 1] = g[xi + 1]! + du[1]!;
-      expSO3Into(this.m9, 0, du, 2);
-      if (forward) mul3(g, g, this.m9, R0, R0, 0);
-      else mul3(g, this.m9, g, R0, 0, R0);
-      lam[0] = lam[0]! + du[5]!;
-      lam[1] = lam[1]! + du[6]!;
-      lam[2] = lam[2]! + du[7]!;
-      if (stagnated(du, 8, g, lam)) {
-        this.stepResidual(g, lam, forward);
-        rn = this.nrm;
-        break;
-      }
-    }
-    this.lastIterations = it;
-    this.lastResidualNorm = rn;
+    const r = forward
+      ? this.forwardSolver.solve(this.forwardF, this.forwardJ, u, step, tolAbs)
+      : this.backwardSolver.solve(this.backwardF, this.backwardJ, u, step, tolAbs);
+    const x = r.x;
+    for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) g[i] = x[i]!;
+    lam[0] = x[13]!;
+    lam[1] = x[14]!;
+    lam[2] = x[15]!;
+    this.lastIterations = r.iterations;
+    this.lastResidualNorm = r.residualNorm;
     checkBranch(g, step);
-    return it;
+    return r.iterations;
   }
 
-  /** res ← [P⁻(g, λ) − tgt (forward) or P⁺(g, λ) − tgt (backward); φ(g)/h]; its ‖·‖∞ into `nrm`. */
-  private stepResidual(g: Float64Array, lam: Float64Array, forward: boolean): void {
-    const { res, tgt } = this;
-    if (forward) this.legendreMinus(res, g, lam);
-    else this.legendrePlus(res, g, lam);
-    for (let i = 0; i < 5; i++) res[i] = res[i]! - tgt[i]!;
-    this.phiScaled(res, 5, g);
-    this.normInto(res, 8);
+  /**
+   * The update of a step's Newton iterate u = [g (13), λ (3)] by du = (Δx, Δy, δ (3), Δλ (3)):
+   * forward x1 += Δx, y1 += Δy, R ← R·Exp(δ) (the α-fibre, left-invariant fields); backward
+   * x0 += Δx, y0 += Δy, R ← Exp(δ)·R (the β-fibre); λ += Δλ. `out` may alias `u`.
+   */
+  private retractStep(
+    out: Float64Array,
+    u: Float64Array,
+    du: Float64Array,
+    forward: boolean,
+  ): void {
+    if (out !== u) out.set(u);
+    const xi = forward ? 2 : 0;
+    out[xi] = u[xi]! + du[0]!;
+    out[xi + 1] = u[xi + 1]! + du[1]!;
+    const d3 = this.d3;
+    d3[0] = du[2]!;
+    d3[1] = du[3]!;
+    d3[2] = du[4]!;
+    SO3.exp(this.m9, d3);
+    if (forward) mul3(out, u, this.m9, R0, R0, 0);
+    else mul3(out, this.m9, u, R0, 0, R0);
+    out[13] = u[13]! + du[5]!;
+    out[14] = u[14]! + du[6]!;
+    out[15] = u[15]! + du[7]!;
+  }
+
+  /** this.lx ← λ of the iterate u = [g (13), λ (3)]. */
+  private lambdaOf(u: Float64Array): void {
+    this.lx[0] = u[13]!;
+    this.lx[1] = u[14]!;
+    this.lx[2] = u[15]!;
+  }
+
+  /**
+   * out (8) ← [P⁻(g, λ) − tgt (forward) or P⁺(g, λ) − tgt (backward); φ(g)/h] at the iterate
+   * u = [g (13), λ (3)]: {@link legendreMinus} / {@link legendrePlus} and {@link phi} fused into one
+   * pass (the hot residual of every Newton iteration), with the same operations in the same order,
+   * so the values are theirs bit for bit (tested).
+   */
+  private stepResidual(out: Float64Array, u: Float64Array, forward: boolean): void {
+    const { h, r, tgt } = this;
+    const a = 0.5 * h * this.Omega;
+    const l0 = u[13]!;
+    const l1 = u[14]!;
+    const l2 = u[15]!;
+    const dx = (u[2]! - u[0]!) / h;
+    const dy = (u[3]! - u[1]!) / h;
+    // w(λ) = (−rλ1, rλ2, σ3λ3); Π∓ = −½(t w − R^{(T)} w), t = tr R
+    const w0 = -r * l0;
+    const w1 = r * l1;
+    const w2 = this.lambda3Sign * l2;
+    const t = u[4]! + u[8]! + u[12]!;
+    let a0: number;
+    let a1: number;
+    let a2: number;
+    if (forward) {
+      out[0] = dx + a * l0 + l1 - tgt[0]!;
+      out[1] = dy + l0 - a * l1 - tgt[1]!;
+      a0 = u[4]! * w0 + u[7]! * w1 + u[10]! * w2;
+      a1 = u[5]! * w0 + u[8]! * w1 + u[11]! * w2;
+      a2 = u[6]! * w0 + u[9]! * w1 + u[12]! * w2;
+    } else {
+      out[0] = dx - a * l0 + l1 - tgt[0]!;
+      out[1] = dy + l0 + a * l1 - tgt[1]!;
+      a0 = u[4]! * w0 + u[5]! * w1 + u[6]! * w2;
+      a1 = u[7]! * w0 + u[8]! * w1 + u[9]! * w2;
+      a2 = u[10]! * w0 + u[11]! * w1 + u[12]! * w2;
+    }
+    out[2] = -0.5 * (t * w0 - a0) - tgt[2]!;
+    out[3] = -0.5 * (t * w1 - a1) - tgt[3]!;
+    out[4] = -0.5 * (t * w2 - a2) - tgt[4]!;
+    // φ(g)/h, (8) with the sine vector s = vee((R − Rᵀ)/2)
+    const ih = 1 / h;
+    const s1 = 0.5 * (u[11]! - u[9]!);
+    const s2 = 0.5 * (u[6]! - u[10]!);
+    const s3 = 0.5 * (u[7]! - u[5]!);
+    out[5] = (u[3]! - u[1]! + r * s1 - 0.5 * h * this.Omega * (u[0]! + u[2]!)) * ih;
+    out[6] = (u[2]! - u[0]! - r * s2 + 0.5 * h * this.Omega * (u[1]! + u[3]!)) * ih;
+    out[7] = this.lambda3Sign * (h * this.c - s3) * ih;
   }
 
   /**
@@ -992,107 +1011,89 @@ export class PlateBall {
     lamk: ArrayLike<number>,
     step?: number,
   ): number {
-    const { h, r, Omega, tgt, k9, w3, n9 } = this;
+    const { tgt } = this;
+    const { rg, rl, u2 } = this.cold;
     this.legendrePlus(tgt, gk, lamk);
     const x0 = gk[2]!;
     const y0 = gk[3]!;
-    const g = outG;
-    g[2] = 2 * x0 - gk[0]!;
-    g[3] = 2 * y0 - gk[1]!;
-    g[0] = x0;
-    g[1] = y0;
-    const lam = outLambda;
-    const a = 0.5 * h * Omega;
+    rg[0] = x0;
+    rg[1] = y0;
+    rg[2] = Number.NaN;
+    u2[0] = 2 * x0 - gk[0]!;
+    u2[1] = 2 * y0 - gk[1]!;
     this.normInto(tgt, 5);
     const tolAbs = this.tol * Math.max(1, this.nrm);
-    let it = 0;
-    let rn = 0;
-    for (;;) {
-      this.reducedResidual(g, lam);
-      rn = this.nrm;
-      if (!Number.isFinite(rn)) {
-        throw new NewtonDivergedError(it, rn, step, 'produced a non-finite residual (plate-ball)');
-      }
-      if (rn <= tolAbs) break;
-      if (it >= this.maxIterations) throw new NewtonDivergedError(it, rn, step);
-      // s(u): ds/dx' = (hΩ/(2r), 1/r, 0), ds/dy' = (−1/r, hΩ/(2r), 0); ρ = dτ_s·ds, and
-      // dλ = −M⁻¹(∂Π⁻/∂ρ)ρ from Π⁻(R', λ') = Π⁺_k
-      const s = this.a3;
-      s[0] = 0.5 * (g[11]! - g[9]!);
-      s[1] = 0.5 * (g[6]! - g[10]!);
-      s[2] = 0.5 * (g[7]! - g[5]!);
-      dtauSkewInline(k9, s);
-      const el = this.elementJacobian(this.full, g, lam);
-      let j00 = 1 / h;
-      let j01 = 0;
-      let j10 = 0;
-      let j11 = 1 / h;
-      for (let col = 0; col < 2; col++) {
-        const ds0 = col === 0 ? a / r : -1 / r;
-        const ds1 = col === 0 ? 1 / r : a / r;
-        const rho0 = k9[0]! * ds0 + k9[1]! * ds1;
-        const rho1 = k9[3]! * ds0 + k9[4]! * ds1;
-        const rho2 = k9[6]! * ds0 + k9[7]! * ds1;
-        for (let i = 0; i < 3; i++) {
-          const o = (7 + i) * 13 + 4;
-          w3[i] = -(el[o]! * rho0 + el[o + 1]! * rho1 + el[o + 2]! * rho2);
-        }
-        // dλ/du_col (n9 = M from the last residual evaluation)
-        if (!solve3Inline(w3, n9, w3)) {
-          throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
-        }
-        const dPx = a * w3[0]! + w3[1]!;
-        const dPy = w3[0]! - a * w3[1]!;
-        if (col === 0) {
-          j00 += dPx;
-          j10 += dPy;
-        } else {
-          j01 += dPx;
-          j11 += dPy;
-        }
-      }
-      const det = j00 * j11 - j01 * j10;
-      if (!(det !== 0 && Number.isFinite(det)))
-        throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, step);
-      const r0 = this.rr0;
-      const r1 = this.rr1;
-      const d0 = -(j11 * r0 - j01 * r1) / det;
-      const d1 = -(-j10 * r0 + j00 * r1) / det;
-      it++;
-      g[2] = g[2]! + d0;
-      g[3] = g[3]! + d1;
-      const scale = Math.max(1, Math.abs(g[2]!), Math.abs(g[3]!));
-      if (Math.max(Math.abs(d0), Math.abs(d1)) <= STEP_STAGNATION * scale) {
-        this.reducedResidual(g, lam);
-        rn = this.nrm;
-        break;
-      }
-    }
-    this.lastIterations = it;
-    this.lastResidualNorm = rn;
-    checkBranch(g, step);
-    return it;
+    const r = this.reducedSolver.solve(this.reducedF, this.reducedJ, u2, step, tolAbs);
+    // (rg, rl) hold the element and multipliers of the last residual evaluation: the solution
+    if (rg[2] !== r.x[0] || rg[3] !== r.x[1]) this.reducedResidual(r.x);
+    outG.set(rg);
+    outLambda[0] = rl[0]!;
+    outLambda[1] = rl[1]!;
+    outLambda[2] = rl[2]!;
+    this.lastIterations = r.iterations;
+    this.lastResidualNorm = r.residualNorm;
+    checkBranch(outG, step);
+    return r.iterations;
   }
 
   /**
-   * Reduced step residual at (x', y') = g[2..3]: sets R' = τ_skew(s), M (in n9) and
-   * λ' = M⁻¹Π⁺_k, and the residual P⁻(g', λ') − P⁺_k in (rr0, rr1), its ‖·‖∞ in `nrm`.
+   * out (2×2) ← the Jacobian of the reduced residual at u = (x', y'): with s(u), ds/dx' =
+   * (hΩ/(2r), 1/r, 0), ds/dy' = (−1/r, hΩ/(2r), 0), ρ = dτ_s·ds (the body rotation of
+   * R' = τ_skew(s)), and dλ = −M⁻¹(∂Π⁻/∂ρ)ρ from Π⁻(R', λ') = Π⁺_k, with
+   * ∂Π⁻/∂ρ = w sᵀ + ½(Rᵀw)^ ({@link elementJacobian}) (chain rule through dτ_skew and M⁻¹).
    */
-  private reducedResidual(g: Float64Array, lam: Float64Array): void {
-    const { h, tgt } = this;
-    const a = 0.5 * h * this.Omega;
-    this.rotationFromConstraints(g);
-    this.lambdaMatrix(this.n9, g);
-    this.le[0] = tgt[2]!;
-    this.le[1] = tgt[3]!;
-    this.le[2] = tgt[4]!;
-    if (!solve3Inline(lam, this.n9, this.le)) {
-      // M = ½(tr R·I − Rᵀ)D is singular only at θ = π/2 or π (excluded by the branch guard)
-      lam[0] = Number.NaN;
+  private reducedJacobian(out: Float64Array, u: Float64Array): void {
+    const { h, r, Omega, k9, w3, rtw } = this;
+    const { mi9, rg, rl } = this.cold;
+    if (rg[2] !== u[0] || rg[3] !== u[1]) this.reducedResidual(u);
+    const a = 0.5 * h * Omega;
+    const s = this.a3;
+    s[0] = 0.5 * (rg[11]! - rg[9]!);
+    s[1] = 0.5 * (rg[6]! - rg[10]!);
+    s[2] = 0.5 * (rg[7]! - rg[5]!);
+    dtauSkew(k9, s);
+    // B = ∂Π⁻/∂ρ = w sᵀ + ½ (Rᵀw)^ at (R', λ')
+    const w = this.wOf(this.sv, rl);
+    mulTVec3(rtw, rg, w, 0, R0, 0);
+    const B = hat3(this.rtwh9, rtw);
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) B[3 * i + j] = w[i]! * s[j]! + 0.5 * B[3 * i + j]!;
+    out[0] = 1 / h;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 1 / h;
+    for (let col = 0; col < 2; col++) {
+      const ds0 = col === 0 ? a / r : -1 / r;
+      const ds1 = col === 0 ? 1 / r : a / r;
+      const rho0 = k9[0]! * ds0 + k9[1]! * ds1;
+      const rho1 = k9[3]! * ds0 + k9[4]! * ds1;
+      const rho2 = k9[6]! * ds0 + k9[7]! * ds1;
+      for (let i = 0; i < 3; i++) {
+        w3[i] = -(B[3 * i]! * rho0 + B[3 * i + 1]! * rho1 + B[3 * i + 2]! * rho2);
+      }
+      // dλ/du_col = M⁻¹w3 (mi9 = M⁻¹ of the residual evaluation at u)
+      mulVec3(w3, mi9, w3);
+      out[col] = out[col]! + a * w3[0]! + w3[1]!;
+      out[2 + col] = out[2 + col]! + w3[0]! - a * w3[1]!;
     }
+  }
+
+  /**
+   * Reduced step residual at u = (x', y'): rg ← the element with β = u and R' = τ_skew(s), M (in
+   * n9) and M⁻¹ (in mi9), rl ← λ' = M⁻¹Π⁺_k, and the residual P⁻(g', λ') − P⁺_k in (rr0, rr1).
+   */
+  private reducedResidual(u: ArrayLike<number>): void {
+    const { h, tgt } = this;
+    const { rg: g, rl: lam, n9, mi9 } = this.cold;
+    const a = 0.5 * h * this.Omega;
+    g[2] = u[0]!;
+    g[3] = u[1]!;
+    this.rotationFromConstraints(g);
+    // M = ½(tr R·I − Rᵀ)D is singular only at θ = π/2 (|s| = 1, excluded above)
+    inv3(mi9, this.lambdaMatrix(n9, g));
+    mulVec3(lam, mi9, tgt, 0, 0, 2);
     this.rr0 = (g[2]! - g[0]!) / h + a * lam[0]! + lam[1]! - tgt[0]!;
     this.rr1 = (g[3]! - g[1]!) / h + lam[0]! - a * lam[1]! - tgt[1]!;
-    this.nrm = Math.max(Math.abs(this.rr0), Math.abs(this.rr1));
   }
 
   /** out (3×3) ← M = ½(tr R·I − Rᵀ)·diag(r, −r, −σ3), so that Π⁻ = M λ. */
@@ -1129,8 +1130,8 @@ export class PlateBall {
     guessLambda?: ArrayLike<number>,
   ): Float64Array {
     checkLength('PlateBall.hamiltonianMap: z', z, 7);
-    const g = this.ge;
-    const lam = this.le;
+    const g = this.cold.ge;
+    const lam = this.cold.le;
     g[0] = z[0]!;
     g[1] = z[1]!;
     for (let i = 0; i < 5; i++) this.tgt[i] = z[2 + i]!;
@@ -1156,6 +1157,48 @@ export class PlateBall {
   }
 }
 
+/** Scratch of {@link PlateBall}'s cold paths (element Jacobian, reduced step, Hamiltonian map). */
+interface ColdScratch {
+  readonly full: Float64Array;
+  readonly r9: Float64Array;
+  readonly rt9: Float64Array;
+  readonly jInv: Float64Array;
+  readonly jActR: Float64Array;
+  readonly jActRt: Float64Array;
+  readonly jRl: Float64Array;
+  readonly jRtr: Float64Array;
+  /** The reduced step: M, M⁻¹, element and multipliers of the last residual, the 2 unknowns. */
+  readonly n9: Float64Array;
+  readonly mi9: Float64Array;
+  readonly rg: Float64Array;
+  readonly rl: Float64Array;
+  readonly u2: Float64Array;
+  /** The Hamiltonian map's element and multipliers. */
+  readonly ge: Float64Array;
+  readonly le: Float64Array;
+}
+
+function coldScratch(): ColdScratch {
+  const m9 = () => new Float64Array(9);
+  return {
+    full: new Float64Array(169),
+    r9: m9(),
+    rt9: m9(),
+    jInv: m9(),
+    jActR: m9(),
+    jActRt: m9(),
+    jRl: m9(),
+    jRtr: m9(),
+    n9: m9(),
+    mi9: m9(),
+    rg: new Float64Array(PLATE_BALL_ELEMENT_SIZE),
+    rl: new Float64Array(3),
+    u2: new Float64Array(2),
+    ge: new Float64Array(PLATE_BALL_ELEMENT_SIZE),
+    le: new Float64Array(3),
+  };
+}
+
 /** Rows/columns of {@link PlateBall.elementJacobian} that form the 8×8 step Jacobians. */
 const BACKWARD_ROWS = Int32Array.of(0, 1, 2, 3, 4, 10, 11, 12);
 const BACKWARD_COLS = Int32Array.of(0, 1, 7, 8, 9, 10, 11, 12);
@@ -1170,25 +1213,6 @@ function copyBlock(
     const ro = rows[i]! * 13;
     for (let j = 0; j < 8; j++) out[8 * i + j] = full[ro + cols[j]!]!;
   }
-}
-
-/** True when the update du no longer changes (x, y, λ) relative to their size. */
-function stagnated(du: Float64Array, n: number, g: Float64Array, lam: Float64Array): boolean {
-  let scale = 1;
-  for (let i = 0; i < 4; i++) {
-    const a = Math.abs(g[i]!);
-    if (a > scale) scale = a;
-  }
-  for (let i = 0; i < 3; i++) {
-    const a = Math.abs(lam[i]!);
-    if (a > scale) scale = a;
-  }
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const a = Math.abs(du[i]!);
-    if (!(a <= m)) m = a;
-  }
-  return m <= STEP_STAGNATION * scale;
 }
 
 /** Branch guard (spec 003 §12 item 5): tr R > 1, i.e. rotation angle < π/2, |hω| < 1. */
@@ -1206,10 +1230,173 @@ function checkBranch(g: ArrayLike<number>, step?: number): void {
 // ---------------------------------------------------------------------------------------------
 // Simulation
 
+/**
+ * The plate-ball integrator of spec 003 §8.2 (the CLI's method `lagrange-multiplier`): the
+ * discrete constrained Euler–Lagrange equations on Pair(R²) × SO(3) with multipliers for (8), one
+ * Newton solve per step (8 unknowns, or 2 in the reduced variant, which gives the same flow to
+ * rounding). Variational, and its Hamiltonian map is a Poisson map (S5, tested); order and
+ * symmetry are not claimed.
+ *
+ * @example
+ * ```ts
+ * plateBallMethod.name; // 'lagrange-multiplier'
+ * ```
+ */
+export const plateBallMethod: MethodTraits = methodTraits({
+  name: 'lagrange-multiplier',
+  description: 'discrete constrained Euler–Lagrange equations with multipliers (spec 003 §8.2)',
+  isExplicit: false,
+  isSymplectic: true,
+  isVariational: true,
+});
+
+/** The series of a plate-ball {@link Solution}. */
+export type PlateBallField = 'x' | 'y' | 'R' | 'lambda' | 'casimir' | 'noether';
+
+/**
+ * A plate-ball trajectory. Sample j is the node k = `k[j]` at t = `t[j]` = k·h (the first at
+ * k = 0, t = 0) with the element g_{k+1} that leaves it (from (x_k, y_k) to (x_{k+1}, y_{k+1}))
+ * and its multipliers:
+ * - `x`, `y`: the contact point (x_k, y_k) = α(g_{k+1});
+ * - `R`: the reconstructed orientation G_k (`count × 9`, row-major; G_0 = I, G_{k+1} = G_k·g_{k+1}
+ *   in the body frame);
+ * - `lambda`: λ_{k+1} (`count × 3`; `lambda[0..3]` = `lambda1`);
+ * - `casimir`: |Π⁻(g_{k+1}, λ_{k+1})|, the norm of the body momentum at node k (constant);
+ * - `noether`: F_X = −y_k P_x + x_k P_y − Π_3 of the momentum (P, Π) = F⁻(g_{k+1}, λ_{k+1}) at
+ *   node k (= F⁺(g_k, λ_k) by the DEL; constant, spec 003 §6).
+ */
+export type PlateBallSolution = Solution<PlateBallField>;
+
+const PLATE_BALL_SERIES: readonly SeriesSpec<PlateBallField>[] = Object.freeze([
+  { name: 'x', width: 1 },
+  { name: 'y', width: 1 },
+  { name: 'R', width: 9 },
+  { name: 'lambda', width: 3 },
+  { name: 'casimir', width: 1 },
+  { name: 'noether', width: 1 },
+]);
+
+/** Offsets in the stepper state `[g (13), λ (3), G (9)]`. */
+const ST_LAMBDA = PLATE_BALL_ELEMENT_SIZE;
+const ST_G = PLATE_BALL_ELEMENT_SIZE + 3;
+const PLATE_BALL_STATE = ST_G + 9;
+
+/**
+ * The plate-ball integrator as a core {@link Stepper} (spec 003 §8.2, S5). The state of node k is
+ * `[g_{k+1} (13), λ_{k+1} (3), G_k (9)]`: the element leaving the node, its multipliers and the
+ * reconstructed orientation. A step reconstructs G_{k+1} = G_k·g_{k+1} (`'body'`) or
+ * g_{k+1}ᵀG_k (`'spatial'`) and solves the DEL for (g_{k+2}, λ_{k+2}) with
+ * {@link PlateBall.stepForward} (or {@link PlateBall.stepForwardReduced}). Allocates nothing.
+ *
+ * @example
+ * ```ts
+ * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+ * const s = new PlateBallStepper(pb);
+ * const sol = integrate(s, s.initialState(pb.initialElement(0, 0, 0.02, 0.01), [0.5, -0.4, 0.3]), { h: 0.05, steps: 10 });
+ * sol.casimir[10]; // 0.707041836261…
+ * ```
+ */
+export class PlateBallStepper implements Stepper<PlateBallField> {
+  readonly method = plateBallMethod;
+  readonly stateSize = PLATE_BALL_STATE;
+  readonly inputSize = 0;
+  readonly series = PLATE_BALL_SERIES;
+  lastResidual = 0;
+  private readonly g = new Float64Array(PLATE_BALL_ELEMENT_SIZE);
+  private readonly lam = new Float64Array(3);
+  private readonly G = new Float64Array(9);
+  private readonly p5 = new Float64Array(5);
+
+  constructor(
+    readonly pb: PlateBall,
+    /** `'body'` (default) or `'spatial'` reconstruction, see {@link PlateBallSimulationOptions.frame}. */
+    readonly frame: 'body' | 'spatial' = 'body',
+    /** `'full'` (default): the 8×8 Newton step; `'reduced'`: the 2-unknown step. */
+    readonly variant: 'full' | 'reduced' = 'full',
+  ) {
+    if (frame !== 'body' && frame !== 'spatial')
+      throw new DomainError('PlateBallStepper: frame', frame, "must be 'body' or 'spatial'");
+    if (variant !== 'full' && variant !== 'reduced')
+      throw new DomainError('PlateBallStepper: method', variant, "must be 'full' or 'reduced'");
+  }
+
+  /**
+   * The state `[g_1, λ_1, G_0 = I]` of node 0.
+   * @throws DimensionError / DomainError for wrong lengths or non-finite entries.
+   */
+  initialState(g1: ArrayLike<number>, lambda1: ArrayLike<number>): Float64Array {
+    checkLength('PlateBallStepper: g1', g1, PLATE_BALL_ELEMENT_SIZE);
+    if (lambda1.length !== 3)
+      throw new DimensionError('PlateBallStepper: lambda1', 3, lambda1.length);
+    const s = new Float64Array(PLATE_BALL_STATE);
+    for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++)
+      s[i] = checkFinite(`PlateBallStepper: g1[${i}]`, g1[i]!);
+    for (let i = 0; i < 3; i++)
+      s[ST_LAMBDA + i] = checkFinite(`PlateBallStepper: lambda1[${i}]`, lambda1[i]!);
+    s[ST_G] = 1;
+    s[ST_G + 4] = 1;
+    s[ST_G + 8] = 1;
+    return s;
+  }
+
+  /**
+   * One step from node k: G ← G·g (or gᵀG), (g, λ) ← the next element and multipliers.
+   * @throws NewtonDivergedError, SingularJacobianError naming step `k`; DomainError when the new
+   *   increment leaves the branch |hω| < 1 (the state is then unchanged).
+   */
+  step(state: Float64Array, k: number, _t: number, h: number): number {
+    const { pb, g, lam, G } = this;
+    if (h !== pb.h)
+      throw new DomainError('PlateBallStepper.step: h', h, `must be the system's h = ${pb.h}`);
+    for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) g[i] = state[i]!;
+    for (let i = 0; i < 3; i++) lam[i] = state[ST_LAMBDA + i]!;
+    // G_{k+1} = G_k·g_{k+1} (body) or g_{k+1}ᵀ·G_k (spatial)
+    if (this.frame === 'body') mul3(G, state, g, 0, ST_G, R0);
+    else {
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 3; j++) {
+          let s = 0;
+          for (let m = 0; m < 3; m++) s += g[R0 + 3 * m + i]! * state[ST_G + 3 * m + j]!;
+          G[3 * i + j] = s;
+        }
+      }
+    }
+    const it =
+      this.variant === 'full'
+        ? pb.stepForward(g, lam, g, lam, k)
+        : pb.stepForwardReduced(g, lam, g, lam, k);
+    if (!Number.isFinite(g[2]!) || !Number.isFinite(g[3]!))
+      throw new NonFiniteError(`plate-ball step ${k}: new contact point`);
+    this.lastResidual = pb.lastResidualNorm;
+    state.set(g, 0);
+    state.set(lam, ST_LAMBDA);
+    state.set(G, ST_G);
+    return it;
+  }
+
+  /** Writes x, y, R, lambda, casimir, noether of node k (see {@link PlateBallSolution}). */
+  record(out: Float64Array, state: Float64Array): void {
+    const { g, lam } = this;
+    for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) g[i] = state[i]!;
+    for (let i = 0; i < 3; i++) lam[i] = state[ST_LAMBDA + i]!;
+    out[0] = g[0]!;
+    out[1] = g[1]!;
+    for (let i = 0; i < 9; i++) out[2 + i] = state[ST_G + i]!;
+    out[11] = lam[0]!;
+    out[12] = lam[1]!;
+    out[13] = lam[2]!;
+    const p = this.pb.legendreMinus(this.p5, g, lam);
+    out[14] = Math.hypot(p[2]!, p[3]!, p[4]!);
+    out[15] = -g[1]! * p[0]! + g[0]! * p[1]! - p[4]!;
+  }
+}
+
 /** Options of {@link simulatePlateBall} (defaults: `../shared/spec/CLI.md`, spec 003 S5). */
 export interface PlateBallSimulationOptions {
-  /** Time step. Default 0.05. */
+  /** Time step. Default 0.05 (unless `tEnd` is given). */
   readonly h?: number;
+  /** Final time: h = tEnd/steps, and the last sample is at exactly `tEnd`. Instead of `h`. */
+  readonly tEnd?: number;
   /** Ball radius. Default 1. */
   readonly r?: number;
   /** Plate angular velocity. Default 0.7. */
@@ -1222,9 +1409,9 @@ export interface PlateBallSimulationOptions {
   /** Second contact point. Default (0.02, 0.01). */
   readonly x1?: number;
   readonly y1?: number;
-  /** Initial multipliers λ_1. Default (0.5, −0.4, 0.3). */
+  /** Initial multipliers λ_1 (of g_1). Default (0.5, −0.4, 0.3). */
   readonly lambda1?: ArrayLike<number>;
-  /** Number of step solves (the last element is g_{steps+1}). Default 200. */
+  /** Number of steps (step solves). Default 200. */
   readonly steps?: number;
   /** Keep every `every`-th state (always the first and the last). Default 1. */
   readonly every?: number;
@@ -1241,62 +1428,44 @@ export interface PlateBallSimulationOptions {
   /** Tolerance and iteration cap of the step solves. */
   readonly tol?: number;
   readonly maxIterations?: number;
-  /** Called every {@link PROGRESS_INTERVAL_STEPS} steps with (steps done, steps). */
+  /** Called every 4096 steps with (steps done, steps). */
   readonly onProgress?: ProgressCallback;
-}
-
-/** A plate-ball trajectory in flat storage (one row per kept state k = 1, …, steps + 1). */
-export interface PlateBallSeries {
-  /** Number of kept states. */
-  readonly count: number;
-  /** Element index k of each kept state (state k = (g_k, λ_k), g_k from (x_{k−1}, y_{k−1}) to (x_k, y_k)). */
-  readonly k: Int32Array;
-  /** t = k·h. */
-  readonly t: Float64Array;
-  /** x_k, y_k = β(g_k). */
-  readonly x: Float64Array;
-  readonly y: Float64Array;
-  /** Reconstructed orientation G_k (count × 9, row-major; G_0 = I). */
-  readonly R: Float64Array;
-  /** λ_k (count × 3). */
-  readonly lambda: Float64Array;
-  /** |Π⁻(g_k, λ_k)|. */
-  readonly casimir: Float64Array;
-  /** F_X(g_k, λ_k) = −y P⁺_x + x P⁺_y − Π⁺_3. */
-  readonly noether: Float64Array;
-  readonly stats: {
-    /** Total Newton iterations of the step solves. */
-    readonly newtonIterations: number;
-    /** Largest final step residual ‖·‖∞. */
-    readonly maxResidual: number;
-  };
+  /** `'throw'` (default) or `'return'` the samples up to a failed step (core's `integrate`). */
+  readonly onFailure?: IntegrateOptions['onFailure'];
 }
 
 /**
  * Simulates the discrete plate-ball system (spec 003 §8.2, S5; backs `geomech simulate
- * plate-ball`): g_1 = {@link PlateBall.initialElement}(x0, y0, x1, y1), λ_1 given, then `steps`
- * forward steps. Records, per kept state k: t, x, y, the reconstructed orientation G_k, λ_k, the
- * Casimir |Π⁻| and the Noether charge F_X.
+ * plate-ball`): core's `integrate` over a {@link PlateBallStepper} from node 0 with
+ * g_1 = {@link PlateBall.initialElement}(x0, y0, x1, y1) and λ_1; sample j is node k at t = k·h
+ * (see {@link PlateBallSolution}), the first at t = 0, the last at `steps`·h (exactly `tEnd` when
+ * given).
  *
  * @throws DomainError for bad options or when an increment leaves the branch |hω| < 1;
- *   NewtonDivergedError / SingularJacobianError naming the step.
+ *   NewtonDivergedError / SingularJacobianError naming the step (unless `onFailure: 'return'`).
  *
  * @example
  * ```ts
  * const sol = simulatePlateBall({ steps: 200 }); // S5 defaults
  * sol.casimir[0]; // 0.707041836261…
+ * sol.t[200];     // 10
  * ```
  */
-export function simulatePlateBall(options: PlateBallSimulationOptions = {}): PlateBallSeries {
-  const h = options.h ?? 0.05;
+export function simulatePlateBall(options: PlateBallSimulationOptions = {}): PlateBallSolution {
+  const steps = options.steps ?? 200;
+  if (!Number.isSafeInteger(steps) || steps < 0)
+    throw new DomainError('simulatePlateBall: steps', steps, 'must be an integer >= 0');
+  const h = stepSize(
+    'simulatePlateBall',
+    options.tEnd === undefined ? (options.h ?? 0.05) : options.h,
+    options.tEnd,
+    steps,
+  );
   const frame = options.frame ?? 'body';
   if (frame !== 'body' && frame !== 'spatial')
     throw new DomainError('simulatePlateBall: frame', frame, "must be 'body' or 'spatial'");
-  const method = options.method ?? 'full';
-  if (method !== 'full' && method !== 'reduced')
-    throw new DomainError('simulatePlateBall: method', method, "must be 'full' or 'reduced'");
   const flip = frame === 'spatial' ? -1 : 1;
-  const params: PlateBallParameters = {
+  const pb = new PlateBall({
     h,
     r: flip * (options.r ?? 1),
     Omega: options.Omega ?? 0.7,
@@ -1304,89 +1473,22 @@ export function simulatePlateBall(options: PlateBallSimulationOptions = {}): Pla
     lambda3Sign: options.lambda3Sign ?? 1,
     ...(options.tol === undefined ? {} : { tol: options.tol }),
     ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
-  };
-  const pb = new PlateBall(params);
-  const steps = options.steps ?? 200;
-  const every = options.every ?? 1;
-  if (!Number.isInteger(steps) || steps < 0)
-    throw new DomainError('simulatePlateBall: steps', steps, 'must be an integer >= 0');
-  if (!Number.isInteger(every) || every < 1)
-    throw new DomainError('simulatePlateBall: every', every, 'must be an integer >= 1');
+  });
+  const stepper = new PlateBallStepper(pb, frame, options.method ?? 'full');
   const lambda1 = options.lambda1 ?? [0.5, -0.4, 0.3];
   if (lambda1.length !== 3)
     throw new DimensionError('simulatePlateBall: lambda1', 3, lambda1.length);
-  const g = pb.initialElement(
+  const g1 = pb.initialElement(
     options.x0 ?? 0,
     options.y0 ?? 0,
     options.x1 ?? 0.02,
     options.y1 ?? 0.01,
   );
-  const lam = Float64Array.from({ length: 3 }, (_, i) =>
-    checkFinite(`simulatePlateBall: lambda1[${i}]`, lambda1[i]!),
-  );
-  const count = Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
-  const kArr = new Int32Array(count);
-  const tArr = new Float64Array(count);
-  const xArr = new Float64Array(count);
-  const yArr = new Float64Array(count);
-  const RArr = new Float64Array(count * 9);
-  const lArr = new Float64Array(count * 3);
-  const cas = new Float64Array(count);
-  const noe = new Float64Array(count);
-  const G = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
-  const tmp = new Float64Array(9);
-  const advance = (): void => {
-    if (flip === 1) mul3(G, G, g, 0, 0, R0);
-    else {
-      // G_k = g_kᵀ G_{k−1}
-      for (let i = 0; i < 3; i++) {
-        for (let j = 0; j < 3; j++) {
-          let s = 0;
-          for (let m = 0; m < 3; m++) s += g[R0 + 3 * m + i]! * G[3 * m + j]!;
-          tmp[3 * i + j] = s;
-        }
-      }
-      G.set(tmp);
-    }
-  };
-  let kept = 0;
-  const keep = (k: number): void => {
-    kArr[kept] = k;
-    tArr[kept] = k * h;
-    xArr[kept] = g[2]!;
-    yArr[kept] = g[3]!;
-    RArr.set(G, 9 * kept);
-    lArr.set(lam, 3 * kept);
-    cas[kept] = pb.casimir(g, lam);
-    noe[kept] = pb.noether(g, lam);
-    kept++;
-  };
-  advance();
-  keep(1);
-  let newtonIterations = 0;
-  let maxResidual = 0;
-  const onProgress = options.onProgress;
-  for (let k = 1; k <= steps; k++) {
-    if (onProgress !== undefined && k % PROGRESS_INTERVAL_STEPS === 0) onProgress(k, steps);
-    if (method === 'full') pb.stepForward(g, lam, g, lam, k);
-    else pb.stepForwardReduced(g, lam, g, lam, k);
-    newtonIterations += pb.lastIterations;
-    if (pb.lastResidualNorm > maxResidual) maxResidual = pb.lastResidualNorm;
-    if (!Number.isFinite(g[2]!) || !Number.isFinite(g[3]!))
-      throw new NonFiniteError(`simulatePlateBall: step ${k}`);
-    advance();
-    if (k % every === 0 || k === steps) keep(k + 1);
-  }
-  return {
-    count: kept,
-    k: kArr,
-    t: tArr,
-    x: xArr,
-    y: yArr,
-    R: RArr,
-    lambda: lArr,
-    casimir: cas,
-    noether: noe,
-    stats: { newtonIterations, maxResidual },
-  };
+  return integrate(stepper, stepper.initialState(g1, lambda1), {
+    steps,
+    ...(options.tEnd === undefined ? { h } : { tEnd: options.tEnd }),
+    ...(options.every === undefined ? {} : { every: options.every }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
+  });
 }

@@ -32,7 +32,7 @@ import {
   SO3,
   tauSkew,
 } from '@geomech/core';
-import { expSO3Into, PLATE_BALL_ELEMENT_SIZE, PlateBall } from './plateBall.js';
+import { PLATE_BALL_ELEMENT_SIZE, PlateBall } from './plateBall.js';
 
 /** Lower = upper bandwidth of the trajectory Jacobian in the per-step ordering. */
 const BANDWIDTH = 12;
@@ -436,7 +436,7 @@ class TrajectorySolver {
         d3[0] = alpha * dx[o + 5]!;
         d3[1] = alpha * dx[o + 6]!;
         d3[2] = alpha * dx[o + 7]!;
-        expSO3Into(m9, 0, d3, 0);
+        SO3.exp(m9, d3);
         mul3(Gt, G, m9, 9 * k, 9 * k, 0);
       }
     }

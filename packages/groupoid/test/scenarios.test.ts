@@ -120,7 +120,7 @@ describe('S1: pair-groupoid sanity (unconstrained, N = G = R×R)', () => {
     ] as const) {
       let [q, p] = [1, 0];
       const [q1] = verlet(q, p);
-      const sol = sys.integrate(Float64Array.of(q, q1), none, n, { tol });
+      const sol = sys.integrate(Float64Array.of(q, q1), none, { steps: n - 1, tol });
       let eq = 0;
       let ep = 0;
       const plus = astar(1);
@@ -182,7 +182,7 @@ describe('S1: pair-groupoid sanity (unconstrained, N = G = R×R)', () => {
     const n = 10_000;
     const q0 = 1;
     const [q1] = verlet(q0, 0);
-    const sol = S1.integrate(Float64Array.of(q0, q1), none, n);
+    const sol = S1.integrate(Float64Array.of(q0, q1), none, { steps: n - 1 });
     const plus = astar(1);
     const H = (k: number) => {
       const g = sol.g.subarray(2 * k, 2 * k + 2);
@@ -503,8 +503,8 @@ describe('S9: time-extended fixed step (Example 6.2)', () => {
     });
     const n = 300;
     const [q1] = verlet(1, 0);
-    const plain = S1A.integrate(Float64Array.of(1, q1), none, n, { tol: 1e-14 });
-    const ext = sysR.integrate(Float64Array.of(0, h, 1, q1), [0.3], n, { tol: 1e-14 });
+    const plain = S1A.integrate(Float64Array.of(1, q1), none, { steps: n - 1, tol: 1e-14 });
+    const ext = sysR.integrate(Float64Array.of(0, h, 1, q1), [0.3], { steps: n - 1, tol: 1e-14 });
     let eq = 0;
     let et = 0;
     let el = 0;
@@ -559,11 +559,11 @@ describe('S9: time-extended fixed step (Example 6.2)', () => {
     const g1 = new Float64Array(9);
     SO3.exp(g1, Float64Array.of(0.08, -0.05, 0.03));
     const n = 60;
-    const plain = plainSys.integrate(g1, none, n);
+    const plain = plainSys.integrate(g1, none, { steps: n - 1 });
     const gR1 = new Float64Array(11);
     gR1[1] = h;
     gR1.set(g1, 2);
-    const ext = extSys.integrate(gR1, [0], n);
+    const ext = extSys.integrate(gR1, [0], { steps: n - 1 });
     let eg = 0;
     let el = 0;
     const energy = (k: number) => {

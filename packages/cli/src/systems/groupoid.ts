@@ -1,12 +1,14 @@
 /**
  * Runner of the `@geomech/groupoid` systems of the CLI contract: `plate-ball` (spec 003 §8.2, S5;
  * method `lagrange-multiplier`: one 8×8 Newton solve per step for (x, y, g, λ)) and `rigid-body`
- * (spec 003 §8.1, S3; discrete Lie–Poisson with τ = Cayley or exp).
+ * (spec 003 §8.1, S3; discrete Lie–Poisson with τ = Cayley or exp). Both run through core's
+ * `integrate`, so the first state is the initial node at t = 0 and the last is at t = steps·h.
  *
- * Plate-ball states are the elements k = 1, …, steps + 1 of the discrete trajectory: state k holds
- * the contact point (x_k, y_k) = β(g_k), the reconstructed orientation G_k = G_{k−1}g_k (G_0 = I,
- * row-major), the multipliers λ_k (λ₃'s sign derived from constraint (8) as printed), the Casimir
- * |Π⁻| and the Noether charge F_X = −yP⁺_x + xP⁺_y − Π⁺_3; t = k·h.
+ * Plate-ball states are the nodes k = 0, …, steps: the contact point (x_k, y_k), the
+ * reconstructed orientation G_k (G_0 = I, row-major), the multipliers λ_{k+1} of the element
+ * leaving the node (λ₃'s sign derived from constraint (8) as printed), the Casimir |Π⁻| and the
+ * Noether charge F_X = −yP_x + xP_y − Π_3 of the node's momentum; t = k·h. Rigid-body states are
+ * the nodes G_k with the body velocity ξ_{k+1} of the step leaving them (ξ_1 = `xi0`).
  *
  * @module
  */

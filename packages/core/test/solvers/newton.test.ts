@@ -498,4 +498,49 @@ describe('manifold Newton (retraction hook) and bordered unknowns', () => {
       new NewtonSolver(2, { conditionCheck: 'pivot' }).solve(Fn2, Jn, [0.5, 0.6]),
     ).not.toThrow(SingularJacobianError);
   });
+
+  it('maxCondition bounds the estimate (κ₁ = 1e6 stops at 1e5, not at the default); lastCondition keeps it', () => {
+    // J = diag(1, 1e-6): κ₁ = 1e6 exactly (Hager–Higham is exact for diagonal matrices)
+    const F: Fn = (out, x) => {
+      out[0] = x[0]! - 1;
+      out[1] = 1e-6 * (x[1]! - 2);
+    };
+    const J: Fn = (out) => out.set([1, 0, 0, 1e-6]);
+    const plain = new NewtonSolver(2);
+    expect(plain.lastCondition).toBeNaN();
+    expect(plain.solve(F, J, [0, 0]).converged).toBe(true);
+    expect(plain.lastCondition).toBeCloseTo(1e6, 3);
+    const strict = new NewtonSolver(2, { maxCondition: 1e5 });
+    try {
+      strict.solve(F, J, [0, 0]);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(SingularJacobianError);
+      expect((e as SingularJacobianError).conditionEstimate).toBeCloseTo(1e6, 3);
+    }
+    expect(strict.lastCondition).toBeCloseTo(1e6, 3);
+    // at the root no Jacobian is factored: NaN; 'pivot' never estimates: NaN
+    plain.solve(F, J, [1, 2]);
+    expect(plain.lastCondition).toBeNaN();
+    const pivot = new NewtonSolver(2, { conditionCheck: 'pivot' });
+    pivot.solve(F, J, [0, 0]);
+    expect(pivot.lastCondition).toBeNaN();
+    expect(() => new NewtonSolver(2, { maxCondition: 1 })).toThrow(DomainError);
+  });
+
+  it('a non-finite Jacobian entry is reported by the solve that met it (index of the entry)', () => {
+    const F: Fn = (out, x) => {
+      out[0] = x[0]! - 1;
+      out[1] = x[1]! - 1;
+    };
+    const J: Fn = (out) => out.set([1, 0, Number.NaN, 1]);
+    try {
+      new NewtonSolver(2, { what: 'test step' }).solve(F, J, [0, 0]);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(NonFiniteError);
+      expect((e as NonFiniteError).what).toBe('test step: J(x)');
+      expect((e as NonFiniteError).index).toBe(2);
+    }
+  });
 });
