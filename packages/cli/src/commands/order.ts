@@ -45,12 +45,17 @@ export async function runOrder(name: string, o: OrderOptions): Promise<string> {
     !named.includes('v0') &&
     system.initAlternatives?.some((alt) => alt.includes('v0')) === true &&
     !system.init.some((q) => q.name === 'v0');
-  const base = resolveSimulate(name, {
-    ...o,
-    init: needsV0 ? [...o.init, `v0=${DEFAULT_V0}`] : o.init,
-    h: o.h ?? String(DEFAULT_H0),
-    tEnd: o.tEnd ?? String(DEFAULT_T_END),
-  });
+  const base = resolveSimulate(
+    name,
+    {
+      ...o,
+      init: needsV0 ? [...o.init, `v0=${DEFAULT_V0}`] : o.init,
+      h: o.h ?? String(DEFAULT_H0),
+      tEnd: o.tEnd ?? String(DEFAULT_T_END),
+    },
+    undefined,
+    { outputSize: false },
+  );
   const runner = await base.system.load();
   if (!runner.reference || !runner.orderFields) {
     throw new UsageError(

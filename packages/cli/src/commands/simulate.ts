@@ -143,11 +143,16 @@ function stepsFromTEnd(tEnd: number, h: number): number {
   return steps;
 }
 
-/** Resolves and validates a request from raw options; every limit is checked here, before any work. */
+/**
+ * Resolves and validates a request from raw options; every limit is checked here, before any work.
+ * `checks.outputSize: false` skips the output estimate (for `geomech order`, which keeps only the
+ * last state of each run).
+ */
 export function resolveSimulate(
   name: string,
   o: SimulateOptions,
   given?: SystemDescriptor,
+  checks: { readonly outputSize?: boolean } = {},
 ): SimulateRequest {
   const system = given ?? findSystem(name, 'system');
   if (!system) {
@@ -184,7 +189,7 @@ export function resolveSimulate(
   const every = o.every === undefined ? 1 : parseCount(o.every, '--every', 1, MAX_STEPS, 'every');
   const params = resolveQuantities(parseAssignments(o.param, '--param'), system, 'params');
   const init = resolveQuantities(parseAssignments(o.init, '--init'), system, 'init');
-  checkOutputSize(system, params, steps, every);
+  if (checks.outputSize !== false) checkOutputSize(system, params, steps, every);
   const request: SimulateRequest = {
     system,
     method,
