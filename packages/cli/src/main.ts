@@ -506,6 +506,25 @@ const OUT_OF_MEMORY =
   /Invalid (typed )?array length|Array buffer allocation failed|Invalid string length|Array buffer too large/;
 
 /**
+ * Where a library's input error arose, for its message: the command and its system or model
+ * (`geomech simulate plate-ball`, `geomech simulate --model 'm.json'`), quoted and escaped.
+ */
+function commandWhere(argv: readonly string[]): string {
+  const word = (w: string) => (/^[a-z0-9-]{1,40}$/.test(w) ? w : quoteUser(w));
+  const [command, name] = argv;
+  if (command === undefined) return 'input';
+  const model = argv.indexOf('--model');
+  const file = model >= 0 ? argv[model + 1] : undefined;
+  const subject =
+    name !== undefined && !name.startsWith('-')
+      ? ` ${word(name)}`
+      : file === undefined
+        ? ''
+        : ` --model ${quoteUser(file)}`;
+  return `geomech ${word(command)}${subject}`;
+}
+
+/**
  * Runs the program on `argv` (without the node and script entries) and returns the exit code:
  * 0 success, 1 numerical failure, 2 bad usage or input. Never throws. Every failure prints one
  * line `geomech: error: <what> (<where>)` on stderr, its control characters escaped.
@@ -541,7 +560,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     if (err instanceof UsageError || err instanceof NumericalFailure)
       return fail(err.what, err.where, err.exitCode);
     if (isNumericalError(err)) return fail(err.message, 'numerical failure', 1);
-    if (err instanceof Error && INPUT_ERRORS.has(err.name)) return fail(err.message, 'input', 2);
+    if (err instanceof Error && INPUT_ERRORS.has(err.name))
+      return fail(err.message, commandWhere(argv), 2);
     if (err instanceof RangeError && OUT_OF_MEMORY.test(err.message))
       return fail(
         `out of memory (${err.message}): the request is too large for this machine; reduce --steps, --n or the model's size, or keep fewer states with --every`,

@@ -578,6 +578,12 @@ describe('messages: control characters escaped, causes named, hints in CLI flags
     expect(s.code).toBe(2);
     expectOneCleanLine(s.stderr);
   });
+  it('a library input error names the command and system, not just "input"', async () => {
+    const r = await run(['simulate', 'plate-ball', '--init', 'x1=1e10', '--steps', '3']);
+    expect(r.code).toBe(2);
+    expectOneCleanLine(r.stderr);
+    expect(r.stderr).toMatch(/must be < 1 .*\(geomech simulate plate-ball\)\n$/);
+  });
   it('lc-circuit C=1e-12: the failure names the step and the time scale, the hint is --h', async () => {
     const r = await run(['simulate', 'lc-circuit', '--param', 'C=1e-12']);
     expect(r.code).toBe(1);
