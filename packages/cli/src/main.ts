@@ -404,7 +404,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ geomech order damped-oscillator --method implicit-z-midpoint --param gamma=-0.5\n  $ geomech order pendulum --method rk4 --h 0.01 --t-end 2 --levels 4',
+      `\nExamples:\n  $ geomech order damped-oscillator --method implicit-z-midpoint --param gamma=-0.5\n  $ geomech order pendulum --method rk4 --h 0.01 --t-end 2 --levels 4\n${LIMITS_HELP}`,
     )
     .option('--out <file>', 'write the result to a file instead of stdout (atomically)')
     .action(async (name: string, opts: OrderOptions) => {

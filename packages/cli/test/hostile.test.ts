@@ -168,6 +168,30 @@ describe('limits checked before any work: exit 2, one line naming the limit', ()
     });
   }
 
+  it('--help states every limit (geomech, simulate, solve, order)', async () => {
+    for (const argv of [
+      ['--help'],
+      ['simulate', '--help'],
+      ['solve', '--help'],
+      ['order', '--help'],
+    ]) {
+      const r = await run(argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      for (const text of [
+        'Limits (each refused with exit 2 before any work)',
+        '--steps (or --t-end/--h) 1e8',
+        'Ziegler links --param n 1000',
+        'solve --n 10000',
+        '--continuation 100',
+        'order --levels 20 and 1e7 steps over all levels',
+        'output 1 GiB',
+        '--model files 1 MiB',
+        '--guess files 64 MiB',
+      ])
+        expect(r.stdout.replace(/\s+/g, ' '), `${argv.join(' ')}: ${text}`).toContain(text);
+    }
+  });
+
   it('the output estimate bounds the real output (8 numbers per pendulum state)', async () => {
     const r = await run(['simulate', 'pendulum', '--steps', '3000', '--every', '7']);
     expect(r.code).toBe(0);
