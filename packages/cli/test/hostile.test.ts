@@ -677,6 +677,17 @@ describe('truthful answers: accuracy bands and time scales', () => {
     expect(doc.warnings![1]).toMatch(/^energy drifted by 967 from 299/);
   });
 
+  it('ziegler P=100 with the default (RATTLE) keeps its links, and its energy excursion is reported', async () => {
+    const doc = await simulate('ziegler', '--param', 'P=100');
+    expect(doc.method).toBe('rattle');
+    // measured 8.9e-16: the links keep their length
+    expect(maxAbs(doc.series.constraint!)).toBeLessThan(1e-12);
+    expect(doc.warnings).toHaveLength(1);
+    expect(doc.warnings![0]).toMatch(
+      /^energy drifted by 66.6 from 299 at t = 7.23, outside the band 0.01·max\(\|E0\|, P·l·n\(n\+1\)\/2 \+ n·k\) = 3.02 of ziegler .*rattle at h = 0.01 is not accurate here; try a smaller --h$/,
+    );
+  });
+
   it('a step above the time scale is reported before the run', async () => {
     const doc = await simulate('lc-circuit', '--param', 'C=1e-12', '--steps', '10');
     expect(doc.warnings![0]).toBe(
