@@ -1,10 +1,11 @@
 /**
- * The `geomech` program: commander wiring, the contract's exit codes and its one-line errors.
- * Numerical packages are imported lazily by the commands that need them.
+ * The `geomech` program: commander wiring, the contract's exit codes and its one-line errors, and
+ * the delivery of results: files written atomically (all of a run's files complete before any is
+ * renamed into place), stdout written in chunks with back-pressure, a closed stdout (`| head`)
+ * ending the output quietly. Numerical packages are imported lazily by the commands that need them.
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { renderList } from './commands/list.js';
@@ -16,29 +17,128 @@ import {
   type SimulateOptions,
 } from './commands/simulate.js';
 import { resolveSolve, runSolve, type SolveOptions } from './commands/solve.js';
-import { errorLine, NumericalFailure, UsageError } from './errors.js';
+import {
+  errorLine,
+  escapeControl,
+  isNumericalError,
+  NumericalFailure,
+  oneSafeLine,
+  quoteUser,
+  UsageError,
+} from './errors.js';
+import {
+  checkOutputPath,
+  describeSystemError,
+  MAX_GUESS_BYTES,
+  MAX_MODEL_BYTES,
+  type OutputFile,
+  openOutputFile,
+  readTextFile,
+} from './files.js';
+import {
+  formatCount,
+  MAX_CONTINUATION,
+  MAX_ITERATIONS,
+  MAX_ORDER_LEVELS,
+  MAX_ORDER_STEPS,
+  MAX_SOLVE_STEPS,
+  MAX_STEPS,
+  MAX_ZIEGLER_LINKS,
+} from './limits.js';
+import { MAX_OUTPUT_BYTES } from './output.js';
 import { plotFromSeries, renderLinePlot } from './plot.js';
 import { createProgress } from './progress.js';
 import type { PlotChoice, SystemDescriptor } from './registry.js';
 import type { SimulationOutput } from './runner.js';
 
-/** Where the program writes; injectable for tests. */
+/** Where the program reads and writes; injectable for tests. */
 export interface Io {
-  stdout(text: string): void;
+  /**
+   * Writes to standard output. May return a promise (back-pressure: the next chunk waits for it);
+   * throws or rejects with an error of code `EPIPE` when the reader has gone.
+   */
+  stdout(text: string): void | Promise<void>;
   stderr(text: string): void;
   /** Whether stderr is a terminal: warnings and progress go there only then (CLI contract). */
   readonly stderrIsTTY: boolean;
+  /** Writes a whole file at once: used for `--out` and `--plot` when {@link openFile} is absent. */
   writeFile(path: string, text: string): void;
-  /** Reads a text file (`--guess`, `--model`); defaults to the file system. */
-  readFile?(path: string): string;
+  /**
+   * Reads a text file (`--guess`, `--model`) of at most `limit` bytes; defaults to the safe reader
+   * (regular files only, size checked before reading, UTF-8).
+   */
+  readFile?(path: string, limit: number, flag: string): string;
+  /**
+   * Checks an output path before the run (directory exists and is writable, not a directory);
+   * defaults to the file system check.
+   */
+  checkOutput?(path: string, flag: string): void;
+  /** Opens an output file for writing in chunks, committed or aborted at the end. */
+  openFile?(path: string, flag: string): OutputFile;
 }
 
+/** Codes of a write to a reader that has gone (`geomech … | head`). */
+const CLOSED_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+/** True when `err` says the reader of our output has gone. */
+function isClosedPipe(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLOSED_CODES.has(code);
+}
+
+/**
+ * A writer to a Node stream with back-pressure: when `write` returns false the promise waits for
+ * `drain`; once the stream has failed (EPIPE), every later write rejects with that error at once.
+ */
+function streamWriter(stream: NodeJS.WriteStream): (text: string) => void | Promise<void> {
+  let failed: Error | undefined;
+  let listening = false;
+  return (text) => {
+    if (!listening) {
+      listening = true;
+      // without a listener, an EPIPE after the last write is an uncaught 'error' event
+      stream.on('error', (err) => {
+        failed = err;
+      });
+    }
+    if (failed !== undefined) throw failed;
+    if (stream.write(text)) return;
+    return new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        stream.off('drain', settle);
+        stream.off('error', settle);
+        stream.off('close', settle);
+        if (failed !== undefined) reject(failed);
+        else resolve();
+      };
+      stream.on('drain', settle);
+      stream.on('error', settle);
+      stream.on('close', settle);
+    });
+  };
+}
+
+const stderrWriter = streamWriter(process.stderr);
+
+/** The process's own streams and files. */
 export const processIo: Io = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: streamWriter(process.stdout),
+  stderr: (text) => {
+    try {
+      void Promise.resolve(stderrWriter(text)).catch(() => {});
+    } catch {} // a closed stderr loses the message, never the exit code
+  },
   stderrIsTTY: process.stderr.isTTY === true,
-  writeFile: (path, text) => writeFileSync(path, text),
-  readFile: (path) => readFileSync(path, 'utf8'),
+  writeFile: (path, text) => {
+    const f = openOutputFile(path, '--out');
+    f.write(text);
+    f.commit();
+  },
+  readFile: (path, limit, flag) => readTextFile(path, flag, limit),
+  checkOutput: (path, flag) => {
+    checkOutputPath(path, flag);
+  },
+  openFile: openOutputFile,
 };
 
 /** The package version, read from package.json at run time. */
@@ -49,41 +149,112 @@ export function version(): string {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-/** Library errors whose names mean a numerical failure (exit 1); other library errors are bad input (exit 2). */
-const NUMERICAL = new Set([
-  'RegularityError',
-  'NonRegularSystemError',
-  'MaxStepsExceededError',
-  'NewtonDivergedError',
-  'SingularJacobianError',
-  'SingularMatrixError',
-  'NonFiniteError',
-  'StepSizeUnderflowError',
-]);
-
-/** Checks a `--plot` path before the run, so a typo does not cost a long computation. */
-function checkPlotPath(path: string | undefined): void {
-  if (path !== undefined && !path.toLowerCase().endsWith('.svg'))
-    throw new UsageError(`plot file must end in .svg, got '${path}'`, '--plot');
+/** Reads an input file through `io` (the safe reader by default). */
+function readInput(io: Io, path: string, flag: string, limit: number): string {
+  return io.readFile ? io.readFile(path, limit, flag) : readTextFile(path, flag, limit);
 }
 
-/** Draws the main series of a run (the descriptor's choice) to an SVG file. */
-function writePlot(
+/** Output files requested by a command (`--out`, `--plot`). */
+interface Targets {
+  readonly out?: string | undefined;
+  readonly plot?: string | undefined;
+}
+
+/** Checks the output paths before the run, so a typo does not cost a long computation. */
+function checkTargets(io: Io, targets: Targets): void {
+  const { out, plot } = targets;
+  if (plot !== undefined && !plot.toLowerCase().endsWith('.svg'))
+    throw new UsageError(`plot file must end in .svg, got ${quoteUser(plot)}`, '--plot');
+  if (out !== undefined && plot !== undefined && out === plot)
+    throw new UsageError('--out and --plot name the same file', '--plot');
+  const check = io.checkOutput ?? ((path: string, flag: string) => checkOutputPath(path, flag));
+  if (out !== undefined) check(out, '--out');
+  if (plot !== undefined) check(plot, '--plot');
+}
+
+/** Opens an output file through `io`; without `openFile`, buffers and writes it whole at commit. */
+function openTarget(io: Io, path: string, flag: string): OutputFile {
+  if (io.openFile) return io.openFile(path, flag);
+  const parts: string[] = [];
+  return {
+    write: (chunk) => {
+      parts.push(chunk);
+    },
+    commit: () => io.writeFile(path, parts.join('')),
+    abort: () => {},
+  };
+}
+
+/**
+ * Writes the files of a run, all or none: each is completed in a temporary file first, then all
+ * are renamed into place. A failure aborts every one (the previous files stay) and is rethrown.
+ */
+function writeFiles(io: Io, files: readonly [string, string, () => Iterable<string>][]): void {
+  const open: OutputFile[] = [];
+  try {
+    for (const [path, flag, chunks] of files) {
+      const f = openTarget(io, path, flag);
+      open.push(f);
+      for (const chunk of chunks()) f.write(chunk);
+    }
+    for (const f of open.splice(0)) f.commit();
+  } catch (err) {
+    for (const f of open) f.abort();
+    throw err;
+  }
+}
+
+/** Streams chunks to stdout; a reader that has gone ends the output quietly (exit code 0). */
+async function writeStdout(io: Io, chunks: Iterable<string>): Promise<void> {
+  try {
+    for (const chunk of chunks) {
+      const pending = io.stdout(chunk);
+      if (pending !== undefined) await pending;
+    }
+  } catch (err) {
+    if (isClosedPipe(err)) return;
+    throw new UsageError(`cannot write the output: ${describeSystemError(err)}`, 'stdout');
+  }
+}
+
+/**
+ * Delivers a command's document (to `--out`, else stdout) and plot: files first (atomically,
+ * together), then stdout.
+ */
+async function deliver(
   io: Io,
-  path: string,
-  out: SimulationOutput,
-  choice: PlotChoice,
-  title: string,
-): void {
+  targets: Targets,
+  document: () => Iterable<string>,
+  plot?: () => string,
+): Promise<void> {
+  const files: [string, string, () => Iterable<string>][] = [];
+  if (targets.out !== undefined) files.push([targets.out, '--out', document]);
+  if (targets.plot !== undefined && plot !== undefined)
+    files.push([targets.plot, '--plot', () => [plot()]]);
+  writeFiles(io, files);
+  if (targets.out === undefined) await writeStdout(io, document());
+}
+
+/** The SVG of the main series of a run (the descriptor's choice). */
+function plotOf(out: SimulationOutput, choice: PlotChoice, title: string): string {
   const series: Record<string, { width: number; data: Float64Array }> = {
     t: { width: 1, data: out.t.subarray(0, out.count) },
   };
   for (const s of out.series)
     series[s.name] = { width: s.width, data: s.data.subarray(0, out.count * s.width) };
-  io.writeFile(path, renderLinePlot(plotFromSeries(series, choice, { title })));
+  return renderLinePlot(plotFromSeries(series, choice, { title }));
 }
 
+/** The limits stated in `--help` (and the CLI README). */
+const LIMITS_HELP = `
+Limits (each refused with exit 2 before any work): --steps (or --t-end/--h) ${formatCount(MAX_STEPS)};
+Ziegler links --param n ${MAX_ZIEGLER_LINKS}; solve --n ${formatCount(MAX_SOLVE_STEPS)}; --continuation ${MAX_CONTINUATION};
+--max-iter ${formatCount(MAX_ITERATIONS)}; order --levels ${MAX_ORDER_LEVELS} and ${formatCount(MAX_ORDER_STEPS)} steps over all levels;
+output ${MAX_OUTPUT_BYTES / 2 ** 30} GiB (estimated before the run: use --every); --model files ${MAX_MODEL_BYTES / 2 ** 20} MiB,
+--guess files ${MAX_GUESS_BYTES / 2 ** 20} MiB (regular files only).`;
+
 function buildProgram(io: Io, debug: { on: boolean }): Command {
+  const out = (text: string) => writeStdout(io, [text]);
   const program = new Command('geomech')
     .description(
       'Structure-preserving mechanics and optimal control: simulations and optimal-control solves.',
@@ -92,13 +263,15 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .option('--debug', 'print stack traces of errors')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ geomech list\n  $ geomech simulate pendulum --method dirac-2c --t-end 20 --plot pendulum.svg\n  $ geomech solve plate-ball --param Omega=0.5 --n 200 --out loop.json\n\nExit codes: 0 success, 1 numerical failure, 2 bad usage or input.',
+      `\nExamples:\n  $ geomech list\n  $ geomech simulate pendulum --method dirac-2c --t-end 20 --plot pendulum.svg\n  $ geomech solve plate-ball --param Omega=0.5 --n 200 --out loop.json\n\nExit codes: 0 success (also when the reader of stdout has gone, as with | head), 1 numerical failure, 2 bad usage or input (also a file that cannot be read or written).\n${LIMITS_HELP}`,
     )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => io.stdout(s),
-      writeErr: (s) => io.stderr(s),
+      writeOut: (text) => {
+        void out(text).catch(() => {});
+      },
+      writeErr: (text) => io.stderr(text),
       outputError: () => {}, // errors are printed once, by main(), in the contract's format
     });
   program.hook('preAction', (cmd) => {
@@ -112,15 +285,15 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     )
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ geomech list\n  $ geomech list --json')
-    .action((opts: { json?: boolean }) => {
-      io.stdout(renderList(Boolean(opts.json)));
+    .action(async (opts: { json?: boolean }) => {
+      await out(renderList(Boolean(opts.json)));
     });
 
   const modelOptions = (cmd: Command): Command =>
     cmd
       .option('--method <name>', 'integrator (default: the first listed for the system)')
       .option('--h <step>', 'time step')
-      .option('--t-end <T>', 'horizon; steps = round(T/h)')
+      .option('--t-end <T>', `horizon; steps = round(T/h), at most ${formatCount(MAX_STEPS)}`)
       .option('--param <name=value>', 'model parameter, repeatable', collect, [])
       .option(
         '--init <name=value>',
@@ -129,7 +302,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         [],
       )
       .option('--tol <x>', 'Newton tolerance per step')
-      .option('--max-iter <k>', 'Newton iteration cap per step');
+      .option(
+        '--max-iter <k>',
+        `Newton iteration cap per step (at most ${formatCount(MAX_ITERATIONS)})`,
+      );
 
   modelOptions(
     program
@@ -139,7 +315,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       )
       .argument('[system]', 'system name (see `geomech list`); omit with --model'),
   )
-    .option('--steps <n>', 'number of steps')
+    .option('--steps <n>', `number of steps (at most ${formatCount(MAX_STEPS)})`)
     .option('--every <k>', 'keep every k-th state (first and last always kept)')
     .addOption(
       new Option(
@@ -147,13 +323,16 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         'output format (default: from --out extension, else json)',
       ).choices(['json', 'csv']),
     )
-    .option('--out <file>', 'write the result to a file instead of stdout')
-    .option('--model <file.json>', 'user-defined system: a JSON model file (see the CLI README)')
+    .option('--out <file>', 'write the result to a file instead of stdout (atomically)')
+    .option(
+      '--model <file.json>',
+      `user-defined system: a JSON model file of at most ${MAX_MODEL_BYTES / 2 ** 20} MiB (see the CLI README)`,
+    )
     .option('--plot <file.svg>', 'also draw the main series to an SVG file')
     .option('--quiet', 'no warnings or progress on stderr')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ geomech simulate damped-oscillator --h 0.5 --steps 50\n  $ geomech simulate pendulum --method rattle --t-end 20 --every 10 --out pendulum.csv --plot pendulum.svg',
+      `\nExamples:\n  $ geomech simulate damped-oscillator --h 0.5 --steps 50\n  $ geomech simulate pendulum --method rattle --t-end 20 --every 10 --out pendulum.csv --plot pendulum.svg\n\nWarnings (stderr on a terminal, "warnings" in the JSON) report a step above the system's time scale and a run that leaves the system's accuracy bands (constraint residual, energy drift; see the CLI README). A failed run exits 1 and, with --out, writes its partial result with "ok": false (CSV: a last line "# ok=false reason=...").\n${LIMITS_HELP}`,
     )
     .action(
       async (
@@ -161,61 +340,55 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         opts: SimulateOptions & { plot?: string; quiet?: boolean },
       ) => {
         const format = resolveFormat(opts.format, opts.out);
+        checkTargets(io, opts);
         let model: SystemDescriptor | undefined;
         if (opts.model !== undefined) {
           if (name !== undefined)
             throw new UsageError(
-              `give a system name or --model, not both (got '${name}')`,
+              `give a system name or --model, not both (got ${quoteUser(name)})`,
               '--model',
             );
-          const read = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+          const text = readInput(io, opts.model, '--model', MAX_MODEL_BYTES);
           // mathjs loads only here, so other commands start fast
           const { loadModel } = await import('./model/index.js');
-          model = loadModel(read(opts.model), opts.model);
+          model = loadModel(text, opts.model);
         } else if (name === undefined) {
           throw new UsageError('missing system name (or give --model FILE)', 'geomech simulate');
         }
         const resolved = resolveSimulate(name ?? '', opts, model);
-        checkPlotPath(opts.plot);
-        const bar = createProgress((t) => io.stderr(t), io.stderrIsTTY && !opts.quiet);
-        const request =
-          io.stderrIsTTY && !opts.quiet
-            ? {
-                ...resolved,
-                onProgress: (done: number, total: number) =>
-                  bar.update(`step ${done} of ${total}`, done / total),
-              }
-            : resolved;
-        let text: string;
-        let output: SimulationOutput;
+        const loud = io.stderrIsTTY && !opts.quiet;
+        const bar = createProgress((t) => io.stderr(t), loud);
+        const request = loud
+          ? {
+              ...resolved,
+              onProgress: (done: number, total: number) =>
+                bar.update(`step ${done} of ${total}`, done / total),
+            }
+          : resolved;
+        let result: Awaited<ReturnType<typeof runSimulateWithOutput>>;
         try {
-          ({ text, output } = await runSimulateWithOutput(request, format, (message) => {
-            if (io.stderrIsTTY && !opts.quiet) io.stderr(`geomech: warning: ${message}\n`);
-          }));
-        } catch (err) {
-          if (opts.out !== undefined && isNumerical(err)) {
-            const reason = err instanceof Error ? err.message : String(err);
-            io.writeFile(
-              opts.out,
-              `${JSON.stringify({ ok: false, system: request.system.name, method: request.method, error: reason })}\n`,
-            );
-          }
-          throw err;
+          result = await runSimulateWithOutput(request, format, (message) => {
+            if (loud) {
+              bar.done();
+              io.stderr(`geomech: warning: ${oneSafeLine(message)}\n`);
+            }
+          });
         } finally {
           bar.done();
         }
-        if (opts.out !== undefined) io.writeFile(opts.out, text);
-        else io.stdout(text);
-        if (opts.plot !== undefined) {
-          const sys = request.system;
-          writePlot(
-            io,
-            opts.plot,
-            output,
+        const sys = request.system;
+        if (result.failure !== undefined) {
+          // the contract's partial result, in the requested format, only to --out
+          if (opts.out !== undefined) writeFiles(io, [[opts.out, '--out', result.chunks]]);
+          throw result.failure;
+        }
+        await deliver(io, opts, result.chunks, () =>
+          plotOf(
+            result.output,
             sys.plot ?? { y: [sys.fields[0]!] },
             `${sys.name} (${request.method}, h = ${request.h})`,
-          );
-        }
+          ),
+        );
       },
     );
 
@@ -225,16 +398,19 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       .description('measure the convergence order of a method against the exact solution')
       .argument('<system>', 'system name (see `geomech list`)'),
   )
-    .option('--levels <k>', 'number of step sizes h0, h0/2, … (default 5)')
+    .option(
+      '--levels <k>',
+      `number of step sizes h0, h0/2, … (default 5, at most ${MAX_ORDER_LEVELS}; all levels together at most ${formatCount(MAX_ORDER_STEPS)} steps)`,
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ geomech order damped-oscillator --method implicit-z-midpoint --param gamma=-0.5\n  $ geomech order pendulum --method rk4 --h 0.01 --t-end 2 --levels 4',
+      `\nExamples:\n  $ geomech order damped-oscillator --method implicit-z-midpoint --param gamma=-0.5\n  $ geomech order pendulum --method rk4 --h 0.01 --t-end 2 --levels 4\n${LIMITS_HELP}`,
     )
-    .option('--out <file>', 'write the result to a file instead of stdout')
+    .option('--out <file>', 'write the result to a file instead of stdout (atomically)')
     .action(async (name: string, opts: OrderOptions) => {
+      checkTargets(io, opts);
       const text = await runOrder(name, opts);
-      if (opts.out !== undefined) io.writeFile(opts.out, text);
-      else io.stdout(text);
+      await deliver(io, opts, () => [text]);
     });
 
   program
@@ -248,31 +424,38 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       collect,
       [],
     )
-    .option('--n <n>', 'number of steps (h = 1/n)')
+    .option('--n <n>', `number of steps (h = 1/n), at most ${formatCount(MAX_SOLVE_STEPS)}`)
     .option('--start <x,y,ax,ay,az>', 'start: contact point and rotation vector (plate-ball)')
     .option('--end <x,y,ax,ay,az>', 'end: contact point and rotation vector (plate-ball)')
     .option('--tol <x>', 'Newton tolerance on the residual norm (default 1e-10)')
-    .option('--max-iter <k>', 'Newton iteration cap')
-    .option('--guess <file.json>', 'warm start from a previous solution (its JSON output)')
-    .option('--continuation <k>', 'solve k intermediate problems from an easy one first')
+    .option('--max-iter <k>', `Newton iteration cap (at most ${formatCount(MAX_ITERATIONS)})`)
+    .option(
+      '--guess <file.json>',
+      `warm start from a previous solution (its JSON output, at most ${MAX_GUESS_BYTES / 2 ** 20} MiB)`,
+    )
+    .option(
+      '--continuation <k>',
+      `solve k intermediate problems from an easy one first (at most ${MAX_CONTINUATION})`,
+    )
     .addOption(
       new Option(
         '--format <format>',
         'output format (default: from --out extension, else json)',
       ).choices(['json', 'csv']),
     )
-    .option('--out <file>', 'write the result to a file instead of stdout')
+    .option('--out <file>', 'write the result to a file instead of stdout (atomically)')
     .option('--plot <file.svg>', 'also draw the solution to an SVG file')
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json',
+      `\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n\nA solve that does not converge exits 1 and still writes its result with "ok": false (CSV: a last line "# ok=false reason=...").\n${LIMITS_HELP}`,
     )
     .action(async (name: string, opts: SolveOptions) => {
       const format = resolveFormat(opts.format, opts.out);
-      const read = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
-      const request = resolveSolve(name, opts, read);
-      checkPlotPath(opts.plot);
+      checkTargets(io, opts);
+      const request = resolveSolve(name, opts, (path) =>
+        readInput(io, path, '--guess', MAX_GUESS_BYTES),
+      );
       const bar = createProgress((t) => io.stderr(t), io.stderrIsTTY && !opts.quiet);
       let result: Awaited<ReturnType<typeof runSolve>>;
       try {
@@ -284,46 +467,78 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       } finally {
         bar.done();
       }
-      if (opts.out !== undefined) io.writeFile(opts.out, result.text);
-      else io.stdout(result.text);
-      const out = result.output;
-      if (opts.plot !== undefined) {
-        const n = request.params.get('n')![0]!;
-        writePlot(
-          io,
-          opts.plot,
-          out,
-          request.problem.plot,
-          `${request.problem.name} (n = ${n}, cost ${out.cost.toPrecision(7)})`,
-        );
-      }
-      if (out.converged && out.hint !== undefined && io.stderrIsTTY && !opts.quiet)
-        io.stderr(`geomech: warning: ${out.hint}\n`);
-      if (!out.converged) {
+      const solved = result.output;
+      const document = () => [result.text];
+      if (!solved.converged) {
+        if (opts.out !== undefined) writeFiles(io, [[opts.out, '--out', document]]);
+        else await writeStdout(io, document());
         throw new NumericalFailure(
-          `Newton did not converge after ${out.iterations} iterations (residual ${out.residualNorm.toExponential(3)})${out.hint ? `; ${out.hint}` : ''}`,
+          `Newton did not converge after ${solved.iterations} iterations (residual ${solved.residualNorm.toExponential(3)})${solved.hint ? `; ${solved.hint}` : ''}`,
           `geomech solve ${request.problem.name}`,
         );
       }
+      const n = request.params.get('n')![0]!;
+      await deliver(io, opts, document, () =>
+        plotOf(
+          solved,
+          request.problem.plot,
+          `${request.problem.name} (n = ${n}, cost ${solved.cost.toPrecision(7)})`,
+        ),
+      );
+      if (solved.hint !== undefined && io.stderrIsTTY && !opts.quiet)
+        io.stderr(`geomech: warning: ${oneSafeLine(solved.hint)}\n`);
     });
 
   return program;
 }
 
-function isNumerical(err: unknown): boolean {
-  return err instanceof NumericalFailure || (err instanceof Error && NUMERICAL.has(err.name));
+/** Library errors (by name) that mean bad input or a request over a limit: exit code 2. */
+const INPUT_ERRORS = new Set([
+  'DomainError',
+  'DimensionError',
+  'ResourceLimitError',
+  'ComputeBudgetError',
+  'SymbolicValueError',
+]);
+
+/** Allocation failures of the engine: a request too large for this machine (exit code 2). */
+const OUT_OF_MEMORY =
+  /Invalid (typed )?array length|Array buffer allocation failed|Invalid string length|Array buffer too large/;
+
+/**
+ * Where a library's input error arose, for its message: the command and its system or model
+ * (`geomech simulate plate-ball`, `geomech simulate --model 'm.json'`), quoted and escaped.
+ */
+function commandWhere(argv: readonly string[]): string {
+  const word = (w: string) => (/^[a-z0-9-]{1,40}$/.test(w) ? w : quoteUser(w));
+  const [command, name] = argv;
+  if (command === undefined) return 'input';
+  const model = argv.indexOf('--model');
+  const file = model >= 0 ? argv[model + 1] : undefined;
+  const subject =
+    name !== undefined && !name.startsWith('-')
+      ? ` ${word(name)}`
+      : file === undefined
+        ? ''
+        : ` --model ${quoteUser(file)}`;
+  return `geomech ${word(command)}${subject}`;
 }
 
 /**
  * Runs the program on `argv` (without the node and script entries) and returns the exit code:
- * 0 success, 1 numerical failure, 2 bad usage or input. Never throws.
+ * 0 success, 1 numerical failure, 2 bad usage or input. Never throws. Every failure prints one
+ * line `geomech: error: <what> (<where>)` on stderr, its control characters escaped.
  */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const debug = { on: argv.includes('--debug') };
+  const fail = (what: string, where: string | undefined, code: number): number => {
+    io.stderr(`${errorLine(what, where)}\n`);
+    return code;
+  };
   try {
     const program = buildProgram(io, debug);
     if (argv.length === 0) {
-      program.outputHelp();
+      await writeStdout(io, [program.helpInformation()]);
       return 0;
     }
     await program.parseAsync([...argv], { from: 'user' });
@@ -337,34 +552,34 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       ) {
         return 0;
       }
-      io.stderr(`${errorLine(err.message.replace(/^error:\s*/, ''), 'usage: geomech --help')}\n`);
-      return 2;
+      return fail(err.message.replace(/^error:\s*/, ''), 'usage: geomech --help', 2);
     }
-    if (debug.on && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
-    if (err instanceof UsageError || err instanceof NumericalFailure) {
-      io.stderr(`${errorLine(err.what, err.where)}\n`);
-      return err.exitCode;
-    }
-    if (err instanceof Error && NUMERICAL.has(err.name)) {
-      io.stderr(`${errorLine(err.message, 'numerical failure')}\n`);
-      return 1;
-    }
-    if (err instanceof Error && (err.name === 'DomainError' || err.name === 'DimensionError')) {
-      io.stderr(`${errorLine(err.message, 'input')}\n`);
-      return 2;
-    }
+    if (isClosedPipe(err)) return 0;
+    if (debug.on && err instanceof Error && err.stack)
+      io.stderr(`${err.stack.split('\n').map(escapeControl).join('\n')}\n`);
+    if (err instanceof UsageError || err instanceof NumericalFailure)
+      return fail(err.what, err.where, err.exitCode);
+    if (isNumericalError(err)) return fail(err.message, 'numerical failure', 1);
+    if (err instanceof Error && INPUT_ERRORS.has(err.name))
+      return fail(err.message, commandWhere(argv), 2);
+    if (err instanceof RangeError && OUT_OF_MEMORY.test(err.message))
+      return fail(
+        `out of memory (${err.message}): the request is too large for this machine; reduce --steps, --n or the model's size, or keep fewer states with --every`,
+        'resources',
+        2,
+      );
     if (
       err instanceof Error &&
       'code' in err &&
       typeof err.code === 'string' &&
       err.code.startsWith('E')
     ) {
-      io.stderr(`${errorLine(err.message, 'file system')}\n`);
-      return 2;
+      return fail(err.message, 'file system', 2);
     }
-    io.stderr(
-      `${errorLine(`internal error: ${err instanceof Error ? err.message : String(err)}`, 'please report with --debug')}\n`,
+    return fail(
+      `internal error: ${err instanceof Error ? err.message : String(err)}`,
+      'please report with --debug',
+      1,
     );
-    return 1;
   }
 }

@@ -38,6 +38,20 @@ export interface SimulationOutput {
   readonly stats: { readonly newtonIterations: number; readonly maxResidual: number };
   /** Diagnostics that did not stop the run; shown on stderr when it is a terminal. */
   readonly warnings?: readonly string[];
+  /**
+   * Set when the run stopped at a failed step (core's `integrate` with `onFailure: 'return'`):
+   * the series hold the states before it, and the CLI writes them with `"ok": false`.
+   */
+  readonly failure?: RunFailure;
+}
+
+/** Why and where a run stopped (the shape of core's `IntegrationFailure`). */
+export interface RunFailure {
+  /** The step that failed (0-based: the step leaving state k). */
+  readonly step: number;
+  /** Its start time t_k. */
+  readonly t: number;
+  readonly error: Error;
 }
 
 export interface SystemRunner {

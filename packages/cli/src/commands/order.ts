@@ -8,9 +8,10 @@
  */
 import { convergenceOrder } from '@geomech/core';
 import { NumericalFailure, UsageError } from '../errors.js';
+import { formatCount, MAX_ORDER_LEVELS, MAX_ORDER_STEPS } from '../limits.js';
 import { findSystem } from '../registry.js';
 import type { SimulateRequest } from '../runner.js';
-import { parsePositiveInt } from '../values.js';
+import { parseCount } from '../values.js';
 import { resolveSimulate, type SimulateOptions } from './simulate.js';
 
 /** Raw options of `order`: those of `simulate` without `--steps`, `--every`, `--format`. */
@@ -28,7 +29,10 @@ const ROUND_OFF_ERROR = 1e-11;
 
 /** Runs the study and returns the JSON document `{ h, error, order, ... }`. */
 export async function runOrder(name: string, o: OrderOptions): Promise<string> {
-  const levels = o.levels === undefined ? DEFAULT_LEVELS : parsePositiveInt(o.levels, '--levels');
+  const levels =
+    o.levels === undefined
+      ? DEFAULT_LEVELS
+      : parseCount(o.levels, '--levels', 1, MAX_ORDER_LEVELS, 'levels');
   if (levels < 3)
     throw new UsageError(`a convergence order needs at least 3 levels, got ${levels}`, '--levels');
   // An order study needs a start independent of h: (q0, v0, z0) rather than the two-point
@@ -41,12 +45,17 @@ export async function runOrder(name: string, o: OrderOptions): Promise<string> {
     !named.includes('v0') &&
     system.initAlternatives?.some((alt) => alt.includes('v0')) === true &&
     !system.init.some((q) => q.name === 'v0');
-  const base = resolveSimulate(name, {
-    ...o,
-    init: needsV0 ? [...o.init, `v0=${DEFAULT_V0}`] : o.init,
-    h: o.h ?? String(DEFAULT_H0),
-    tEnd: o.tEnd ?? String(DEFAULT_T_END),
-  });
+  const base = resolveSimulate(
+    name,
+    {
+      ...o,
+      init: needsV0 ? [...o.init, `v0=${DEFAULT_V0}`] : o.init,
+      h: o.h ?? String(DEFAULT_H0),
+      tEnd: o.tEnd ?? String(DEFAULT_T_END),
+    },
+    undefined,
+    { outputSize: false },
+  );
   const runner = await base.system.load();
   if (!runner.reference || !runner.orderFields) {
     throw new UsageError(
@@ -62,6 +71,13 @@ export async function runOrder(name: string, o: OrderOptions): Promise<string> {
       );
     }
   }
+  // level k runs steps0·2^k steps: the total doubles with each level
+  const total = base.steps * (2 ** levels - 1);
+  if (total > MAX_ORDER_STEPS)
+    throw new UsageError(
+      `${levels} levels from ${formatCount(base.steps)} steps run ${formatCount(total)} steps in all, over the limit of ${formatCount(MAX_ORDER_STEPS)}; use fewer --levels, a larger --h or a shorter --t-end`,
+      '--levels',
+    );
   const tEnd = base.steps * base.h;
   const hs: number[] = [];
   const errors: number[] = [];

@@ -5,11 +5,13 @@
  *
  * @module
  */
-import { UsageError } from '../errors.js';
+import { quoteUser, UsageError } from '../errors.js';
+import { MAX_CONTINUATION, MAX_ITERATIONS } from '../limits.js';
 import { assertFinite, type Format, toCsv, toJson } from '../output.js';
 import { findProblem, type ProblemDescriptor, problems } from '../registry.js';
 import type { SolveOutput, SolveProgress, SolveRequest } from '../runner.js';
-import { parseAssignments, parseNumber, parsePositiveInt, parseVector } from '../values.js';
+import { parseAssignments, parseCount, parseNumber, parseVector } from '../values.js';
+import { checkCount } from './simulate.js';
 
 /** Raw option values as commander hands them over. */
 export interface SolveOptions {
@@ -40,14 +42,14 @@ export function resolveSolve(
   const problem = findProblem(name);
   if (!problem) {
     throw new UsageError(
-      `unknown problem '${name}' (known: ${problems.map((p) => p.name).join(', ')})`,
+      `unknown problem ${quoteUser(name)} (known: ${problems.map((p) => p.name).join(', ')})`,
       'geomech solve',
     );
   }
   const method = o.method ?? problem.methods[0]!;
   if (!problem.methods.includes(method)) {
     throw new UsageError(
-      `unknown method '${method}' for ${problem.name} (choose ${problem.methods.join(', ')})`,
+      `unknown method ${quoteUser(method)} for ${problem.name} (choose ${problem.methods.join(', ')})`,
       '--method',
     );
   }
@@ -73,16 +75,10 @@ export function resolveSolve(
   }
   const tol = o.tol === undefined ? 1e-10 : parseNumber(o.tol, '--tol');
   if (!(tol > 0)) throw new UsageError(`must be > 0, got ${tol}`, '--tol');
-  let continuation = 0;
-  if (o.continuation !== undefined) {
-    const s = o.continuation.trim();
-    if (!/^\d+$/.test(s))
-      throw new UsageError(
-        `expected a non-negative integer, got '${o.continuation}'`,
-        '--continuation',
-      );
-    continuation = Number(s);
-  }
+  const continuation =
+    o.continuation === undefined
+      ? 0
+      : parseCount(o.continuation, '--continuation', 0, MAX_CONTINUATION, 'continuation');
   const guess = o.guess === undefined ? undefined : readGuess(o.guess, readFile);
   return {
     problem,
@@ -94,7 +90,7 @@ export function resolveSolve(
     continuation,
     ...(o.maxIter === undefined
       ? {}
-      : { maxIterations: parsePositiveInt(o.maxIter, '--max-iter') }),
+      : { maxIterations: parseCount(o.maxIter, '--max-iter', 1, MAX_ITERATIONS, 'max-iter') }),
     ...(guess === undefined ? {} : { guess }),
   };
 }
@@ -121,9 +117,18 @@ function resolveParams(
   }
   for (const c of problem.choices) if (!choices.has(c.name)) choices.set(c.name, c.default);
   const given = parseAssignments(numeric, '--param');
+  const nQuantity = problem.params.find((q) => q.name === 'n');
   if (o.n !== undefined) {
     if (given.has('n')) throw new UsageError('give --n or --param n=..., not both', '--n');
-    given.set('n', [parsePositiveInt(o.n, '--n')]);
+    given.set('n', [
+      parseCount(
+        o.n,
+        '--n',
+        nQuantity?.count?.min ?? 1,
+        nQuantity?.count?.max ?? Number.MAX_SAFE_INTEGER,
+        'n',
+      ),
+    ]);
   }
   const params = new Map<string, readonly number[]>();
   for (const [k, v] of given) {
@@ -136,6 +141,7 @@ function resolveParams(
     }
     if (v.length !== 1)
       throw new UsageError(`${k} takes one number, got ${v.length}`, `--param ${k}`);
+    checkCount(problem.params.find((q) => q.name === k)!, v, '--param');
     params.set(k, v);
   }
   for (const q of problem.params)
@@ -147,13 +153,15 @@ function resolveParams(
 }
 
 function readGuess(path: string, readFile: (path: string) => string): Record<string, unknown> {
+  const where = `--guess ${quoteUser(path)}`;
   let text: string;
   try {
     text = readFile(path);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(
       `cannot read guess file: ${err instanceof Error ? err.message : String(err)}`,
-      `--guess ${path}`,
+      where,
     );
   }
   let doc: unknown;
@@ -162,7 +170,7 @@ function readGuess(path: string, readFile: (path: string) => string): Record<str
   } catch (err) {
     throw new UsageError(
       `guess file is not JSON: ${err instanceof Error ? err.message : String(err)}`,
-      `--guess ${path}`,
+      where,
     );
   }
   if (
@@ -171,10 +179,7 @@ function readGuess(path: string, readFile: (path: string) => string): Record<str
     typeof (doc as { series?: unknown }).series !== 'object' ||
     (doc as { series?: unknown }).series === null
   )
-    throw new UsageError(
-      'guess file has no "series" object (a previous solve output)',
-      `--guess ${path}`,
-    );
+    throw new UsageError('guess file has no "series" object (a previous solve output)', where);
   return (doc as { series: Record<string, unknown> }).series;
 }
 
@@ -195,7 +200,13 @@ export async function runSolve(
   const out = runner.solve(request, progress);
   const wallMs = Math.round((performance.now() - started) * 1000) / 1000;
   assertFinite(out);
-  if (format === 'csv') return { text: toCsv(out), output: out };
+  if (format === 'csv') {
+    // a solve that did not converge carries the CSV failure marker (a last line # ok=false …)
+    const failure = out.converged
+      ? undefined
+      : `not converged after ${out.iterations} iterations (residual ${out.residualNorm.toExponential(3)})`;
+    return { text: toCsv(out, failure), output: out };
+  }
   const params: Record<string, unknown> = {};
   for (const [k, v] of request.params) params[k] = v.length === 1 ? v[0]! : v;
   for (const [k, v] of request.choices) params[k] = v;

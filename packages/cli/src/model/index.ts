@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Quantity, SystemDescriptor } from '../registry.js';
+import type { AccuracyBand, Quantity, SystemDescriptor } from '../registry.js';
 import type { SystemRunner } from '../runner.js';
 import { analyzeContact, contactRunner } from './contact.js';
 import { analyzeHolonomic, holonomicRunner } from './holonomic.js';
@@ -33,6 +33,32 @@ const INIT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   v0: 'initial velocity',
   q1: 'second position (two-point start)',
   z0: 'initial action',
+};
+
+/**
+ * Numbers per kept state of a model's output, t included (the output size is estimated from it
+ * before the run): contact t, q, p, z, energy, sigma; lagrange-dirac t, q, p, λ (one per one-form,
+ * more if the constraint algorithm adds hidden ones), energy, constraint; holonomic t, q, p, λ,
+ * energy, constraint (one per constraint).
+ */
+function outputWidth(spec: ModelSpec): number {
+  const n = spec.coordinates.length;
+  if (spec.kind === 'contact') return 2 * n + 4;
+  if (spec.kind === 'lagrange-dirac') return 2 * n + spec.oneForms.length + 3;
+  return 2 * n + 2 * spec.positions.length + 2;
+}
+
+/**
+ * Accuracy bands of model runs, as for the built-ins of the same kind (CLI README, "Accuracy
+ * bands"): a holonomic model keeps its constraints within 1e-3 and its energy within 1% of
+ * max(|E0|, 1); a Lagrange–Dirac model its energy within 5% (first-order methods).
+ */
+const MODEL_BANDS: Readonly<Record<'lagrange-dirac' | 'holonomic', readonly AccuracyBand[]>> = {
+  'lagrange-dirac': [{ field: 'energy', measure: 'drift', tol: 5e-2, scaleText: '|E0|' }],
+  holonomic: [
+    { field: 'constraint', measure: 'residual', tol: 1e-3 },
+    { field: 'energy', measure: 'drift', tol: 1e-2, scale: () => 1, scaleText: 'max(|E0|, 1)' },
+  ],
 };
 
 /** `methods` with the file's default method first. */
@@ -124,6 +150,8 @@ export function loadModel(text: string, fileName: string): SystemDescriptor {
       : {}),
     fields: FIELDS[spec.kind],
     defaults: { h: spec.h ?? defaults.h, steps: spec.steps ?? defaults.steps },
+    outputWidth: () => outputWidth(spec),
+    ...(spec.kind === 'contact' ? {} : { bands: MODEL_BANDS[spec.kind] }),
     load: async () => runner,
   };
 }
