@@ -54,6 +54,19 @@ export interface RunFailure {
   readonly error: Error;
 }
 
+/**
+ * The {@link RunFailure} of a library solution run with `onFailure: 'return'` (undefined when it
+ * completed), as a spreadable part of a {@link SimulationOutput}.
+ */
+export function runFailure(sol: {
+  readonly failure?:
+    | { readonly step: number; readonly t: number; readonly error: Error }
+    | undefined;
+}): { failure?: RunFailure } {
+  const f = sol.failure;
+  return f === undefined ? {} : { failure: { step: f.step, t: f.t, error: f.error } };
+}
+
 export interface SystemRunner {
   simulate(request: SimulateRequest): SimulationOutput;
   /**

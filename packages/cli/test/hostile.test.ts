@@ -499,6 +499,22 @@ describe('failed runs write the partial result with a failure marker', () => {
     expect(doc.error).toBe(csv.failure!.what);
   });
 
+  it('a built-in whose library run fails keeps its states before the failed step (lc-circuit, C = 1e-12)', async () => {
+    // the runners call the libraries with onFailure: 'return'; before, the thrown error left no states
+    const argv = ['simulate', 'lc-circuit', '--param', 'C=1e-12', '--steps', '200'];
+    const json = await run([...argv, '--out', file('lc-fail.json')]);
+    expect(json.code).toBe(1);
+    expectOneCleanLine(json.stderr);
+    const doc = JSON.parse(readFileSync(file('lc-fail.json'), 'utf8'));
+    expect(doc.ok).toBe(false);
+    expect(doc.error).toMatch(/at step 40 of 200/);
+    // finite states kept from t = 0 on (the blow-up's non-finite tail is cut)
+    expect(doc.series.t[0]).toBe(0);
+    expect(doc.series.t.length).toBeGreaterThan(10);
+    for (const q of doc.series.qC ?? doc.series.q)
+      expect(Number.isFinite(Number(q[0] ?? q))).toBe(true);
+  });
+
   it('non-finite states are cut from the output and fail the run', async () => {
     const blowUp: SystemDescriptor = {
       name: 'blow-up',
