@@ -689,8 +689,8 @@ describe('truthful answers: accuracy bands and time scales', () => {
 
   it('ziegler P=100 with dirac-1 (links stretched, energy 299 → −650) is reported', async () => {
     const doc = await simulate('ziegler', '--param', 'P=100', '--method', 'dirac-1');
-    expect(doc.warnings![0]).toMatch(/^constraint residual reached 6.04 at t = 10/);
-    expect(doc.warnings![1]).toMatch(/^energy drifted by 967 from 299/);
+    expect(doc.warnings![0]).toMatch(/^constraint residual reached 5.83 at t = 10/);
+    expect(doc.warnings![1]).toMatch(/^energy drifted by 965 from 299/);
   });
 
   it('ziegler P=100 with the default (RATTLE) keeps its links, and its energy excursion is reported', async () => {
@@ -698,13 +698,15 @@ describe('truthful answers: accuracy bands and time scales', () => {
     expect(doc.method).toBe('rattle');
     // measured 8.9e-16: the links keep their length
     expect(maxAbs(doc.series.constraint!)).toBeLessThan(1e-12);
-    // The energy jumps by ≈ 14 when a link passes the downward vertical (the potential's
-    // absolute angles are principal values, dirac's holonomicModels), 66.6 at most on this run:
-    // the run is reported, whatever its cause.
+    // At h = 0.01 the energy excursion (41.9) is the method's error at this load: it is reported,
+    // and it goes away at h = 1e-3 (before the springs acted on wrapped relative angles it jumped
+    // by ≈ 14 whenever two links crossed the downward vertical, at every h).
     expect(doc.warnings).toHaveLength(1);
     expect(doc.warnings![0]).toMatch(
       /^energy drifted by [\d.]+ from 299 at t = [\d.]+, outside the band 0.01·max\(\|E0\|, P·l·n\(n\+1\)\/2 \+ n·k\) = 3.02 of ziegler /,
     );
+    const fine = await simulate('ziegler', '--param', 'P=100', '--h', '0.001', '--every', '100');
+    expect(fine.warnings ?? []).toHaveLength(0);
   });
 
   it('a step above the time scale is reported before the run', async () => {
