@@ -6,6 +6,7 @@ const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 /** Tests run on the TypeScript sources of the libraries; only the CLI's end-to-end tests use dist. */
 const alias = {
+  '@geomech/core/testing': here('./packages/core/src/testing/index.ts'),
   '@geomech/core': here('./packages/core/src/index.ts'),
   '@geomech/groupoid': here('./packages/groupoid/src/index.ts'),
   '@geomech/contact': here('./packages/contact/src/index.ts'),

@@ -57,6 +57,66 @@ export const SMALL_ANGLE = 1e-4;
  */
 export const SO3_LOG_NEAR_PI = 0.1;
 
+// Validity and projection of group elements (every group's isValid, normalize and log)
+
+/**
+ * Default tolerance of `LieGroup.isValid`: an element passes when its defect in the group's own
+ * measure (‖RᵀR − I‖ as the largest entry, |‖q‖ − 1|, the homogeneous last row, …) is at most
+ * 1e-9. Elements built by the group operations stay within ≈ 1e-15 per operation, so 1e-9 allows
+ * ~10⁶ compositions of rounding drift and still rejects anything that is not meant as an element.
+ */
+export const GROUP_VALIDITY_TOL = 1e-9;
+
+/**
+ * `log` of SO(3), SE(3), SE₂(3) and unit quaternions rejects its argument with a DomainError when
+ * the cheap invariant it can test without extra work is off by more than this: sin²θ + cos²θ = 1
+ * for the sine and cosine `log` reads from R (|vee((R − Rᵀ)/2)|² + ((tr R − 1)/2)² − 1, which is
+ * ≈ (2 + cos θ)·δ for a rotation scaled by 1 + δ), or ‖q‖² = 1. 1e-6 is far above the drift of
+ * any integration (≈ 1e-15 per step) and far below what a non-rotation gives (2I: 5.25,
+ * diag(1, 1, −1): −1). The test is necessary, not sufficient: `isValid` is the full check.
+ */
+export const LOG_ELEMENT_TOL = 1e-6;
+
+/**
+ * SO(2) and SE(2) `log` return the angle of the rotation nearest to the 2×2 block M,
+ * atan2((m₂₁ − m₁₂)/2, (m₁₁ + m₂₂)/2); it is undefined when both arguments vanish (every 2×2
+ * reflection, the zero matrix). They throw a DomainError when c² + s² ≤ SO2_LOG_DEGENERATE·‖M‖²_F/2
+ * (for a rotation c² + s² = ‖M‖²_F/2 = 1; for a reflection it is 0 up to rounding, ≈ ε²).
+ */
+export const SO2_LOG_DEGENERATE = 1e-12;
+
+/**
+ * `normalize` of rotation blocks (SO(3), SE(3), SE₂(3), SE(n)) iterates Newton–Schulz,
+ * X ← X(3I − XᵀX)/2, when ‖XᵀX − I‖_F < ROTATION_NEWTON_SCHULZ_RADIUS and det X > 0. The defect
+ * e = 1 − σ² of every singular value σ obeys e ← (3e² + e³)/4 (quadratic convergence to the polar
+ * factor, the nearest rotation), so from e ≤ 0.5 six steps reach e < 1e-24 and a drift of 1e-12
+ * needs one. Farther matrices go to the global method (SO(3): the quaternion eigenvector of
+ * Bar-Itzhack's 4×4 matrix; SE(n): an SVD).
+ */
+export const ROTATION_NEWTON_SCHULZ_RADIUS = 0.5;
+
+/** Most Newton–Schulz steps of a `normalize` (six suffice from the radius above). */
+export const ROTATION_NEWTON_SCHULZ_MAX_STEPS = 10;
+
+/**
+ * Once ‖XᵀX − I‖_F ≤ ROTATION_NEWTON_SCHULZ_FINAL = √ε ≈ 1.5e-8, one more Newton–Schulz step
+ * leaves a defect (3e² + e³)/4 < ε, below rounding, and the iteration stops after it (measured:
+ * max |(RᵀR − I)_ij| ≤ 7.4e-16 over 2·10⁴ rotations perturbed by 1e-13 … 1e-1; Shoemake's random
+ * rotations themselves reach 8.3e-16).
+ */
+export const ROTATION_NEWTON_SCHULZ_FINAL = Math.sqrt(Number.EPSILON);
+
+/** Most cyclic Jacobi sweeps of the 4×4 symmetric eigenproblem in SO(3) `normalize` (≈ 5 needed). */
+export const JACOBI_MAX_SWEEPS = 50;
+
+/**
+ * Roll-pitch-yaw extraction (`rpyFromRotation`): when |cos pitch| = ‖(r₂₁, r₂₂)‖ is at most
+ * GIMBAL_LOCK_COS_PITCH (8ε: zero up to the rounding of a rotation matrix) roll is set to 0 and
+ * yaw carries the whole rotation about the vertical; above it roll = atan2(r₂₁, r₂₂) and yaw is
+ * solved from R·Rx(roll)ᵀ, which keeps the round trip accurate to a few ε at any pitch.
+ */
+export const GIMBAL_LOCK_COS_PITCH = 8 * Number.EPSILON;
+
 // SE(3) (se3.ts)
 
 /**

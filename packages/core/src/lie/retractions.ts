@@ -122,6 +122,7 @@ export function cayleyRetraction(G: LieGroup): Retraction {
     }
   };
   const dcayLeft = (out: Float64Array, x: Float64Array, inverse: boolean) => {
+    if (out.length !== d * d) throw new DimensionError(`cayley(${G.name}): out`, d * d, out.length);
     prepare(x);
     for (let j = 0; j < d; j++) {
       e.fill(0);
@@ -140,6 +141,7 @@ export function cayleyRetraction(G: LieGroup): Retraction {
     return out;
   };
   const negate = (x: Float64Array) => {
+    if (x.length !== d) throw new DimensionError(`cayley(${G.name}): x`, d, x.length);
     for (let i = 0; i < d; i++) neg[i] = -x[i]!;
     return neg;
   };
@@ -188,6 +190,12 @@ export function coAdjoint(
   scratch: Float64Array = new Float64Array(G.dim * G.dim),
 ): Float64Array {
   const d = G.dim;
+  if (out.length !== d || nu.length !== d || scratch.length !== d * d)
+    throw new DimensionError(
+      `coAdjoint(${G.name}): ${out.length !== d ? 'out' : nu.length !== d ? 'nu' : 'scratch'}`,
+      out.length !== d || nu.length !== d ? d : d * d,
+      out.length !== d ? out.length : nu.length !== d ? nu.length : scratch.length,
+    );
   G.adj(scratch, X);
   for (let j = 0; j < d; j++) {
     let s = 0;

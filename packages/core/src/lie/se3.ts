@@ -7,73 +7,54 @@
  *
  * @module
  */
-import { SE3_SERIES_ANGLE, SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../constants.js';
+import { GROUP_VALIDITY_TOL } from '../constants.js';
+import { DomainError } from '../errors.js';
 import { mul3 } from '../linalg/small.js';
+import {
+  allFinite,
+  checkJac,
+  copyInto,
+  isRotation3,
+  lengthError,
+  matMulInto,
+  NearestRotation3,
+  negateInto,
+  setIdentity,
+} from './internal.js';
+import {
+  applyVInv,
+  coefA,
+  coefB,
+  coefC,
+  coefD,
+  rotationLog,
+  SE3JacobianKernel,
+  skewInto,
+  writeRotBlock,
+  writeSkewRotBlock,
+} from './se3Kernels.js';
+import { minusRHat } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
-// ---------------------------------------------------------------------------------------------
-// Scalar coefficients of the closed forms, θ = |ω|
-// ---------------------------------------------------------------------------------------------
-
-function factorial(n: number): number {
-  let f = 1;
-  for (let k = 2; k <= n; k++) f *= k;
-  return f;
-}
-
-/** Number of Maclaurin terms kept below SE3_SERIES_ANGLE (truncation < 1e-19 relative). */
-const SERIES_TERMS = 9;
-/** C = (θ − sin θ)/θ³ = Σ_m (−1)^m θ^{2m}/(2m+3)!. */
-const C_SERIES = Float64Array.from(
-  { length: SERIES_TERMS },
-  (_, m) => (m % 2 === 0 ? 1 : -1) / factorial(2 * m + 3),
-);
-/** c₂ = (θ² + 2cos θ − 2)/(2θ⁴) = Σ_m (−1)^m θ^{2m}/(2m+4)!. */
-const C2_SERIES = Float64Array.from(
-  { length: SERIES_TERMS },
-  (_, m) => (m % 2 === 0 ? 1 : -1) / factorial(2 * m + 4),
-);
-/** c₃ = (2θ − 3 sin θ + θ cos θ)/(2θ⁵) = Σ_m (−1)^m (m+1) θ^{2m}/(2m+5)!. */
-const C3_SERIES = Float64Array.from(
-  { length: SERIES_TERMS },
-  (_, m) => ((m % 2 === 0 ? 1 : -1) * (m + 1)) / factorial(2 * m + 5),
-);
-
-/** Σ_m coef[m]·x^m by Horner's rule. */
-function horner(coef: Float64Array, x: number): number {
-  let s = 0;
-  for (let m = coef.length - 1; m >= 0; m--) s = s * x + coef[m]!;
-  return s;
-}
-
-/** A = sin θ/θ (Taylor 1 − θ²/6 + θ⁴/120 below SMALL_ANGLE). */
-function coefA(theta: number, theta2: number): number {
-  return theta < SMALL_ANGLE ? 1 - (theta2 / 6) * (1 - theta2 / 20) : Math.sin(theta) / theta;
-}
-
-/** B = (1 − cos θ)/θ² = 2 sin²(θ/2)/θ² (Taylor 1/2 − θ²/24 + θ⁴/720 below SMALL_ANGLE). */
-function coefB(theta: number, theta2: number): number {
-  if (theta < SMALL_ANGLE) return 0.5 - (theta2 / 24) * (1 - theta2 / 30);
-  const h = Math.sin(0.5 * theta) / theta;
-  return 2 * h * h;
-}
-
-/** C = (θ − sin θ)/θ³ (Maclaurin series below SE3_SERIES_ANGLE). */
-function coefC(theta: number, theta2: number): number {
-  return theta < SE3_SERIES_ANGLE
-    ? horner(C_SERIES, theta2)
-    : (theta - Math.sin(theta)) / (theta2 * theta);
-}
-
-/**
- * D = (1 − (θ/2)·cot(θ/2))/θ², the θ̂² coefficient of the SO(3) inverse Jacobians
- * J_l⁻¹ = I − θ̂/2 + D θ̂² (Taylor 1/12 + θ²/720 + θ⁴/30240 below SMALL_ANGLE).
- */
-function coefD(theta: number, theta2: number): number {
-  if (theta < SMALL_ANGLE) return 1 / 12 + (theta2 / 720) * (1 + theta2 / 42);
-  const half = 0.5 * theta;
-  return (1 - (half * Math.cos(half)) / Math.sin(half)) / theta2;
-}
+const OUT_A_B = ['out', 'a', 'b'];
+const OUT_A = ['out', 'a'];
+const OUT_TAU = ['out', 'tau'];
+const OUT_X = ['out', 'X'];
+const OUT_X_P = ['out', 'X', 'p'];
+const OUT_X_TAU = ['out', 'X', 'tau'];
+const OUT_Y_X = ['out', 'Y', 'X'];
+const OUT_TAU_X = ['out', 'tau', 'X'];
+const OUT_X_Y = ['out', 'X', 'Y'];
+const S16_3 = [16, 16, 16];
+const S16_2 = [16, 16];
+const S16_6 = [16, 6];
+const S6_16 = [6, 16];
+const S36_6 = [36, 6];
+const S36_16 = [36, 16];
+const S3_16_3 = [3, 16, 3];
+const S16_16_6 = [16, 16, 6];
+const S6_16_16 = [6, 16, 16];
+const S16_6_16 = [16, 6, 16];
 
 // ---------------------------------------------------------------------------------------------
 // The group
@@ -94,11 +75,23 @@ function coefD(theta: number, theta2: number): number {
  *   c₂ = (θ² + 2cos θ − 2)/(2θ⁴), c₃ = (2θ − 3 sin θ + θ cos θ)/(2θ⁵) (Barfoot's Q), and
  *   J_l(τ)⁻¹ = [[J_l(θ)⁻¹, −J_l(θ)⁻¹ Q J_l(θ)⁻¹], [0, J_l(θ)⁻¹]].
  *
+ * - Jacobians of the operations (arXiv:1812.01537 §IV and appendix D): compose J_a = Ad_{b⁻¹} =
+ *   [[R_bᵀ, −R_bᵀt̂_b], [0, R_bᵀ]], J_b = I; inverse −Ad_a; act J_X = [R, −R p̂] (3×6),
+ *   J_p = R; exp J_r(τ); log J_r⁻¹(Log X); rplus Ad_{Exp(−τ)}, J_r(τ); rminus J_r⁻¹(τ),
+ *   −J_l⁻¹(τ); lplus Ad_{X⁻¹}J_r(τ), I; lminus ±J_r⁻¹(τ)Ad_X; between −Ad_{out⁻¹}, I.
+ *
  * Numerics: A, B and D switch to their Taylor series below `SMALL_ANGLE`; C, c₂, c₃ (which cancel
  * to high order) are summed from their Maclaurin series below `SE3_SERIES_ANGLE`; Log takes the
  * rotation angle as θ = atan2(|s|, (tr R − 1)/2), s = vee((R − Rᵀ)/2), and near π
  * (`SO3_LOG_NEAR_PI`) the axis from the symmetric part of R. `compose`, `inverse`, `between` and
- * `act` may alias their output with an input; `exp`, `log`, `compose` and `act` allocate nothing.
+ * `act` may alias their output with an input; no operation allocates. Every operation checks its
+ * argument lengths (DimensionError).
+ *
+ * Validity: `isValid` requires a rotation block (‖RᵀR − I‖ ≤ tol, det R > 0), a finite
+ * translation and the last row [0, 0, 0, 1] to within tol; `normalize` projects the rotation block
+ * as {@link SO3Group.normalize} and resets the last row. No operation but these two reads the last
+ * row. `log` assumes a valid element and throws a DomainError when the rotation block fails the
+ * cheap test of {@link SO3Group.log}.
  *
  * @example
  * ```ts
@@ -116,18 +109,14 @@ export class SE3Group implements LieGroup {
 
   /** Scratch element for ⊕/⊖ and `between`-based operations. */
   private readonly g = new Float64Array(16);
-  /** Scratch 3×3 matrices of the Jacobians: θ̂, ρ̂, products, Q, the SO(3) block. */
-  private readonly w = new Float64Array(9);
-  private readonly v = new Float64Array(9);
-  private readonly wv = new Float64Array(9);
-  private readonly vw = new Float64Array(9);
-  private readonly wvw = new Float64Array(9);
-  private readonly wwv = new Float64Array(9);
-  private readonly vww = new Float64Array(9);
-  private readonly wvww = new Float64Array(9);
-  private readonly wwvw = new Float64Array(9);
+  /** Scratch 6×6 matrices of the Jacobian outputs. */
+  private readonly m6 = new Float64Array(36);
+  private readonly n6 = new Float64Array(36);
+  /** Scratch 3×3 matrices of the Jacobians: Q and the SO(3) block. */
   private readonly q = new Float64Array(9);
   private readonly j = new Float64Array(9);
+  private readonly kernel = new SE3JacobianKernel();
+  private readonly projector = new NearestRotation3();
 
   /**
    * out ← I₄.
@@ -138,6 +127,7 @@ export class SE3Group implements LieGroup {
    * ```
    */
   identity(out: Float64Array): Float64Array {
+    if (out.length !== 16) lengthError('SE3.identity', ['out'], [16], [out]);
     out.fill(0);
     out[0] = 1;
     out[5] = 1;
@@ -148,13 +138,32 @@ export class SE3Group implements LieGroup {
 
   /**
    * out ← a·b = [[R_a R_b, R_a t_b + t_a], [0, 1]] (manif eq. 171). `out` may alias `a` or `b`.
+   * J_out_a = Ad_{b⁻¹} = [[R_bᵀ, −R_bᵀ t̂_b], [0, R_bᵀ]], J_out_b = I.
    *
    * @example
    * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 0, 0, 0, 0, 0.3));
+   * const dX = SE3.exp(new Float64Array(16), Float64Array.of(0, 0.1, 0, 0.2, 0, 0));
    * SE3.compose(X, X, dX); // X ← X·dX in place
    * ```
    */
-  compose(out: Float64Array, a: Float64Array, b: Float64Array): Float64Array {
+  compose(
+    out: Float64Array,
+    a: Float64Array,
+    b: Float64Array,
+    J_out_a?: Float64Array,
+    J_out_b?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 16 || a.length !== 16 || b.length !== 16)
+      lengthError('SE3.compose', OUT_A_B, S16_3, [out, a, b]);
+    if (J_out_a !== undefined) {
+      checkJac('SE3.compose', 'J_out_a', J_out_a, 36);
+      adjInverse(J_out_a, b);
+    }
+    if (J_out_b !== undefined) {
+      checkJac('SE3.compose', 'J_out_b', J_out_b, 36);
+      setIdentity(J_out_b, 6);
+    }
     const a00 = a[0]!;
     const a01 = a[1]!;
     const a02 = a[2]!;
@@ -199,14 +208,20 @@ export class SE3Group implements LieGroup {
   }
 
   /**
-   * out ← a⁻¹ = [[Rᵀ, −Rᵀt], [0, 1]] (manif eq. 170). `out` may alias `a`.
+   * out ← a⁻¹ = [[Rᵀ, −Rᵀt], [0, 1]] (manif eq. 170). `out` may alias `a`. J_out_a = −Ad_a.
    *
    * @example
    * ```ts
-   * SE3.inverse(Xinv, X);
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
+   * SE3.inverse(new Float64Array(16), X);
    * ```
    */
-  inverse(out: Float64Array, a: Float64Array): Float64Array {
+  inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
+    if (out.length !== 16 || a.length !== 16) lengthError('SE3.inverse', OUT_A, S16_2, [out, a]);
+    if (J_out_a !== undefined) {
+      checkJac('SE3.inverse', 'J_out_a', J_out_a, 36);
+      adjoint(J_out_a, a, -1);
+    }
     const r00 = a[0]!;
     const r01 = a[1]!;
     const r02 = a[2]!;
@@ -241,47 +256,21 @@ export class SE3Group implements LieGroup {
   /**
    * out ← Exp(τ) = [[R, V ρ], [0, 1]] (manif eq. 172) with R = I + A θ̂ + B θ̂² (Rodrigues) and
    * V = I + B θ̂ + C θ̂², A = sin θ/θ, B = (1 − cos θ)/θ², C = (θ − sin θ)/θ³. Allocation-free.
+   * J_out_tau = J_r(τ) (manif eq. 179).
    *
    * @example
    * ```ts
+   * const X = new Float64Array(16);
    * SE3.exp(X, Float64Array.of(0, 0, 1, 0, 0, 0.3)); // rotate 0.3 about z, translate 1 along z
    * ```
    */
-  exp(out: Float64Array, tau: Float64Array): Float64Array {
-    const vx = tau[0]!;
-    const vy = tau[1]!;
-    const vz = tau[2]!;
-    const wx = tau[3]!;
-    const wy = tau[4]!;
-    const wz = tau[5]!;
-    const theta2 = wx * wx + wy * wy + wz * wz;
-    const theta = Math.sqrt(theta2);
-    const A = coefA(theta, theta2);
-    const B = coefB(theta, theta2);
-    const C = coefC(theta, theta2);
-    // θ̂² = θθᵀ − θ²I, so R = (1 − Bθ²) I + B θθᵀ + A θ̂, with 1 − Bθ² = cos θ.
-    const c = 1 - B * theta2;
-    out[0] = c + B * wx * wx;
-    out[1] = B * wx * wy - A * wz;
-    out[2] = B * wx * wz + A * wy;
-    out[4] = B * wx * wy + A * wz;
-    out[5] = c + B * wy * wy;
-    out[6] = B * wy * wz - A * wx;
-    out[8] = B * wx * wz - A * wy;
-    out[9] = B * wy * wz + A * wx;
-    out[10] = c + B * wz * wz;
-    // t = ρ + B θ×ρ + C θ×(θ×ρ)
-    const cx = wy * vz - wz * vy;
-    const cy = wz * vx - wx * vz;
-    const cz = wx * vy - wy * vx;
-    out[3] = vx + B * cx + C * (wy * cz - wz * cy);
-    out[7] = vy + B * cy + C * (wz * cx - wx * cz);
-    out[11] = vz + B * cz + C * (wx * cy - wy * cx);
-    out[12] = 0;
-    out[13] = 0;
-    out[14] = 0;
-    out[15] = 1;
-    return out;
+  exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
+    if (out.length !== 16 || tau.length !== 6) lengthError('SE3.exp', OUT_TAU, S16_6, [out, tau]);
+    if (J_out_tau !== undefined) {
+      checkJac('SE3.exp', 'J_out_tau', J_out_tau, 36);
+      this.jacobian(J_out_tau, tau, -1, false);
+    }
+    return expInto(out, tau);
   }
 
   /**
@@ -289,79 +278,24 @@ export class SE3Group implements LieGroup {
    * θ = atan2(|s|, (tr R − 1)/2)·s/|s|, s = vee((R − Rᵀ)/2), and V⁻¹ = I − θ̂/2 + D θ̂²,
    * D = (1 − (θ/2)cot(θ/2))/θ². When π − θ < `SO3_LOG_NEAR_PI` the axis n is the largest column of
    * (R + Rᵀ)/2 − cos θ·I = (1 − cos θ) nnᵀ, signed by s. Allocation-free.
+   * J_out_X = J_r⁻¹(out).
+   *
+   * @throws DomainError when the rotation block fails the cheap rotation test of
+   *   {@link SO3Group.log} (|s|² + c² − 1 beyond `LOG_ELEMENT_TOL`). NaN propagates.
    *
    * @example
    * ```ts
+   * const tau = Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3);
    * SE3.log(new Float64Array(6), SE3.exp(new Float64Array(16), tau)); // ≈ tau for |θ| < π
    * ```
    */
-  log(out: Float64Array, X: Float64Array): Float64Array {
-    const r00 = X[0]!;
-    const r01 = X[1]!;
-    const r02 = X[2]!;
-    const tx = X[3]!;
-    const r10 = X[4]!;
-    const r11 = X[5]!;
-    const r12 = X[6]!;
-    const ty = X[7]!;
-    const r20 = X[8]!;
-    const r21 = X[9]!;
-    const r22 = X[10]!;
-    const tz = X[11]!;
-    const sx = 0.5 * (r21 - r12);
-    const sy = 0.5 * (r02 - r20);
-    const sz = 0.5 * (r10 - r01);
-    const c = 0.5 * (r00 + r11 + r22 - 1);
-    const s = Math.sqrt(sx * sx + sy * sy + sz * sz);
-    const theta = Math.atan2(s, c);
-    let wx: number;
-    let wy: number;
-    let wz: number;
-    if (Math.PI - theta < SO3_LOG_NEAR_PI) {
-      // (R + Rᵀ)/2 − cI = (1 − c) nnᵀ: its column with the largest diagonal entry is ∥ n.
-      const d0 = r00 - c;
-      const d1 = r11 - c;
-      const d2 = r22 - c;
-      let nx: number;
-      let ny: number;
-      let nz: number;
-      if (d0 >= d1 && d0 >= d2) {
-        nx = d0;
-        ny = 0.5 * (r10 + r01);
-        nz = 0.5 * (r20 + r02);
-      } else if (d1 >= d2) {
-        nx = 0.5 * (r01 + r10);
-        ny = d1;
-        nz = 0.5 * (r21 + r12);
-      } else {
-        nx = 0.5 * (r02 + r20);
-        ny = 0.5 * (r12 + r21);
-        nz = d2;
-      }
-      let k = theta / Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (nx * sx + ny * sy + nz * sz < 0) k = -k;
-      wx = k * nx;
-      wy = k * ny;
-      wz = k * nz;
-    } else {
-      // θ/sin θ, Taylor 1 + θ²/6 + 7θ⁴/360 below SMALL_ANGLE
-      const theta2 = theta * theta;
-      const k = theta < SMALL_ANGLE ? 1 + (theta2 / 6) * (1 + (7 * theta2) / 60) : theta / s;
-      wx = k * sx;
-      wy = k * sy;
-      wz = k * sz;
+  log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
+    if (out.length !== 6 || X.length !== 16) lengthError('SE3.log', OUT_X, S6_16, [out, X]);
+    logInto(out, X, 'SE3.log: X');
+    if (J_out_X !== undefined) {
+      checkJac('SE3.log', 'J_out_X', J_out_X, 36);
+      this.jacobian(J_out_X, out, -1, true);
     }
-    const D = coefD(theta, theta * theta);
-    // ρ = t − ½ θ×t + D θ×(θ×t)
-    const cx = wy * tz - wz * ty;
-    const cy = wz * tx - wx * tz;
-    const cz = wx * ty - wy * tx;
-    out[0] = tx - 0.5 * cx + D * (wy * cz - wz * cy);
-    out[1] = ty - 0.5 * cy + D * (wz * cx - wx * cz);
-    out[2] = tz - 0.5 * cz + D * (wx * cy - wy * cx);
-    out[3] = wx;
-    out[4] = wy;
-    out[5] = wz;
     return out;
   }
 
@@ -376,6 +310,7 @@ export class SE3Group implements LieGroup {
    * ```
    */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 16 || tau.length !== 6) lengthError('SE3.hat', OUT_TAU, S16_6, [out, tau]);
     const wx = tau[3]!;
     const wy = tau[4]!;
     const wz = tau[5]!;
@@ -404,10 +339,12 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
+   * const tau = Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3);
    * SE3.vee(new Float64Array(6), SE3.hat(new Float64Array(16), tau)); // tau
    * ```
    */
   vee(out: Float64Array, m: Float64Array): Float64Array {
+    if (out.length !== 6 || m.length !== 16) lengthError('SE3.vee', ['out', 'm'], S6_16, [out, m]);
     const rho0 = m[3]!;
     const rho1 = m[7]!;
     const rho2 = m[11]!;
@@ -425,16 +362,36 @@ export class SE3Group implements LieGroup {
 
   /**
    * out ← X·p = R p + t (manif eq. 181). `out` may alias `p`. Allocation-free.
+   * J_out_X = [R, −R p̂] (3×6, manif appendix D), J_out_p = R (3×3).
    *
    * @example
    * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 0, 0, 0, 0, 0.5));
+   * const p = Float64Array.of(1, 2, 3);
    * SE3.act(p, X, p); // transform p in place
    * ```
    */
-  act(out: Float64Array, X: Float64Array, p: Float64Array): Float64Array {
+  act(
+    out: Float64Array,
+    X: Float64Array,
+    p: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_p?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || X.length !== 16 || p.length !== 3)
+      lengthError('SE3.act', OUT_X_P, S3_16_3, [out, X, p]);
     const px = p[0]!;
     const py = p[1]!;
     const pz = p[2]!;
+    if (J_out_X !== undefined) {
+      checkJac('SE3.act', 'J_out_X', J_out_X, 18);
+      writeRotBlock(J_out_X, 6, 0, 0, X, 0, 4, false, 1);
+      minusRHat(J_out_X, X, px, py, pz, 3, 6, 0, 4);
+    }
+    if (J_out_p !== undefined) {
+      checkJac('SE3.act', 'J_out_p', J_out_p, 9);
+      writeRotBlock(J_out_p, 3, 0, 0, X, 0, 4, false, 1);
+    }
     out[0] = X[0]! * px + X[1]! * py + X[2]! * pz + X[3]!;
     out[1] = X[4]! * px + X[5]! * py + X[6]! * pz + X[7]!;
     out[2] = X[8]! * px + X[9]! * py + X[10]! * pz + X[11]!;
@@ -446,32 +403,13 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
    * SE3.adj(new Float64Array(36), X);
    * ```
    */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    const tx = X[3]!;
-    const ty = X[7]!;
-    const tz = X[11]!;
-    for (let j = 0; j < 3; j++) {
-      const c0 = X[j]!;
-      const c1 = X[4 + j]!;
-      const c2 = X[8 + j]!;
-      // column j of R in both diagonal blocks, t × (column j of R) in the top-right block
-      out[j] = c0;
-      out[6 + j] = c1;
-      out[12 + j] = c2;
-      out[21 + j] = c0;
-      out[27 + j] = c1;
-      out[33 + j] = c2;
-      out[3 + j] = ty * c2 - tz * c1;
-      out[9 + j] = tz * c0 - tx * c2;
-      out[15 + j] = tx * c1 - ty * c0;
-      out[18 + j] = 0;
-      out[24 + j] = 0;
-      out[30 + j] = 0;
-    }
-    return out;
+    if (out.length !== 36 || X.length !== 16) lengthError('SE3.adj', OUT_X, S36_16, [out, X]);
+    return adjoint(out, X, 1);
   }
 
   /**
@@ -479,10 +417,12 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.smallAdj(new Float64Array(36), tau);
+   * SE3.smallAdj(new Float64Array(36), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
    * ```
    */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 36 || tau.length !== 6)
+      lengthError('SE3.smallAdj', OUT_TAU, S36_6, [out, tau]);
     out.fill(0);
     skewInto(out, 0, 6, tau[3]!, tau[4]!, tau[5]!);
     skewInto(out, 21, 6, tau[3]!, tau[4]!, tau[5]!);
@@ -491,63 +431,152 @@ export class SE3Group implements LieGroup {
   }
 
   /**
-   * out ← X ⊕ τ = X·Exp(τ). `out` may alias `X`.
+   * out ← X ⊕ τ = X·Exp(τ). `out` may alias `X`. J_out_X = Ad_{Exp(τ)⁻¹}, J_out_tau = J_r(τ).
    *
    * @example
    * ```ts
-   * SE3.rplus(X, X, dtau); // body-frame update
+   * const X = SE3.identity(new Float64Array(16));
+   * SE3.rplus(X, X, Float64Array.of(0.1, 0, 0, 0, 0, 0.2)); // body-frame update
    * ```
    */
-  rplus(out: Float64Array, X: Float64Array, tau: Float64Array): Float64Array {
-    return this.compose(out, X, this.exp(this.g, tau));
+  rplus(
+    out: Float64Array,
+    X: Float64Array,
+    tau: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_tau?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 16 || X.length !== 16 || tau.length !== 6)
+      lengthError('SE3.rplus', OUT_X_TAU, S16_16_6, [out, X, tau]);
+    const E = expInto(this.g, tau);
+    if (J_out_X !== undefined) {
+      checkJac('SE3.rplus', 'J_out_X', J_out_X, 36);
+      adjInverse(J_out_X, E);
+    }
+    if (J_out_tau !== undefined) {
+      checkJac('SE3.rplus', 'J_out_tau', J_out_tau, 36);
+      this.jacobian(J_out_tau, tau, -1, false);
+    }
+    return this.compose(out, X, E);
   }
 
   /**
-   * out ← Y ⊖ X = Log(X⁻¹·Y).
+   * out ← Y ⊖ X = Log(X⁻¹·Y). J_out_Y = J_r⁻¹(out), J_out_X = −J_l⁻¹(out).
    *
    * @example
    * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 0, 0, 0, 0, 0.3));
+   * const Y = SE3.exp(new Float64Array(16), Float64Array.of(0, 1, 0, 0.2, 0, 0));
    * SE3.rminus(new Float64Array(6), Y, X);
    * ```
    */
-  rminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
-    return this.log(out, this.between(this.g, X, Y));
+  rminus(
+    out: Float64Array,
+    Y: Float64Array,
+    X: Float64Array,
+    J_out_Y?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 6 || Y.length !== 16 || X.length !== 16)
+      lengthError('SE3.rminus', OUT_Y_X, S6_16_16, [out, Y, X]);
+    logInto(out, this.between(this.g, X, Y), 'SE3.rminus: X⁻¹Y');
+    if (J_out_Y !== undefined) {
+      checkJac('SE3.rminus', 'J_out_Y', J_out_Y, 36);
+      this.jacobian(J_out_Y, out, -1, true);
+    }
+    if (J_out_X !== undefined) {
+      checkJac('SE3.rminus', 'J_out_X', J_out_X, 36);
+      negateInto(J_out_X, this.jacobian(J_out_X, out, 1, true), 36);
+    }
+    return out;
   }
 
   /**
-   * out ← τ ⊕ X = Exp(τ)·X. `out` may alias `X`.
+   * out ← τ ⊕ X = Exp(τ)·X. `out` may alias `X`. J_out_tau = Ad_{X⁻¹}·J_r(τ), J_out_X = I.
    *
    * @example
    * ```ts
-   * SE3.lplus(X, dtau, X); // world-frame update
+   * const X = SE3.identity(new Float64Array(16));
+   * SE3.lplus(X, Float64Array.of(0.1, 0, 0, 0, 0, 0.2), X); // world-frame update
    * ```
    */
-  lplus(out: Float64Array, tau: Float64Array, X: Float64Array): Float64Array {
-    return this.compose(out, this.exp(this.g, tau), X);
+  lplus(
+    out: Float64Array,
+    tau: Float64Array,
+    X: Float64Array,
+    J_out_tau?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 16 || tau.length !== 6 || X.length !== 16)
+      lengthError('SE3.lplus', OUT_TAU_X, S16_6_16, [out, tau, X]);
+    if (J_out_tau !== undefined) {
+      checkJac('SE3.lplus', 'J_out_tau', J_out_tau, 36);
+      const Ai = adjInverse(this.m6, X);
+      matMulInto(J_out_tau, Ai, this.jacobian(this.n6, tau, -1, false), 6, 6, 6);
+    }
+    if (J_out_X !== undefined) {
+      checkJac('SE3.lplus', 'J_out_X', J_out_X, 36);
+      setIdentity(J_out_X, 6);
+    }
+    return this.compose(out, expInto(this.g, tau), X);
   }
 
   /**
-   * out ← Y ⊖ˡ X = Log(Y·X⁻¹).
+   * out ← Y ⊖ˡ X = Log(Y·X⁻¹). J_out_Y = J_r⁻¹(out)·Ad_X, J_out_X = −J_r⁻¹(out)·Ad_X.
    *
    * @example
    * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 0, 0, 0, 0, 0.3));
+   * const Y = SE3.exp(new Float64Array(16), Float64Array.of(0, 1, 0, 0.2, 0, 0));
    * SE3.lminus(new Float64Array(6), Y, X);
    * ```
    */
-  lminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
+  lminus(
+    out: Float64Array,
+    Y: Float64Array,
+    X: Float64Array,
+    J_out_Y?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 6 || Y.length !== 16 || X.length !== 16)
+      lengthError('SE3.lminus', OUT_Y_X, S6_16_16, [out, Y, X]);
     const g = this.g;
-    return this.log(out, this.compose(g, Y, this.inverse(g, X)));
+    logInto(out, this.compose(g, Y, this.inverse(g, X)), 'SE3.lminus: YX⁻¹');
+    if (J_out_Y !== undefined || J_out_X !== undefined) {
+      const Ad = adjoint(this.m6, X, 1);
+      const Jinv = this.jacobian(this.n6, out, -1, true);
+      if (J_out_Y !== undefined) {
+        checkJac('SE3.lminus', 'J_out_Y', J_out_Y, 36);
+        matMulInto(J_out_Y, Jinv, Ad, 6, 6, 6);
+      }
+      if (J_out_X !== undefined) {
+        checkJac('SE3.lminus', 'J_out_X', J_out_X, 36);
+        matMulInto(J_out_X, Jinv, Ad, 6, 6, 6, -1);
+      }
+    }
+    return out;
   }
 
   /**
    * out ← X⁻¹·Y = [[R_Xᵀ R_Y, R_Xᵀ (t_Y − t_X)], [0, 1]]. `out` may alias `X` or `Y`.
+   * J_out_X = −Ad_{out⁻¹}, J_out_Y = I.
    *
    * @example
    * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 0, 0, 0, 0, 0.3));
+   * const Y = SE3.exp(new Float64Array(16), Float64Array.of(0, 1, 0, 0.2, 0, 0));
    * SE3.between(new Float64Array(16), X, Y);
    * ```
    */
-  between(out: Float64Array, X: Float64Array, Y: Float64Array): Float64Array {
+  between(
+    out: Float64Array,
+    X: Float64Array,
+    Y: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_Y?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 16 || X.length !== 16 || Y.length !== 16)
+      lengthError('SE3.between', OUT_X_Y, S16_3, [out, X, Y]);
     const a00 = X[0]!;
     const a01 = X[1]!;
     const a02 = X[2]!;
@@ -585,6 +614,14 @@ export class SE3Group implements LieGroup {
     out[13] = 0;
     out[14] = 0;
     out[15] = 1;
+    if (J_out_X !== undefined) {
+      checkJac('SE3.between', 'J_out_X', J_out_X, 36);
+      negateInto(J_out_X, adjInverse(J_out_X, out), 36);
+    }
+    if (J_out_Y !== undefined) {
+      checkJac('SE3.between', 'J_out_Y', J_out_Y, 36);
+      setIdentity(J_out_Y, 6);
+    }
     return out;
   }
 
@@ -594,10 +631,11 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.rjac(new Float64Array(36), tau);
+   * SE3.rjac(new Float64Array(36), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
    * ```
    */
   rjac(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 36 || tau.length !== 6) lengthError('SE3.rjac', OUT_TAU, S36_6, [out, tau]);
     return this.jacobian(out, tau, -1, false);
   }
 
@@ -607,10 +645,11 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.ljac(new Float64Array(36), tau);
+   * SE3.ljac(new Float64Array(36), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
    * ```
    */
   ljac(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 36 || tau.length !== 6) lengthError('SE3.ljac', OUT_TAU, S36_6, [out, tau]);
     return this.jacobian(out, tau, 1, false);
   }
 
@@ -620,10 +659,12 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.rjacInv(new Float64Array(36), tau);
+   * SE3.rjacInv(new Float64Array(36), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
    * ```
    */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 36 || tau.length !== 6)
+      lengthError('SE3.rjacInv', OUT_TAU, S36_6, [out, tau]);
     return this.jacobian(out, tau, -1, true);
   }
 
@@ -633,10 +674,12 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.ljacInv(new Float64Array(36), tau);
+   * SE3.ljacInv(new Float64Array(36), Float64Array.of(1, 2, 3, 0.1, 0.2, 0.3));
    * ```
    */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 36 || tau.length !== 6)
+      lengthError('SE3.ljacInv', OUT_TAU, S36_6, [out, tau]);
     return this.jacobian(out, tau, 1, true);
   }
 
@@ -650,6 +693,7 @@ export class SE3Group implements LieGroup {
    * ```
    */
   random(out: Float64Array, rng: Rng): Float64Array {
+    if (out.length !== 16) lengthError('SE3.random', ['out'], [16], [out]);
     const u1 = rng();
     const u2 = 2 * Math.PI * rng();
     const u3 = 2 * Math.PI * rng();
@@ -683,25 +727,28 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.toMatrix(new Float64Array(16), X);
+   * SE3.toMatrix(new Float64Array(16), SE3.identity(new Float64Array(16)));
    * ```
    */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    for (let i = 0; i < 16; i++) out[i] = X[i]!;
-    return out;
+    if (out.length !== 16 || X.length !== 16) lengthError('SE3.toMatrix', OUT_X, S16_2, [out, X]);
+    return copyInto(out, X, 16);
   }
 
   /**
-   * out ← the element with 4×4 matrix M (a copy; no re-orthonormalization).
+   * out ← the element with 4×4 matrix M (a copy; no re-orthonormalization, see
+   * {@link SE3Group.normalize}).
    *
    * @example
    * ```ts
+   * const M = Float64Array.of(1, 0, 0, 1, 0, 1, 0, 2, 0, 0, 1, 3, 0, 0, 0, 1);
    * SE3.fromMatrix(new Float64Array(16), M);
    * ```
    */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    for (let i = 0; i < 16; i++) out[i] = M[i]!;
-    return out;
+    if (out.length !== 16 || M.length !== 16)
+      lengthError('SE3.fromMatrix', ['out', 'M'], S16_2, [out, M]);
+    return copyInto(out, M, 16);
   }
 
   /**
@@ -710,7 +757,7 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * const R = identity3(new Float64Array(9));
+   * const R = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
    * SE3.fromRotationTranslation(new Float64Array(16), R, Float64Array.of(1, 2, 3)); // pure shift
    * ```
    */
@@ -719,6 +766,8 @@ export class SE3Group implements LieGroup {
     R: ArrayLike<number>,
     t: ArrayLike<number>,
   ): Float64Array {
+    if (out.length !== 16 || R.length !== 9 || t.length !== 3)
+      lengthError('SE3.fromRotationTranslation', ['out', 'R', 't'], [16, 9, 3], [out, R, t]);
     out[0] = R[0]!;
     out[1] = R[1]!;
     out[2] = R[2]!;
@@ -743,10 +792,11 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.rotation(new Float64Array(9), X);
+   * SE3.rotation(new Float64Array(9), SE3.identity(new Float64Array(16)));
    * ```
    */
   rotation(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 9 || X.length !== 16) lengthError('SE3.rotation', OUT_X, [9, 16], [out, X]);
     for (let i = 0; i < 3; i++) {
       out[3 * i] = X[4 * i]!;
       out[3 * i + 1] = X[4 * i + 1]!;
@@ -760,13 +810,68 @@ export class SE3Group implements LieGroup {
    *
    * @example
    * ```ts
-   * SE3.translation(new Float64Array(3), X);
+   * SE3.translation(new Float64Array(3), SE3.identity(new Float64Array(16)));
    * ```
    */
   translation(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 3 || X.length !== 16)
+      lengthError('SE3.translation', OUT_X, [3, 16], [out, X]);
     out[0] = X[3]!;
     out[1] = X[7]!;
     out[2] = X[11]!;
+    return out;
+  }
+
+  /**
+   * Whether X is a rigid motion: its rotation block passes {@link SO3Group.isValid} with `tol`,
+   * its translation is finite and its last row is [0, 0, 0, 1] to within `tol`.
+   *
+   * @example
+   * ```ts
+   * SE3.isValid(SE3.identity(new Float64Array(16))); // true
+   * ```
+   */
+  isValid(X: Float64Array, tol = GROUP_VALIDITY_TOL): boolean {
+    if (X.length !== 16) lengthError('SE3.isValid', ['X'], [16], [X]);
+    return (
+      isRotation3(X, 4, tol) &&
+      Number.isFinite(X[3]! + X[7]! + X[11]!) &&
+      Math.abs(X[12]!) <= tol &&
+      Math.abs(X[13]!) <= tol &&
+      Math.abs(X[14]!) <= tol &&
+      Math.abs(X[15]! - 1) <= tol
+    );
+  }
+
+  /**
+   * out ← X with its rotation block replaced by the nearest rotation (as
+   * {@link SO3Group.normalize}), the translation kept and the last row set to [0, 0, 0, 1].
+   * `out` may alias `X`.
+   *
+   * @throws DomainError when X has a non-finite entry or a zero rotation block.
+   *
+   * @example
+   * ```ts
+   * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 2, 3, 0.3, 0.2, 0.1));
+   * X[0] = X[0]! + 1e-7;
+   * SE3.normalize(X, X);
+   * ```
+   */
+  normalize(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 16 || X.length !== 16) lengthError('SE3.normalize', OUT_X, S16_2, [out, X]);
+    if (!allFinite(X, 16))
+      throw new DomainError('SE3.normalize: X', 'a non-finite entry', 'must be finite');
+    const tx = X[3]!;
+    const ty = X[7]!;
+    const tz = X[11]!;
+    this.projector.project(out, X, 'SE3.normalize: X', 0, 4, 0, 4);
+    out[3] = tx;
+    out[7] = ty;
+    out[11] = tz;
+    out[12] = 0;
+    out[13] = 0;
+    out[14] = 0;
+    out[15] = 1;
     return out;
   }
 
@@ -777,58 +882,16 @@ export class SE3Group implements LieGroup {
    */
   private jacobian(
     out: Float64Array,
-    tau: Float64Array,
+    tau: ArrayLike<number>,
     s: 1 | -1,
     inverse: boolean,
   ): Float64Array {
     const wx = s * tau[3]!;
     const wy = s * tau[4]!;
     const wz = s * tau[5]!;
-    const theta2 = wx * wx + wy * wy + wz * wz;
-    const theta = Math.sqrt(theta2);
-    const { w, v, wv, vw, wvw, wwv, vww, wvww, wwvw, q, j } = this;
-    skewInto(w, 0, 3, wx, wy, wz);
-    skewInto(v, 0, 3, s * tau[0]!, s * tau[1]!, s * tau[2]!);
-    // Q(ρ, θ) = ½ρ̂ + C (θ̂ρ̂ + ρ̂θ̂ + θ̂ρ̂θ̂) + c₂ (θ̂²ρ̂ + ρ̂θ̂² − 3θ̂ρ̂θ̂) + c₃ (θ̂ρ̂θ̂² + θ̂²ρ̂θ̂)
-    mul3(wv, w, v);
-    mul3(vw, v, w);
-    mul3(wvw, wv, w);
-    mul3(wwv, w, wv);
-    mul3(vww, vw, w);
-    mul3(wvww, wvw, w);
-    mul3(wwvw, w, wvw);
-    let C: number;
-    let c2: number;
-    let c3: number;
-    if (theta < SE3_SERIES_ANGLE) {
-      C = horner(C_SERIES, theta2);
-      c2 = horner(C2_SERIES, theta2);
-      c3 = horner(C3_SERIES, theta2);
-    } else {
-      const B = coefB(theta, theta2);
-      C = coefC(theta, theta2);
-      c2 = (1 - 2 * B) / (2 * theta2);
-      c3 = (3 * C - B) / (2 * theta2);
-    }
-    for (let i = 0; i < 9; i++) {
-      q[i] =
-        0.5 * v[i]! +
-        C * (wv[i]! + vw[i]! + wvw[i]!) +
-        c2 * (wwv[i]! + vww[i]! - 3 * wvw[i]!) +
-        c3 * (wvww[i]! + wwvw[i]!);
-    }
-    // SO(3) block: J_l = I + B θ̂ + C θ̂², or J_l⁻¹ = I − ½θ̂ + D θ̂²; θ̂² = θθᵀ − θ²I.
-    const k1 = inverse ? -0.5 : coefB(theta, theta2);
-    const k2 = inverse ? coefD(theta, theta2) : C;
-    j[0] = 1 + k2 * (wx * wx - theta2);
-    j[1] = k2 * wx * wy - k1 * wz;
-    j[2] = k2 * wx * wz + k1 * wy;
-    j[3] = k2 * wx * wy + k1 * wz;
-    j[4] = 1 + k2 * (wy * wy - theta2);
-    j[5] = k2 * wy * wz - k1 * wx;
-    j[6] = k2 * wx * wz - k1 * wy;
-    j[7] = k2 * wy * wz + k1 * wx;
-    j[8] = 1 + k2 * (wz * wz - theta2);
+    const { q, j, kernel } = this;
+    kernel.q(q, s * tau[0]!, s * tau[1]!, s * tau[2]!, wx, wy, wz);
+    kernel.so3Block(j, wx, wy, wz, inverse);
     if (inverse) {
       // top-right block −J⁻¹ Q J⁻¹
       mul3(q, j, q);
@@ -848,24 +911,84 @@ export class SE3Group implements LieGroup {
   }
 }
 
-/** Writes the 3×3 skew matrix of (x, y, z) at `off` of a row-major matrix with `stride` columns. */
-function skewInto(
-  out: Float64Array,
-  off: number,
-  stride: number,
-  x: number,
-  y: number,
-  z: number,
-): void {
-  out[off] = 0;
-  out[off + 1] = -z;
-  out[off + 2] = y;
-  out[off + stride] = z;
-  out[off + stride + 1] = 0;
-  out[off + stride + 2] = -x;
-  out[off + 2 * stride] = -y;
-  out[off + 2 * stride + 1] = x;
-  out[off + 2 * stride + 2] = 0;
+/** out ← Exp(τ) (manif eq. 172), no checks. */
+function expInto(out: Float64Array, tau: ArrayLike<number>): Float64Array {
+  const vx = tau[0]!;
+  const vy = tau[1]!;
+  const vz = tau[2]!;
+  const wx = tau[3]!;
+  const wy = tau[4]!;
+  const wz = tau[5]!;
+  const theta2 = wx * wx + wy * wy + wz * wz;
+  const theta = Math.sqrt(theta2);
+  const A = coefA(theta, theta2);
+  const B = coefB(theta, theta2);
+  const C = coefC(theta, theta2);
+  // θ̂² = θθᵀ − θ²I, so R = (1 − Bθ²) I + B θθᵀ + A θ̂, with 1 − Bθ² = cos θ.
+  const c = 1 - B * theta2;
+  out[0] = c + B * wx * wx;
+  out[1] = B * wx * wy - A * wz;
+  out[2] = B * wx * wz + A * wy;
+  out[4] = B * wx * wy + A * wz;
+  out[5] = c + B * wy * wy;
+  out[6] = B * wy * wz - A * wx;
+  out[8] = B * wx * wz - A * wy;
+  out[9] = B * wy * wz + A * wx;
+  out[10] = c + B * wz * wz;
+  // t = ρ + B θ×ρ + C θ×(θ×ρ)
+  const cx = wy * vz - wz * vy;
+  const cy = wz * vx - wx * vz;
+  const cz = wx * vy - wy * vx;
+  out[3] = vx + B * cx + C * (wy * cz - wz * cy);
+  out[7] = vy + B * cy + C * (wz * cx - wx * cz);
+  out[11] = vz + B * cz + C * (wx * cy - wy * cx);
+  out[12] = 0;
+  out[13] = 0;
+  out[14] = 0;
+  out[15] = 1;
+  return out;
+}
+
+/** out ← Log(X) (manif eq. 173), no length checks; throws on a non-rotation block. */
+function logInto(out: Float64Array, X: ArrayLike<number>, what: string): Float64Array {
+  const theta = rotationLog(out, 3, X, 4, what);
+  applyVInv(out, 0, out[3]!, out[4]!, out[5]!, coefD(theta, theta * theta), X[3]!, X[7]!, X[11]!);
+  return out;
+}
+
+/** out ← s·Ad_X = s·[[R, t̂R], [0, R]] (6×6, manif eq. 175). */
+function adjoint(out: Float64Array, X: ArrayLike<number>, s: number): Float64Array {
+  const tx = X[3]!;
+  const ty = X[7]!;
+  const tz = X[11]!;
+  for (let j = 0; j < 3; j++) {
+    const c0 = s * X[j]!;
+    const c1 = s * X[4 + j]!;
+    const c2 = s * X[8 + j]!;
+    // column j of R in both diagonal blocks, t × (column j of R) in the top-right block
+    out[j] = c0;
+    out[6 + j] = c1;
+    out[12 + j] = c2;
+    out[21 + j] = c0;
+    out[27 + j] = c1;
+    out[33 + j] = c2;
+    out[3 + j] = ty * c2 - tz * c1;
+    out[9 + j] = tz * c0 - tx * c2;
+    out[15 + j] = tx * c1 - ty * c0;
+    out[18 + j] = 0;
+    out[24 + j] = 0;
+    out[30 + j] = 0;
+  }
+  return out;
+}
+
+/** out ← Ad_{X⁻¹} = [[Rᵀ, −Rᵀt̂], [0, Rᵀ]] (6×6). */
+function adjInverse(out: Float64Array, X: ArrayLike<number>): Float64Array {
+  writeRotBlock(out, 6, 0, 0, X, 0, 4, true, 1);
+  writeRotBlock(out, 6, 1, 1, X, 0, 4, true, 1);
+  writeSkewRotBlock(out, 6, 0, 1, X[3]!, X[7]!, X[11]!, X, 0, 4, true, -1);
+  for (let r = 3; r < 6; r++) for (let c = 0; c < 3; c++) out[6 * r + c] = 0;
+  return out;
 }
 
 /**

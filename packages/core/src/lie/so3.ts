@@ -7,8 +7,36 @@
  *
  * @module
  */
-import { SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../constants.js';
-import { axisForm3, mul3, mul3T, mulT3, mulTVec3, mulVec3, transpose3 } from '../linalg/small.js';
+import { GROUP_VALIDITY_TOL } from '../constants.js';
+import {
+  axisForm3,
+  identity3,
+  mul3,
+  mul3T,
+  mulT3,
+  mulTVec3,
+  mulVec3,
+  transpose3,
+} from '../linalg/small.js';
+import {
+  check2,
+  checkJac,
+  isRotation3,
+  lengthError,
+  NearestRotation3,
+  negateInto,
+} from './internal.js';
+import {
+  copy9,
+  cosc,
+  halfCot,
+  invJacCoef,
+  minusRHat,
+  norm3v,
+  sinc,
+  sinc3,
+  so3LogKernel,
+} from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
 /**
@@ -21,6 +49,7 @@ import type { LieGroup, Rng } from './types.js';
  * ```
  */
 export function hat3(out: Float64Array, x: ArrayLike<number>): Float64Array {
+  check2('hat3', 'out', out, 9, 'x', x, 3);
   const x0 = x[0]!;
   const x1 = x[1]!;
   const x2 = x[2]!;
@@ -47,6 +76,7 @@ export function hat3(out: Float64Array, x: ArrayLike<number>): Float64Array {
  * ```
  */
 export function vee3(out: Float64Array, m: ArrayLike<number>): Float64Array {
+  check2('vee3', 'out', out, 3, 'm', m, 9);
   const a = m[7]!;
   const b = m[2]!;
   const c = m[3]!;
@@ -71,76 +101,29 @@ export function coAdjointSO3(
   g: ArrayLike<number>,
   nu: ArrayLike<number>,
 ): Float64Array {
+  if (out.length !== 3 || g.length !== 9 || nu.length !== 3)
+    lengthError('coAdjointSO3', ['out', 'g', 'nu'], [3, 9, 3], [out, g, nu]);
   return mulTVec3(out, g, nu);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Coefficients of the closed forms, with Taylor branches below SMALL_ANGLE (error O(θ⁶)).
-
-/** sin θ / θ. */
-function sinc(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 1 - (t2 / 6) * (1 - t2 / 20);
-  }
-  return Math.sin(t) / t;
-}
-
-/** (1 − cos θ)/θ², computed as 2 sin²(θ/2)/θ² (no cancellation). */
-function cosc(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 0.5 - (t2 / 24) * (1 - t2 / 30);
-  }
-  const s = Math.sin(0.5 * t) / t;
-  return 2 * s * s;
-}
-
-/** (θ − sin θ)/θ³. */
-function sinc3(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 1 / 6 - (t2 / 120) * (1 - t2 / 42);
-  }
-  return (t - Math.sin(t)) / (t * t * t);
-}
-
-/** (θ/2)·cot(θ/2) = θ(1 + cos θ)/(2 sin θ). */
-function halfCot(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 1 - (t2 / 12) * (1 + t2 / 60);
-  }
-  const h = 0.5 * t;
-  return (h * Math.cos(h)) / Math.sin(h);
-}
-
-/** (1 − (θ/2)cot(θ/2))/θ² = 1/θ² − (1 + cos θ)/(2θ sin θ). */
-function invJacCoef(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 1 / 12 + (t2 / 720) * (1 + t2 / 42);
-  }
-  return (1 - halfCot(t)) / (t * t);
-}
-
-/** θ / sin θ, for the small-angle branch of log. */
-function invSinc(t: number): number {
-  const t2 = t * t;
-  return 1 + (t2 / 6) * (1 + (7 * t2) / 60);
-}
-
-function copy9(out: Float64Array, a: ArrayLike<number>): Float64Array {
-  for (let i = 0; i < 9; i++) out[i] = a[i]!;
-  return out;
-}
-
-function norm3v(x: ArrayLike<number>): number {
-  const x0 = x[0]!;
-  const x1 = x[1]!;
-  const x2 = x[2]!;
-  return Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
-}
+/** Argument names and lengths of the dimension checks. */
+const OUT_A_B = ['out', 'a', 'b'];
+const OUT_A = ['out', 'a'];
+const OUT_TAU = ['out', 'tau'];
+const OUT_X = ['out', 'X'];
+const OUT_X_P = ['out', 'X', 'p'];
+const OUT_X_TAU = ['out', 'X', 'tau'];
+const OUT_Y_X = ['out', 'Y', 'X'];
+const OUT_TAU_X = ['out', 'tau', 'X'];
+const OUT_X_Y = ['out', 'X', 'Y'];
+const S999 = [9, 9, 9];
+const S99 = [9, 9];
+const S93 = [9, 3];
+const S39 = [3, 9];
+const S393 = [3, 9, 3];
+const S993 = [9, 9, 3];
+const S399 = [3, 9, 9];
+const S939 = [9, 3, 9];
 
 /**
  * SO(3) as 3×3 rotation matrices, row-major (`rowMajor9`: storageSize 9, matrixSize 3, dim 3,
@@ -155,9 +138,22 @@ function norm3v(x: ArrayLike<number>): number {
  * - J_r(τ) = I − ((1 − cos θ)/θ²) τ̂ + ((θ − sin θ)/θ³) τ̂² (eq. 143), J_l(τ) = J_r(−τ) (eq. 145),
  *   J_r⁻¹(τ) = I + ½τ̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) τ̂² (eq. 144), J_l⁻¹(τ) = J_r⁻¹(−τ);
  *   J_r⁻¹ is the papers' left-trivialized dexp⁻¹ (spec 003 §8.1).
+ * - Jacobians of the operations (arXiv:1812.01537 §IV with the closed forms above): compose
+ *   J_a = R_bᵀ, J_b = I; inverse −R; act J_R = −R p̂, J_p = R; rplus J_X = Exp(τ)ᵀ, J_τ = J_r(τ);
+ *   rminus J_Y = J_r⁻¹(τ), J_X = −J_l⁻¹(τ); lplus J_τ = Xᵀ J_r(τ), J_X = I; lminus
+ *   J_Y = J_r⁻¹(τ) X = −J_X; between J_X = −YᵀX, J_Y = I.
  *
- * Below θ = `SMALL_ANGLE` every coefficient uses its Taylor series to O(θ⁶). All operations
- * allocate nothing (the ⊕/⊖ helpers use scratch owned by the instance).
+ * Validity: `isValid` tests ‖RᵀR − I‖ (largest entry) ≤ tol and det R > 0; `normalize` projects
+ * onto the nearest rotation in the Frobenius norm (Newton–Schulz near SO(3), Bar-Itzhack's
+ * quaternion eigenvector otherwise; accurate to a few ε). `log` assumes a rotation and throws a
+ * DomainError when sin²θ + cos²θ, read from R, is off by more than `LOG_ELEMENT_TOL` (2I,
+ * diag(1, 1, −1), scaled matrices); that test costs two multiply-adds (the full orthogonality
+ * test would cost ≈ 30 flops, measured +15% on `log`), so it is necessary, not sufficient: check
+ * untrusted input with `isValid`.
+ *
+ * Below θ = `SMALL_ANGLE` every coefficient uses its Taylor series to O(θ⁶). Every operation
+ * checks its argument lengths (DimensionError) and allocates nothing (scratch owned by the
+ * instance).
  *
  * @example
  * ```ts
@@ -175,29 +171,68 @@ export class SO3Group implements LieGroup {
   /** Storage layout of an element. */
   readonly layout = 'rowMajor9';
   private readonly scratch = new Float64Array(9);
+  private readonly scratch2 = new Float64Array(9);
+  private readonly projector = new NearestRotation3();
 
   /** out ← I₃. */
   identity(out: Float64Array): Float64Array {
-    out.fill(0);
-    out[0] = 1;
-    out[4] = 1;
-    out[8] = 1;
-    return out;
+    if (out.length !== 9) lengthError('SO3.identity', OUT_A, S99, [out]);
+    return identity3(out);
   }
 
-  /** out ← a·b (matrix product). `out` may alias `a` or `b`. */
-  compose(out: Float64Array, a: Float64Array, b: Float64Array): Float64Array {
+  /**
+   * out ← a·b (matrix product). `out` may alias `a` or `b`. J_out_a = Ad_{b⁻¹} = bᵀ,
+   * J_out_b = I.
+   *
+   * @example
+   * ```ts
+   * const a = SO3.exp(new Float64Array(9), Float64Array.of(0.1, 0.2, 0.3));
+   * const b = SO3.exp(new Float64Array(9), Float64Array.of(-0.3, 0, 0.5));
+   * const Ja = new Float64Array(9);
+   * SO3.compose(new Float64Array(9), a, b, Ja); // Ja = bᵀ
+   * ```
+   */
+  compose(
+    out: Float64Array,
+    a: Float64Array,
+    b: Float64Array,
+    J_out_a?: Float64Array,
+    J_out_b?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 9 || a.length !== 9 || b.length !== 9)
+      lengthError('SO3.compose', OUT_A_B, S999, [out, a, b]);
+    if (J_out_a !== undefined) {
+      checkJac('SO3.compose', 'J_out_a', J_out_a, 9);
+      transpose3(J_out_a, b);
+    }
+    if (J_out_b !== undefined) {
+      checkJac('SO3.compose', 'J_out_b', J_out_b, 9);
+      identity3(J_out_b);
+    }
     return mul3(out, a, b);
   }
 
-  /** out ← a⁻¹ = aᵀ. `out` may alias `a`. */
-  inverse(out: Float64Array, a: Float64Array): Float64Array {
+  /** out ← a⁻¹ = aᵀ. `out` may alias `a`. J_out_a = −Ad_a = −a. */
+  inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
+    if (out.length !== 9 || a.length !== 9) lengthError('SO3.inverse', OUT_A, S99, [out, a]);
+    if (J_out_a !== undefined) {
+      checkJac('SO3.inverse', 'J_out_a', J_out_a, 9);
+      negateInto(J_out_a, a, 9);
+    }
     return transpose3(out, a);
   }
 
-  /** out ← Exp(τ) by Rodrigues' formula (manif appendix B), Taylor below `SMALL_ANGLE`. */
-  exp(out: Float64Array, tau: Float64Array): Float64Array {
+  /**
+   * out ← Exp(τ) by Rodrigues' formula (manif appendix B), Taylor below `SMALL_ANGLE`.
+   * J_out_tau = J_r(τ) (manif eq. 143).
+   */
+  exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.exp', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
+    if (J_out_tau !== undefined) {
+      checkJac('SO3.exp', 'J_out_tau', J_out_tau, 9);
+      axisForm3(J_out_tau, tau, sinc(t), -cosc(t), sinc3(t));
+    }
     return axisForm3(out, tau, Math.cos(t), sinc(t), cosc(t));
   }
 
@@ -206,106 +241,202 @@ export class SO3Group implements LieGroup {
    * s = vee(R − Rᵀ)/2 = sin θ·n and c = (tr R − 1)/2; for θ < `SMALL_ANGLE` out = (1 + θ²/6 +
    * 7θ⁴/360)·s; for π − θ < `SO3_LOG_NEAR_PI` the axis is the largest-diagonal column of
    * nnᵀ = ((R + Rᵀ)/2 − c I)/(1 − c), normalized, with the sign making n·s ≥ 0. At θ = π exactly
-   * either of the two antipodal vectors ±πn is returned.
+   * either of the two antipodal vectors ±πn is returned. J_out_X = J_r⁻¹(out) (manif eq. 144).
+   *
+   * @throws DomainError when |s|² + c² − 1 (which is 0 for a rotation) exceeds
+   *   `LOG_ELEMENT_TOL` in size: R is not a rotation (see the class doc). NaN propagates.
+   *
+   * @example
+   * ```ts
+   * SO3.log(new Float64Array(3), Float64Array.of(2, 0, 0, 0, 2, 0, 0, 0, 2)); // throws DomainError
+   * ```
    */
-  log(out: Float64Array, R: Float64Array): Float64Array {
-    const sx = 0.5 * (R[7]! - R[5]!);
-    const sy = 0.5 * (R[2]! - R[6]!);
-    const sz = 0.5 * (R[3]! - R[1]!);
-    const sn = Math.sqrt(sx * sx + sy * sy + sz * sz);
-    const c = 0.5 * (R[0]! + R[4]! + R[8]! - 1);
-    const t = Math.atan2(sn, c);
-    if (t < SMALL_ANGLE) {
-      const k = invSinc(t);
-      out[0] = k * sx;
-      out[1] = k * sy;
-      out[2] = k * sz;
-      return out;
+  log(out: Float64Array, R: Float64Array, J_out_X?: Float64Array): Float64Array {
+    if (out.length !== 3 || R.length !== 9) lengthError('SO3.log', OUT_X, S39, [out, R]);
+    so3LogKernel(out, R, 'SO3.log: X');
+    if (J_out_X !== undefined) {
+      checkJac('SO3.log', 'J_out_X', J_out_X, 9);
+      const t = norm3v(out);
+      axisForm3(J_out_X, out, halfCot(t), 0.5, invJacCoef(t));
     }
-    if (Math.PI - t > SO3_LOG_NEAR_PI) {
-      const k = t / sn;
-      out[0] = k * sx;
-      out[1] = k * sy;
-      out[2] = k * sz;
-      return out;
-    }
-    // Near π: (R + Rᵀ)/2 − c·I = (1 − c)·nnᵀ; take the column with the largest diagonal
-    // (≥ (1 − c)/3 ≈ 2/3, so its norm is bounded away from 0).
-    const d0 = R[0]! - c;
-    const d1 = R[4]! - c;
-    const d2 = R[8]! - c;
-    let n0: number;
-    let n1: number;
-    let n2: number;
-    if (d0 >= d1 && d0 >= d2) {
-      n0 = d0;
-      n1 = 0.5 * (R[1]! + R[3]!);
-      n2 = 0.5 * (R[2]! + R[6]!);
-    } else if (d1 >= d2) {
-      n0 = 0.5 * (R[1]! + R[3]!);
-      n1 = d1;
-      n2 = 0.5 * (R[5]! + R[7]!);
-    } else {
-      n0 = 0.5 * (R[2]! + R[6]!);
-      n1 = 0.5 * (R[5]! + R[7]!);
-      n2 = d2;
-    }
-    // The column is (1 − c)·n_k·n; normalize it and fix the sign with s = sin θ·n.
-    const nn = Math.sqrt(n0 * n0 + n1 * n1 + n2 * n2);
-    const k = (n0 * sx + n1 * sy + n2 * sz < 0 ? -t : t) / nn;
-    out[0] = k * n0;
-    out[1] = k * n1;
-    out[2] = k * n2;
     return out;
   }
 
   /** out ← τ̂ ({@link hat3}). */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.hat', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
   /** out ← m∨ ({@link vee3}). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
+    if (out.length !== 3 || m.length !== 9) lengthError('SO3.vee', ['out', 'm'], S39, [out, m]);
     return vee3(out, m);
   }
 
-  /** out ← R·p. `out` may alias `p`. */
-  act(out: Float64Array, X: Float64Array, p: Float64Array): Float64Array {
+  /** out ← R·p. `out` may alias `p`. J_out_X = −R p̂ (3×3), J_out_p = R. */
+  act(
+    out: Float64Array,
+    X: Float64Array,
+    p: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_p?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || X.length !== 9 || p.length !== 3)
+      lengthError('SO3.act', OUT_X_P, S393, [out, X, p]);
+    if (J_out_X !== undefined) {
+      checkJac('SO3.act', 'J_out_X', J_out_X, 9);
+      minusRHat(J_out_X, X, p[0]!, p[1]!, p[2]!);
+    }
+    if (J_out_p !== undefined) {
+      checkJac('SO3.act', 'J_out_p', J_out_p, 9);
+      copy9(J_out_p, X);
+    }
     return mulVec3(out, X, p);
   }
 
   /** out ← Ad_R = R (manif appendix B). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 9 || X.length !== 9) lengthError('SO3.adj', OUT_X, S99, [out, X]);
     return copy9(out, X);
   }
 
   /** out ← ad_τ = τ̂ (ad_τ σ = τ × σ). */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.smallAdj', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
-  /** out ← X·Exp(τ). */
-  rplus(out: Float64Array, X: Float64Array, tau: Float64Array): Float64Array {
-    return mul3(out, X, this.exp(this.scratch, tau));
+  /**
+   * out ← X·Exp(τ). `out` may alias `X`. J_out_X = Exp(τ)ᵀ, J_out_tau = J_r(τ).
+   *
+   * @example
+   * ```ts
+   * const X = SO3.exp(new Float64Array(9), Float64Array.of(0.1, 0.2, 0.3));
+   * const Jx = new Float64Array(9);
+   * const Jt = new Float64Array(9);
+   * SO3.rplus(X, X, Float64Array.of(0, 0, 1e-3), Jx, Jt); // in place, with both Jacobians
+   * ```
+   */
+  rplus(
+    out: Float64Array,
+    X: Float64Array,
+    tau: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_tau?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 9 || X.length !== 9 || tau.length !== 3)
+      lengthError('SO3.rplus', OUT_X_TAU, S993, [out, X, tau]);
+    const t = norm3v(tau);
+    const E = axisForm3(this.scratch, tau, Math.cos(t), sinc(t), cosc(t));
+    if (J_out_X !== undefined) {
+      checkJac('SO3.rplus', 'J_out_X', J_out_X, 9);
+      transpose3(J_out_X, E);
+    }
+    if (J_out_tau !== undefined) {
+      checkJac('SO3.rplus', 'J_out_tau', J_out_tau, 9);
+      axisForm3(J_out_tau, tau, sinc(t), -cosc(t), sinc3(t));
+    }
+    return mul3(out, X, E);
   }
 
-  /** out ← Log(Xᵀ·Y). */
-  rminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
-    return this.log(out, mulT3(this.scratch, X, Y));
+  /** out ← Log(Xᵀ·Y). J_out_Y = J_r⁻¹(out), J_out_X = −J_l⁻¹(out). */
+  rminus(
+    out: Float64Array,
+    Y: Float64Array,
+    X: Float64Array,
+    J_out_Y?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || Y.length !== 9 || X.length !== 9)
+      lengthError('SO3.rminus', OUT_Y_X, S399, [out, Y, X]);
+    so3LogKernel(out, mulT3(this.scratch, X, Y), 'SO3.rminus: X⁻¹Y');
+    if (J_out_Y !== undefined || J_out_X !== undefined) {
+      const t = norm3v(out);
+      const h = halfCot(t);
+      const d = invJacCoef(t);
+      if (J_out_Y !== undefined) {
+        checkJac('SO3.rminus', 'J_out_Y', J_out_Y, 9);
+        axisForm3(J_out_Y, out, h, 0.5, d);
+      }
+      if (J_out_X !== undefined) {
+        checkJac('SO3.rminus', 'J_out_X', J_out_X, 9);
+        axisForm3(J_out_X, out, -h, 0.5, -d);
+      }
+    }
+    return out;
   }
 
-  /** out ← Exp(τ)·X. */
-  lplus(out: Float64Array, tau: Float64Array, X: Float64Array): Float64Array {
-    return mul3(out, this.exp(this.scratch, tau), X);
+  /** out ← Exp(τ)·X. `out` may alias `X`. J_out_tau = Xᵀ·J_r(τ), J_out_X = I. */
+  lplus(
+    out: Float64Array,
+    tau: Float64Array,
+    X: Float64Array,
+    J_out_tau?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 9 || tau.length !== 3 || X.length !== 9)
+      lengthError('SO3.lplus', OUT_TAU_X, S939, [out, tau, X]);
+    const t = norm3v(tau);
+    if (J_out_tau !== undefined) {
+      checkJac('SO3.lplus', 'J_out_tau', J_out_tau, 9);
+      mulT3(J_out_tau, X, axisForm3(this.scratch2, tau, sinc(t), -cosc(t), sinc3(t)));
+    }
+    if (J_out_X !== undefined) {
+      checkJac('SO3.lplus', 'J_out_X', J_out_X, 9);
+      identity3(J_out_X);
+    }
+    return mul3(out, axisForm3(this.scratch, tau, Math.cos(t), sinc(t), cosc(t)), X);
   }
 
-  /** out ← Log(Y·Xᵀ). */
-  lminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
-    return this.log(out, mul3T(this.scratch, Y, X));
+  /** out ← Log(Y·Xᵀ). J_out_Y = J_r⁻¹(out)·X, J_out_X = −J_r⁻¹(out)·X. */
+  lminus(
+    out: Float64Array,
+    Y: Float64Array,
+    X: Float64Array,
+    J_out_Y?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || Y.length !== 9 || X.length !== 9)
+      lengthError('SO3.lminus', OUT_Y_X, S399, [out, Y, X]);
+    so3LogKernel(out, mul3T(this.scratch, Y, X), 'SO3.lminus: YX⁻¹');
+    if (J_out_Y !== undefined || J_out_X !== undefined) {
+      const t = norm3v(out);
+      const J = mul3(
+        this.scratch,
+        axisForm3(this.scratch2, out, halfCot(t), 0.5, invJacCoef(t)),
+        X,
+      );
+      if (J_out_Y !== undefined) {
+        checkJac('SO3.lminus', 'J_out_Y', J_out_Y, 9);
+        copy9(J_out_Y, J);
+      }
+      if (J_out_X !== undefined) {
+        checkJac('SO3.lminus', 'J_out_X', J_out_X, 9);
+        negateInto(J_out_X, J, 9);
+      }
+    }
+    return out;
   }
 
-  /** out ← Xᵀ·Y. */
-  between(out: Float64Array, X: Float64Array, Y: Float64Array): Float64Array {
+  /** out ← Xᵀ·Y. `out` may alias `X` or `Y`. J_out_X = −Ad_{out⁻¹} = −YᵀX, J_out_Y = I. */
+  between(
+    out: Float64Array,
+    X: Float64Array,
+    Y: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_Y?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 9 || X.length !== 9 || Y.length !== 9)
+      lengthError('SO3.between', OUT_X_Y, S999, [out, X, Y]);
+    if (J_out_X !== undefined) {
+      checkJac('SO3.between', 'J_out_X', J_out_X, 9);
+      negateInto(J_out_X, mulT3(J_out_X, Y, X), 9);
+    }
+    if (J_out_Y !== undefined) {
+      checkJac('SO3.between', 'J_out_Y', J_out_Y, 9);
+      identity3(J_out_Y);
+    }
     return mulT3(out, X, Y);
   }
 
@@ -314,12 +445,14 @@ export class SO3Group implements LieGroup {
    * (sin θ/θ)·I − ((1 − cos θ)/θ²)·τ̂ + ((θ − sin θ)/θ³)·ττᵀ.
    */
   rjac(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.rjac', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, sinc(t), -cosc(t), sinc3(t));
   }
 
   /** out ← J_l(τ) = J_r(−τ) = I + ((1 − cos θ)/θ²) τ̂ + ((θ − sin θ)/θ³) τ̂² (manif eq. 145). */
   ljac(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.ljac', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, sinc(t), cosc(t), sinc3(t));
   }
@@ -330,12 +463,14 @@ export class SO3Group implements LieGroup {
    * principal branch).
    */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.rjacInv', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, halfCot(t), 0.5, invJacCoef(t));
   }
 
   /** out ← J_l⁻¹(τ) = J_r⁻¹(−τ) = I − ½τ̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) τ̂² (manif eq. 146). */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.ljacInv', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, halfCot(t), -0.5, invJacCoef(t));
   }
@@ -346,6 +481,7 @@ export class SO3Group implements LieGroup {
    * which is uniform on S³.
    */
   random(out: Float64Array, rng: Rng): Float64Array {
+    if (out.length !== 9) lengthError('SO3.random', ['out'], [9], [out]);
     const u1 = rng();
     const u2 = 2 * Math.PI * rng();
     const u3 = 2 * Math.PI * rng();
@@ -374,12 +510,52 @@ export class SO3Group implements LieGroup {
 
   /** out ← a copy of X (the storage is the matrix). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 9 || X.length !== 9) lengthError('SO3.toMatrix', OUT_X, S99, [out, X]);
     return copy9(out, X);
   }
 
-  /** out ← a copy of M (no re-orthonormalization). */
+  /** out ← a copy of M (no re-orthonormalization; see {@link normalize}). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
+    if (out.length !== 9 || M.length !== 9)
+      lengthError('SO3.fromMatrix', ['out', 'M'], S99, [out, M]);
     return copy9(out, M);
+  }
+
+  /**
+   * Whether R is a rotation: max |(RᵀR − I)_ij| ≤ tol and det R > 0. False for NaN or ∞.
+   *
+   * @example
+   * ```ts
+   * SO3.isValid(Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, -1)); // false: det = −1
+   * ```
+   */
+  isValid(X: Float64Array, tol = GROUP_VALIDITY_TOL): boolean {
+    if (X.length !== 9) lengthError('SO3.isValid', ['X'], [9], [X]);
+    return isRotation3(X, 3, tol);
+  }
+
+  /**
+   * out ← the rotation nearest to X in the Frobenius norm (the special orthogonal Procrustes
+   * solution): Newton–Schulz iteration to the polar factor when ‖XᵀX − I‖_F < 0.5 and det X > 0
+   * (one step for a drift of 1e-12), otherwise the top eigenvector of Bar-Itzhack's 4×4 matrix.
+   * The result is orthogonal to a few ε and within a few ε·κ of the exact nearest rotation.
+   * When the nearest rotation is not unique (e.g. diag(1, 1, −1)) one of them is returned.
+   * `out` may alias `X`.
+   *
+   * @throws DomainError when X has a non-finite entry or is the zero matrix.
+   *
+   * @example
+   * ```ts
+   * const R = SO3.exp(new Float64Array(9), Float64Array.of(0.3, -0.2, 0.1));
+   * R[0] = R[0]! + 1e-6; // drift
+   * SO3.normalize(R, R);
+   * SO3.isValid(R, 1e-15); // true
+   * ```
+   */
+  normalize(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 9 || X.length !== 9) lengthError('SO3.normalize', OUT_X, S99, [out, X]);
+    this.projector.project(out, X, 'SO3.normalize: X');
+    return out;
   }
 }
 

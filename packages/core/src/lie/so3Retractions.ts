@@ -12,6 +12,7 @@
  */
 import { DomainError, SingularMatrixError } from '../errors.js';
 import { axisForm3 } from '../linalg/small.js';
+import { check2, lengthError } from './internal.js';
 import { SO3 } from './so3.js';
 import type { Retraction } from './types.js';
 
@@ -60,6 +61,7 @@ export const so3Exp: Retraction = {
  * ```
  */
 export function cay(out: Float64Array, x: ArrayLike<number>): Float64Array {
+  check2('cay', 'out', out, 9, 'x', x, 3);
   const n2 = sq3(x);
   const k = 1 / (4 + n2);
   return axisForm3(out, x, (4 - n2) * k, 4 * k, 2 * k);
@@ -76,6 +78,7 @@ export function cay(out: Float64Array, x: ArrayLike<number>): Float64Array {
  * ```
  */
 export function cayInv(out: Float64Array, g: ArrayLike<number>): Float64Array {
+  check2('cayInv', 'out', out, 3, 'g', g, 9);
   const den = 1 + g[0]! + g[4]! + g[8]!;
   if (!(den > 0)) {
     throw new DomainError('cayInv: 1 + tr g', den, 'must be positive (g not a rotation by π)');
@@ -100,6 +103,7 @@ export function cayInv(out: Float64Array, g: ArrayLike<number>): Float64Array {
  * ```
  */
 export function dcay(out: Float64Array, x: ArrayLike<number>): Float64Array {
+  check2('dcay', 'out', out, 9, 'x', x, 3);
   const k = 2 / (4 + sq3(x));
   return axisForm3(out, x, 2 * k, -k, 0);
 }
@@ -115,6 +119,7 @@ export function dcay(out: Float64Array, x: ArrayLike<number>): Float64Array {
  * ```
  */
 export function dcayInv(out: Float64Array, x: ArrayLike<number>): Float64Array {
+  check2('dcayInv', 'out', out, 9, 'x', x, 3);
   return axisForm3(out, x, 1, 0.5, 0.25);
 }
 
@@ -136,10 +141,14 @@ export const so3Cayley: Retraction = {
   dtau: dcay,
   dtauInv: dcayInv,
   dtauR(out, x) {
+    check2('so3Cayley.dtauR', 'out', out, 9, 'x', x, 3);
     const k = 2 / (4 + sq3(x));
     return axisForm3(out, x, 2 * k, k, 0);
   },
-  dtauRInv: (out, x) => axisForm3(out, x, 1, -0.5, 0.25),
+  dtauRInv(out, x) {
+    check2('so3Cayley.dtauRInv', 'out', out, 9, 'x', x, 3);
+    return axisForm3(out, x, 1, -0.5, 0.25);
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +179,7 @@ function skewCos(what: string, s: ArrayLike<number>, open: boolean): number {
  * ```
  */
 export function tauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array {
+  check2('tauSkew', 'out', out, 9, 's', s, 3);
   const c = skewCos('tauSkew', s, true);
   return axisForm3(out, s, c, 1, 1 / (1 + c));
 }
@@ -185,6 +195,7 @@ export function tauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array {
  * ```
  */
 export function tauSkewInv(out: Float64Array, g: ArrayLike<number>): Float64Array {
+  check2('tauSkewInv', 'out', out, 3, 'g', g, 9);
   const a = 0.5 * (g[7]! - g[5]!);
   const b = 0.5 * (g[2]! - g[6]!);
   const c = 0.5 * (g[3]! - g[1]!);
@@ -207,6 +218,7 @@ export function tauSkewInv(out: Float64Array, g: ArrayLike<number>): Float64Arra
  * ```
  */
 export function dtauSkewInv(out: Float64Array, s: ArrayLike<number>): Float64Array {
+  check2('dtauSkewInv', 'out', out, 9, 's', s, 3);
   const c = skewCos('dtauSkewInv', s, false);
   return axisForm3(out, s, 0.5 * (1 + c), 0.5, -0.5 / (1 + c));
 }
@@ -230,6 +242,7 @@ export function dtauSkewInv(out: Float64Array, s: ArrayLike<number>): Float64Arr
  * ```
  */
 export function dtauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array {
+  check2('dtauSkew', 'out', out, 9, 's', s, 3);
   const c = skewCos('dtauSkew', s, false);
   if (c === 0) throw new SingularMatrixError('dtauSkew: (tr g I − gᵀ)/2 at θ = π/2', -1);
   const k = 1 / (1 + c);
@@ -239,7 +252,8 @@ export function dtauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array 
 /** Scratch for the right-trivialized sine-map tangents (−s). */
 const NEG = new Float64Array(3);
 
-function negate3(x: ArrayLike<number>): Float64Array {
+function negate3(x: ArrayLike<number>, what: string): Float64Array {
+  if (x.length !== 3) lengthError(what, ['x'], [3], [x]);
   NEG[0] = -x[0]!;
   NEG[1] = -x[1]!;
   NEG[2] = -x[2]!;
@@ -264,6 +278,6 @@ export const so3Skew: Retraction = {
   tauInv: tauSkewInv,
   dtau: dtauSkew,
   dtauInv: dtauSkewInv,
-  dtauR: (out, x) => dtauSkew(out, negate3(x)),
-  dtauRInv: (out, x) => dtauSkewInv(out, negate3(x)),
+  dtauR: (out, x) => dtauSkew(out, negate3(x, 'so3Skew.dtauR')),
+  dtauRInv: (out, x) => dtauSkewInv(out, negate3(x, 'so3Skew.dtauRInv')),
 };

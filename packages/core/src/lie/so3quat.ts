@@ -7,9 +7,12 @@
  *
  * @module
  */
-import { SMALL_ANGLE } from '../constants.js';
+import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SMALL_ANGLE } from '../constants.js';
 import { DomainError } from '../errors.js';
+import { axisForm3, identity3, mul3, mulT3, transpose3 } from '../linalg/small.js';
+import { check2, checkJac, lengthError, negateInto } from './internal.js';
 import { hat3, SO3, vee3 } from './so3.js';
+import { copy9, cosc, halfCot, invJacCoef, minusRHat, norm3v, sinc, sinc3 } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
 /**
@@ -23,6 +26,7 @@ import type { LieGroup, Rng } from './types.js';
  * ```
  */
 export function normalizeQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {
+  check2('normalizeQuat', 'out', out, 4, 'q', q, 4);
   const w = q[0]!;
   const x = q[1]!;
   const y = q[2]!;
@@ -59,6 +63,7 @@ export function normalizeQuat(out: Float64Array, q: ArrayLike<number>): Float64A
  * ```
  */
 export function rotationFromQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {
+  check2('rotationFromQuat', 'out', out, 9, 'q', q, 4);
   const w = q[0]!;
   const x = q[1]!;
   const y = q[2]!;
@@ -100,6 +105,7 @@ export function rotationFromQuat(out: Float64Array, q: ArrayLike<number>): Float
  * ```
  */
 export function quatFromRotation(out: Float64Array, R: ArrayLike<number>): Float64Array {
+  check2('quatFromRotation', 'out', out, 4, 'R', R, 9);
   const r00 = R[0]!;
   const r01 = R[1]!;
   const r02 = R[2]!;
@@ -147,6 +153,69 @@ export function quatFromRotation(out: Float64Array, R: ArrayLike<number>): Float
   return out;
 }
 
+const OUT_A_B = ['out', 'a', 'b'];
+const OUT_A = ['out', 'a'];
+const OUT_TAU = ['out', 'tau'];
+const OUT_X = ['out', 'X'];
+const OUT_X_P = ['out', 'X', 'p'];
+const OUT_X_TAU = ['out', 'X', 'tau'];
+const OUT_Y_X = ['out', 'Y', 'X'];
+const OUT_TAU_X = ['out', 'tau', 'X'];
+const OUT_X_Y = ['out', 'X', 'Y'];
+const S444 = [4, 4, 4];
+const S44 = [4, 4];
+const S43 = [4, 3];
+const S34 = [3, 4];
+const S93 = [9, 3];
+const S39 = [3, 9];
+const S343 = [3, 4, 3];
+const S443 = [4, 4, 3];
+const S344 = [3, 4, 4];
+const S434 = [4, 3, 4];
+
+/**
+ * out ← Log(q) for q = (w, x, y, z) (the kernel of {@link SO3QuatGroup.log}).
+ * @throws DomainError when |‖q‖² − 1| > `LOG_ELEMENT_TOL`.
+ */
+function quatLog(
+  out: Float64Array,
+  w: number,
+  x: number,
+  y: number,
+  z: number,
+  what: string,
+): Float64Array {
+  const v2 = x * x + y * y + z * z;
+  const defect = w * w + v2 - 1;
+  if (defect > LOG_ELEMENT_TOL || defect < -LOG_ELEMENT_TOL) {
+    throw new DomainError(
+      what,
+      defect,
+      `must be a unit quaternion: ‖q‖² − 1 must be within ${LOG_ELEMENT_TOL} of 0 (use normalize first)`,
+    );
+  }
+  if (w < 0) {
+    w = -w;
+    x = -x;
+    y = -y;
+    z = -z;
+  }
+  const vn = Math.sqrt(v2);
+  const t = 2 * Math.atan2(vn, w);
+  let k: number;
+  if (t < SMALL_ANGLE) {
+    // atan(r)/r = 1 − r²/3 + r⁴/5 − …, r = |v|/w (w ≈ 1 here).
+    const r2 = v2 / (w * w);
+    k = (2 / w) * (1 - (r2 / 3) * (1 - (3 * r2) / 5));
+  } else {
+    k = t / vn;
+  }
+  out[0] = k * x;
+  out[1] = k * y;
+  out[2] = k * z;
+  return out;
+}
+
 /**
  * SO(3) as unit quaternions, `wxyz` (storageSize 4; matrixSize 3 for hat/vee/toMatrix; dim 3;
  * actionDim 3), Hamilton product, v ↦ q v q*. Same tangent conventions as {@link SO3}, so
@@ -157,8 +226,15 @@ export function quatFromRotation(out: Float64Array, R: ArrayLike<number>): Float
  * - Log(q) = 2·atan2(|v|, w)·v/|v| after choosing w ≥ 0 (the shortest of ±q, so
  *   |Log q| ≤ π), Taylor (2/w)(1 − r²/3 + r⁴/5), r = |v|/w, below `SMALL_ANGLE`;
  * - q⁻¹ = q* (unit q); Ad_q = R(q); ad_τ = τ̂.
+ * - Jacobians of the operations: those of {@link SO3Group} with R = R(q) (the tangent spaces are
+ *   the same): compose J_a = R(b)ᵀ, J_b = I; inverse −R(a); act −R p̂, R; exp J_r; log J_r⁻¹;
+ *   rplus R(Exp τ)ᵀ, J_r(τ); rminus J_r⁻¹, −J_l⁻¹; lplus R(X)ᵀJ_r(τ), I; lminus ±J_r⁻¹R(X);
+ *   between −R(out)ᵀ, I.
  *
- * Both q and −q are the same rotation: compare elements through {@link toMatrix}.
+ * Validity: `isValid` tests |‖q‖ − 1| ≤ tol; `normalize` divides by ‖q‖ (the nearest unit
+ * quaternion, exact to rounding); `log` throws a DomainError when |‖q‖² − 1| > `LOG_ELEMENT_TOL`.
+ * Both q and −q are the same rotation: compare elements through {@link toMatrix}. Every operation
+ * checks its argument lengths (DimensionError) and allocates nothing.
  *
  * @example
  * ```ts
@@ -175,9 +251,12 @@ export class SO3QuatGroup implements LieGroup {
   /** Storage layout of an element. */
   readonly layout = 'wxyz';
   private readonly scratch = new Float64Array(4);
+  private readonly m9 = new Float64Array(9);
+  private readonly n9 = new Float64Array(9);
 
   /** out ← (1, 0, 0, 0). */
   identity(out: Float64Array): Float64Array {
+    if (out.length !== 4) lengthError('SO3Quat.identity', ['out'], [4], [out]);
     out[0] = 1;
     out[1] = 0;
     out[2] = 0;
@@ -187,26 +266,35 @@ export class SO3QuatGroup implements LieGroup {
 
   /**
    * out ← a ⊗ b (Hamilton product): w = aw·bw − a·b, v = aw·bv + bw·av + av × bv.
-   * `out` may alias `a` or `b`.
+   * `out` may alias `a` or `b`. J_out_a = R(b)ᵀ, J_out_b = I.
    */
-  compose(out: Float64Array, a: Float64Array, b: Float64Array): Float64Array {
-    const aw = a[0]!;
-    const ax = a[1]!;
-    const ay = a[2]!;
-    const az = a[3]!;
-    const bw = b[0]!;
-    const bx = b[1]!;
-    const by = b[2]!;
-    const bz = b[3]!;
-    out[0] = aw * bw - ax * bx - ay * by - az * bz;
-    out[1] = aw * bx + ax * bw + ay * bz - az * by;
-    out[2] = aw * by - ax * bz + ay * bw + az * bx;
-    out[3] = aw * bz + ax * by - ay * bx + az * bw;
-    return out;
+  compose(
+    out: Float64Array,
+    a: Float64Array,
+    b: Float64Array,
+    J_out_a?: Float64Array,
+    J_out_b?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 4 || a.length !== 4 || b.length !== 4)
+      lengthError('SO3Quat.compose', OUT_A_B, S444, [out, a, b]);
+    if (J_out_a !== undefined) {
+      checkJac('SO3Quat.compose', 'J_out_a', J_out_a, 9);
+      transpose3(J_out_a, rotationFromQuat(J_out_a, b));
+    }
+    if (J_out_b !== undefined) {
+      checkJac('SO3Quat.compose', 'J_out_b', J_out_b, 9);
+      identity3(J_out_b);
+    }
+    return hamilton(out, a[0]!, a[1]!, a[2]!, a[3]!, b[0]!, b[1]!, b[2]!, b[3]!);
   }
 
-  /** out ← q* = (w, −x, −y, −z), the inverse of a unit quaternion. `out` may alias `a`. */
-  inverse(out: Float64Array, a: Float64Array): Float64Array {
+  /** out ← q* = (w, −x, −y, −z), the inverse of a unit quaternion. `out` may alias `a`. J = −R(a). */
+  inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
+    if (out.length !== 4 || a.length !== 4) lengthError('SO3Quat.inverse', OUT_A, S44, [out, a]);
+    if (J_out_a !== undefined) {
+      checkJac('SO3Quat.inverse', 'J_out_a', J_out_a, 9);
+      negateInto(J_out_a, rotationFromQuat(J_out_a, a), 9);
+    }
     out[0] = a[0]!;
     out[1] = -a[1]!;
     out[2] = -a[2]!;
@@ -214,79 +302,77 @@ export class SO3QuatGroup implements LieGroup {
     return out;
   }
 
-  /** out ← Exp(τ) = (cos(θ/2), (sin(θ/2)/θ)·τ) (manif, S³ exponential). */
-  exp(out: Float64Array, tau: Float64Array): Float64Array {
-    const x = tau[0]!;
-    const y = tau[1]!;
-    const z = tau[2]!;
-    const t = Math.sqrt(x * x + y * y + z * z);
-    let k: number;
-    if (t < SMALL_ANGLE) {
-      const t2 = t * t;
-      k = 0.5 * (1 - (t2 / 24) * (1 - t2 / 80));
-    } else {
-      k = Math.sin(0.5 * t) / t;
+  /** out ← Exp(τ) = (cos(θ/2), (sin(θ/2)/θ)·τ) (manif, S³ exponential). J_out_tau = J_r(τ). */
+  exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
+    if (out.length !== 4 || tau.length !== 3) lengthError('SO3Quat.exp', OUT_TAU, S43, [out, tau]);
+    if (J_out_tau !== undefined) {
+      checkJac('SO3Quat.exp', 'J_out_tau', J_out_tau, 9);
+      rjacInto(J_out_tau, tau);
     }
-    out[0] = Math.cos(0.5 * t);
-    out[1] = k * x;
-    out[2] = k * y;
-    out[3] = k * z;
-    return out;
+    return quatExp(out, tau);
   }
 
   /**
-   * out ← Log(q) = 2·atan2(|v|, w)·v/|v| with the sign of q chosen so that w ≥ 0 (manif, S³ logarithm),
-   * so |out| = θ ∈ [0, π]; at w = 0 (θ = π) either antipodal vector is returned.
+   * out ← Log(q) = 2·atan2(|v|, w)·v/|v| with the sign of q chosen so that w ≥ 0 (manif, S³
+   * logarithm), so |out| = θ ∈ [0, π]; at w = 0 (θ = π) either antipodal vector is returned.
+   * J_out_X = J_r⁻¹(out).
+   *
+   * @throws DomainError when |‖q‖² − 1| > `LOG_ELEMENT_TOL` (not a unit quaternion; NaN
+   *   propagates).
    */
-  log(out: Float64Array, q: Float64Array): Float64Array {
-    let w = q[0]!;
-    let x = q[1]!;
-    let y = q[2]!;
-    let z = q[3]!;
-    if (w < 0) {
-      w = -w;
-      x = -x;
-      y = -y;
-      z = -z;
+  log(out: Float64Array, q: Float64Array, J_out_X?: Float64Array): Float64Array {
+    if (out.length !== 3 || q.length !== 4) lengthError('SO3Quat.log', OUT_X, S34, [out, q]);
+    quatLog(out, q[0]!, q[1]!, q[2]!, q[3]!, 'SO3Quat.log: X');
+    if (J_out_X !== undefined) {
+      checkJac('SO3Quat.log', 'J_out_X', J_out_X, 9);
+      rjacInvInto(J_out_X, out, 1);
     }
-    const vn = Math.sqrt(x * x + y * y + z * z);
-    const t = 2 * Math.atan2(vn, w);
-    let k: number;
-    if (t < SMALL_ANGLE) {
-      // atan(r)/r = 1 − r²/3 + r⁴/5 − …, r = |v|/w (w ≈ 1 here).
-      const r2 = (vn * vn) / (w * w);
-      k = (2 / w) * (1 - (r2 / 3) * (1 - (3 * r2) / 5));
-    } else {
-      k = t / vn;
-    }
-    out[0] = k * x;
-    out[1] = k * y;
-    out[2] = k * z;
     return out;
   }
 
   /** out ← τ̂ (3×3, {@link hat3}). */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3) lengthError('SO3Quat.hat', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
   /** out ← m∨ ({@link vee3}). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
+    if (out.length !== 3 || m.length !== 9) lengthError('SO3Quat.vee', ['out', 'm'], S39, [out, m]);
     return vee3(out, m);
   }
 
   /**
    * out ← q p q* = p + w·t + u × t with u = (x, y, z), t = 2·u × p (q p q* expanded).
-   * `out` may alias `p`.
+   * `out` may alias `p`. J_out_X = −R(q) p̂, J_out_p = R(q).
    */
-  act(out: Float64Array, X: Float64Array, p: Float64Array): Float64Array {
+  act(
+    out: Float64Array,
+    X: Float64Array,
+    p: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_p?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || X.length !== 4 || p.length !== 3)
+      lengthError('SO3Quat.act', OUT_X_P, S343, [out, X, p]);
+    const px = p[0]!;
+    const py = p[1]!;
+    const pz = p[2]!;
+    if (J_out_X !== undefined || J_out_p !== undefined) {
+      const R = rotationFromQuat(this.m9, X);
+      if (J_out_X !== undefined) {
+        checkJac('SO3Quat.act', 'J_out_X', J_out_X, 9);
+        minusRHat(J_out_X, R, px, py, pz);
+      }
+      if (J_out_p !== undefined) {
+        checkJac('SO3Quat.act', 'J_out_p', J_out_p, 9);
+        copy9(J_out_p, R);
+      }
+    }
     const w = X[0]!;
     const ux = X[1]!;
     const uy = X[2]!;
     const uz = X[3]!;
-    const px = p[0]!;
-    const py = p[1]!;
-    const pz = p[2]!;
     const tx = 2 * (uy * pz - uz * py);
     const ty = 2 * (uz * px - ux * pz);
     const tz = 2 * (ux * py - uy * px);
@@ -298,40 +384,131 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← Ad_q = R(q), the rotation matrix ({@link rotationFromQuat}). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 9 || X.length !== 4) lengthError('SO3Quat.adj', OUT_X, [9, 4], [out, X]);
     return rotationFromQuat(out, X);
   }
 
   /** out ← ad_τ = τ̂. */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
+    if (out.length !== 9 || tau.length !== 3)
+      lengthError('SO3Quat.smallAdj', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
-  /** out ← X ⊗ Exp(τ). */
-  rplus(out: Float64Array, X: Float64Array, tau: Float64Array): Float64Array {
-    return this.compose(out, X, this.exp(this.scratch, tau));
+  /** out ← X ⊗ Exp(τ). `out` may alias `X`. J_out_X = R(Exp τ)ᵀ, J_out_tau = J_r(τ). */
+  rplus(
+    out: Float64Array,
+    X: Float64Array,
+    tau: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_tau?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 4 || X.length !== 4 || tau.length !== 3)
+      lengthError('SO3Quat.rplus', OUT_X_TAU, S443, [out, X, tau]);
+    const e = quatExp(this.scratch, tau);
+    if (J_out_X !== undefined) {
+      checkJac('SO3Quat.rplus', 'J_out_X', J_out_X, 9);
+      transpose3(J_out_X, rotationFromQuat(J_out_X, e));
+    }
+    if (J_out_tau !== undefined) {
+      checkJac('SO3Quat.rplus', 'J_out_tau', J_out_tau, 9);
+      rjacInto(J_out_tau, tau);
+    }
+    return hamilton(out, X[0]!, X[1]!, X[2]!, X[3]!, e[0]!, e[1]!, e[2]!, e[3]!);
   }
 
-  /** out ← Log(X* ⊗ Y). */
-  rminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
-    const s = this.compose(this.scratch, this.inverse(this.scratch, X), Y);
-    return this.log(out, s);
+  /** out ← Log(X* ⊗ Y). J_out_Y = J_r⁻¹(out), J_out_X = −J_l⁻¹(out). */
+  rminus(
+    out: Float64Array,
+    Y: Float64Array,
+    X: Float64Array,
+    J_out_Y?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || Y.length !== 4 || X.length !== 4)
+      lengthError('SO3Quat.rminus', OUT_Y_X, S344, [out, Y, X]);
+    const d = hamilton(this.scratch, X[0]!, -X[1]!, -X[2]!, -X[3]!, Y[0]!, Y[1]!, Y[2]!, Y[3]!);
+    quatLog(out, d[0]!, d[1]!, d[2]!, d[3]!, 'SO3Quat.rminus: X⁻¹Y');
+    if (J_out_Y !== undefined) {
+      checkJac('SO3Quat.rminus', 'J_out_Y', J_out_Y, 9);
+      rjacInvInto(J_out_Y, out, 1);
+    }
+    if (J_out_X !== undefined) {
+      checkJac('SO3Quat.rminus', 'J_out_X', J_out_X, 9);
+      negateInto(J_out_X, rjacInvInto(J_out_X, out, -1), 9);
+    }
+    return out;
   }
 
-  /** out ← Exp(τ) ⊗ X. */
-  lplus(out: Float64Array, tau: Float64Array, X: Float64Array): Float64Array {
-    return this.compose(out, this.exp(this.scratch, tau), X);
+  /** out ← Exp(τ) ⊗ X. `out` may alias `X`. J_out_tau = R(X)ᵀ·J_r(τ), J_out_X = I. */
+  lplus(
+    out: Float64Array,
+    tau: Float64Array,
+    X: Float64Array,
+    J_out_tau?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 4 || tau.length !== 3 || X.length !== 4)
+      lengthError('SO3Quat.lplus', OUT_TAU_X, S434, [out, tau, X]);
+    if (J_out_tau !== undefined) {
+      checkJac('SO3Quat.lplus', 'J_out_tau', J_out_tau, 9);
+      mulT3(J_out_tau, rotationFromQuat(this.m9, X), rjacInto(this.n9, tau));
+    }
+    if (J_out_X !== undefined) {
+      checkJac('SO3Quat.lplus', 'J_out_X', J_out_X, 9);
+      identity3(J_out_X);
+    }
+    const e = quatExp(this.scratch, tau);
+    return hamilton(out, e[0]!, e[1]!, e[2]!, e[3]!, X[0]!, X[1]!, X[2]!, X[3]!);
   }
 
-  /** out ← Log(Y ⊗ X*). */
-  lminus(out: Float64Array, Y: Float64Array, X: Float64Array): Float64Array {
-    const s = this.compose(this.scratch, Y, this.inverse(this.scratch, X));
-    return this.log(out, s);
+  /** out ← Log(Y ⊗ X*). J_out_Y = J_r⁻¹(out)·R(X), J_out_X = −J_r⁻¹(out)·R(X). */
+  lminus(
+    out: Float64Array,
+    Y: Float64Array,
+    X: Float64Array,
+    J_out_Y?: Float64Array,
+    J_out_X?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 3 || Y.length !== 4 || X.length !== 4)
+      lengthError('SO3Quat.lminus', OUT_Y_X, S344, [out, Y, X]);
+    const d = hamilton(this.scratch, Y[0]!, Y[1]!, Y[2]!, Y[3]!, X[0]!, -X[1]!, -X[2]!, -X[3]!);
+    quatLog(out, d[0]!, d[1]!, d[2]!, d[3]!, 'SO3Quat.lminus: YX⁻¹');
+    if (J_out_Y !== undefined || J_out_X !== undefined) {
+      const J = mul3(this.m9, rjacInvInto(this.n9, out, 1), rotationFromQuat(this.m9, X));
+      if (J_out_Y !== undefined) {
+        checkJac('SO3Quat.lminus', 'J_out_Y', J_out_Y, 9);
+        copy9(J_out_Y, J);
+      }
+      if (J_out_X !== undefined) {
+        checkJac('SO3Quat.lminus', 'J_out_X', J_out_X, 9);
+        negateInto(J_out_X, J, 9);
+      }
+    }
+    return out;
   }
 
-  /** out ← X* ⊗ Y. */
-  between(out: Float64Array, X: Float64Array, Y: Float64Array): Float64Array {
-    const s = this.inverse(this.scratch, X);
-    return this.compose(out, s, Y);
+  /** out ← X* ⊗ Y. `out` may alias `X` or `Y`. J_out_X = −R(out)ᵀ, J_out_Y = I. */
+  between(
+    out: Float64Array,
+    X: Float64Array,
+    Y: Float64Array,
+    J_out_X?: Float64Array,
+    J_out_Y?: Float64Array,
+  ): Float64Array {
+    if (out.length !== 4 || X.length !== 4 || Y.length !== 4)
+      lengthError('SO3Quat.between', OUT_X_Y, S444, [out, X, Y]);
+    hamilton(out, X[0]!, -X[1]!, -X[2]!, -X[3]!, Y[0]!, Y[1]!, Y[2]!, Y[3]!);
+    if (J_out_X !== undefined) {
+      checkJac('SO3Quat.between', 'J_out_X', J_out_X, 9);
+      const R = rotationFromQuat(this.m9, out);
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) J_out_X[3 * i + j] = -R[3 * j + i]!;
+    }
+    if (J_out_Y !== undefined) {
+      checkJac('SO3Quat.between', 'J_out_Y', J_out_Y, 9);
+      identity3(J_out_Y);
+    }
+    return out;
   }
 
   /** out ← J_r(τ), as {@link SO3Group.rjac} (same tangent space). */
@@ -360,6 +537,7 @@ export class SO3QuatGroup implements LieGroup {
    * it is the rotation {@link SO3Group.random} draws.
    */
   random(out: Float64Array, rng: Rng): Float64Array {
+    if (out.length !== 4) lengthError('SO3Quat.random', ['out'], [4], [out]);
     const u1 = rng();
     const u2 = 2 * Math.PI * rng();
     const u3 = 2 * Math.PI * rng();
@@ -374,13 +552,97 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← R(q), the 3×3 rotation matrix ({@link rotationFromQuat}). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 9 || X.length !== 4)
+      lengthError('SO3Quat.toMatrix', OUT_X, [9, 4], [out, X]);
     return rotationFromQuat(out, X);
   }
 
   /** out ← the quaternion (w ≥ 0) of the rotation matrix M ({@link quatFromRotation}, Shepperd). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
+    if (out.length !== 4 || M.length !== 9)
+      lengthError('SO3Quat.fromMatrix', ['out', 'M'], [4, 9], [out, M]);
     return quatFromRotation(out, M);
   }
+
+  /**
+   * Whether q is a unit quaternion: |‖q‖ − 1| ≤ tol. False for NaN or ∞.
+   *
+   * @example
+   * ```ts
+   * SO3Quat.isValid(Float64Array.of(2, 0, 0, 0)); // false
+   * ```
+   */
+  isValid(X: Float64Array, tol = GROUP_VALIDITY_TOL): boolean {
+    if (X.length !== 4) lengthError('SO3Quat.isValid', ['X'], [4], [X]);
+    const n = Math.sqrt(X[0]! ** 2 + X[1]! ** 2 + X[2]! ** 2 + X[3]! ** 2);
+    return Math.abs(n - 1) <= tol;
+  }
+
+  /**
+   * out ← q/‖q‖, the nearest unit quaternion ({@link normalizeQuat}). `out` may alias `X`.
+   *
+   * @throws DomainError when ‖q‖ is 0 or not finite.
+   *
+   * @example
+   * ```ts
+   * SO3Quat.normalize(new Float64Array(4), Float64Array.of(2, 0, 0, 0)); // [1, 0, 0, 0]
+   * ```
+   */
+  normalize(out: Float64Array, X: Float64Array): Float64Array {
+    if (out.length !== 4 || X.length !== 4) lengthError('SO3Quat.normalize', OUT_X, S44, [out, X]);
+    return normalizeQuat(out, X);
+  }
+}
+
+/** out ← a ⊗ b (Hamilton product) from the components; `out` may be anything. */
+function hamilton(
+  out: Float64Array,
+  aw: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bw: number,
+  bx: number,
+  by: number,
+  bz: number,
+): Float64Array {
+  out[0] = aw * bw - ax * bx - ay * by - az * bz;
+  out[1] = aw * bx + ax * bw + ay * bz - az * by;
+  out[2] = aw * by - ax * bz + ay * bw + az * bx;
+  out[3] = aw * bz + ax * by - ay * bx + az * bw;
+  return out;
+}
+
+/** out ← Exp(τ) = (cos(θ/2), (sin(θ/2)/θ)·τ). */
+function quatExp(out: Float64Array, tau: ArrayLike<number>): Float64Array {
+  const x = tau[0]!;
+  const y = tau[1]!;
+  const z = tau[2]!;
+  const t = Math.sqrt(x * x + y * y + z * z);
+  let k: number;
+  if (t < SMALL_ANGLE) {
+    const t2 = t * t;
+    k = 0.5 * (1 - (t2 / 24) * (1 - t2 / 80));
+  } else {
+    k = Math.sin(0.5 * t) / t;
+  }
+  out[0] = Math.cos(0.5 * t);
+  out[1] = k * x;
+  out[2] = k * y;
+  out[3] = k * z;
+  return out;
+}
+
+/** out ← J_r(τ) (SO(3), manif eq. 143). */
+function rjacInto(out: Float64Array, tau: ArrayLike<number>): Float64Array {
+  const t = norm3v(tau);
+  return axisForm3(out, tau, sinc(t), -cosc(t), sinc3(t));
+}
+
+/** out ← J_r⁻¹(sτ) for s = ±1 (s = −1: J_l⁻¹(τ)), manif eq. 144. */
+function rjacInvInto(out: Float64Array, tau: ArrayLike<number>, s: 1 | -1): Float64Array {
+  const t = norm3v(tau);
+  return axisForm3(out, tau, halfCot(t), 0.5 * s, invJacCoef(t));
 }
 
 /**

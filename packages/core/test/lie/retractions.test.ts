@@ -8,7 +8,7 @@ import { SO2 } from '../../src/lie/so2.js';
 import { SO3 } from '../../src/lie/so3.js';
 import { so3Cayley } from '../../src/lie/so3Retractions.js';
 import type { LieGroup } from '../../src/lie/types.js';
-import { describeRetraction } from '../support/lieGroupSuite.js';
+import { describeRetraction } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 const groups: LieGroup[] = [SO2, SE2, SO3, SE3, SEn(4)];

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/errors.js';
+import { DimensionError, DomainError } from '../../src/errors.js';
 import { Rn, RnGroup } from '../../src/lie/rn.js';
-import { describeLieGroup, expmSeries } from '../support/lieGroupSuite.js';
+import { describeLieGroup, expmSeries } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 for (const n of [1, 2, 3, 6]) describeLieGroup(Rn(n));
@@ -140,7 +140,7 @@ describe('R^n as a Lie group', () => {
     expect(hi).toBeGreaterThan(1.95);
   });
 
-  it('operations write into and return out, allow aliasing, and touch only the first n entries', () => {
+  it('operations write into and return out, allow aliasing, and reject arrays of another length', () => {
     const G = Rn(3);
     const x = Float64Array.of(1, 2, 3);
     const y = Float64Array.of(-1, 0.5, 4);
@@ -156,12 +156,17 @@ describe('R^n as a Lie group', () => {
     const p = y.slice();
     expect(G.act(p, x, p)).toBe(p);
     expect(Array.from(p)).toEqual([0, 2.5, 7]);
-    const out = Float64Array.of(9, 9, 9, 9);
+    const out = Float64Array.of(9, 9, 9);
     expect(G.exp(out, x)).toBe(out);
-    expect(Array.from(out)).toEqual([1, 2, 3, 9]);
+    expect(Array.from(out)).toEqual([1, 2, 3]);
     expect(G.log(out, y)).toBe(out);
-    expect(Array.from(out)).toEqual([-1, 0.5, 4, 9]);
+    expect(Array.from(out)).toEqual([-1, 0.5, 4]);
     expect(G.identity(out)).toBe(out);
-    expect(Array.from(out)).toEqual([0, 0, 0, 9]);
+    expect(Array.from(out)).toEqual([0, 0, 0]);
+    // exact lengths: a longer `out` is a DimensionError naming the method and argument
+    const long = Float64Array.of(9, 9, 9, 9);
+    expect(() => G.exp(long, x)).toThrow(DimensionError);
+    expect(() => G.exp(long, x)).toThrow('Rn(3).exp: out: expected 3, got 4');
+    expect(Array.from(long)).toEqual([9, 9, 9, 9]);
   });
 });

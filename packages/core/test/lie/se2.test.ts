@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SE2_SERIES_ANGLE, SMALL_ANGLE } from '../../src/constants.js';
 import { SE2, SE2Group } from '../../src/lie/se2.js';
 import { inv3 } from '../../src/linalg/small.js';
-import { describeLieGroup } from '../support/lieGroupSuite.js';
+import { describeLieGroup } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 describeLieGroup(SE2);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SE3_SERIES_ANGLE, SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../../src/constants.js';
 import { SE3, SE3Group } from '../../src/lie/se3.js';
-import { describeLieGroup } from '../support/lieGroupSuite.js';
+import { describeLieGroup } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 describeLieGroup(SE3);

@@ -4,7 +4,7 @@ import { SEN_RANDOM_MAX_ANGLE } from '../../src/constants.js';
 import { DomainError } from '../../src/errors.js';
 import { SEn, SEnGroup } from '../../src/lie/sen.js';
 import { DenseLU } from '../../src/linalg/lu.js';
-import { describeLieGroup } from '../support/lieGroupSuite.js';
+import { describeLieGroup } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 for (const n of [2, 3, 4, 5]) describeLieGroup(SEn(n));

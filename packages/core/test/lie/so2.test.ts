@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SO2, SO2Group } from '../../src/lie/so2.js';
-import { describeLieGroup } from '../support/lieGroupSuite.js';
+import { describeLieGroup } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 describeLieGroup(SO2);

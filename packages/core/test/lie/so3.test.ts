@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../../src/constants.js';
 import { coAdjoint } from '../../src/lie/retractions.js';
 import { coAdjointSO3, hat3, SO3, vee3 } from '../../src/lie/so3.js';
-import { describeLieGroup, expmSeries } from '../support/lieGroupSuite.js';
+import { describeLieGroup, expmSeries } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 describeLieGroup(SO3);

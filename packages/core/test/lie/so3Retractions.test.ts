@@ -17,7 +17,7 @@ import {
 } from '../../src/lie/so3Retractions.js';
 import type { Retraction } from '../../src/lie/types.js';
 import { inv3 } from '../../src/linalg/small.js';
-import { describeRetraction } from '../support/lieGroupSuite.js';
+import { describeRetraction } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 for (const R of [so3Exp, so3Cayley, so3Skew]) describeRetraction(R);

@@ -9,7 +9,7 @@ import {
   rotationFromQuat,
   SO3Quat,
 } from '../../src/lie/so3quat.js';
-import { describeLieGroup } from '../support/lieGroupSuite.js';
+import { describeLieGroup } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
 describeLieGroup(SO3Quat);

@@ -1,8 +1,12 @@
 // Shared random test data for the linalg tests: fast-check arbitraries, random orthogonal matrices
 // as products of Householder reflections, matrices with a prescribed singular value decomposition
 // (so singular values, conditioning, determinants and null spaces are known exactly, independently
-// of the code under test), and a small seeded PRNG.
+// of the code under test), and the seeded PRNG of `@geomech/core/testing`.
 import fc from 'fast-check';
+import { rng } from '../../src/testing/random.js';
+
+/** The seeded PRNG (mulberry32) of `@geomech/core/testing`, re-exported for the other tests. */
+export { rng };
 
 /**
  * Numbers in [−1, 1] with full 53-bit mantissas and magnitudes spread log-uniformly over
@@ -79,18 +83,6 @@ export function fromSvd(
     }
   }
   return a;
-}
-
-/** Small deterministic PRNG (mulberry32), uniform in [0, 1), so one integer seeds a whole matrix. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `len` deterministic entries uniform in [−1, 1) from the 32-bit seed (via {@link rng}). */

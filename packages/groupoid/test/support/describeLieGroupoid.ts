@@ -1,6 +1,6 @@
 /**
  * The shared property suite of every Lie groupoid (STYLE.md: `describeLieGroupoid(G)`), spec 003
- * §3.1–§3.5, §9, §11.1, §11.2. Samples are seeded (mulberry32 from core's test support): identity
+ * §3.1–§3.5, §9, §11.1, §11.2. Samples are seeded (mulberry32 from `@geomech/core/testing`): identity
  * arrows ε(q), arrows within 1e-8 of them and random arrows, with composable partners from
  * `randomAfter`. Tangent maps are evaluated by fourth-order central differences through the charts
  * (`curveVelocity`), Lie brackets by commutators of flows with Richardson extrapolation.
@@ -11,8 +11,8 @@
  * which it asserts (every groupoid we ship is transitive).
  */
 import { leastSquares, rank as svdRank } from '@geomech/core';
+import { rng as mulberry32, relErr } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
-import { rng as mulberry32 } from '../../../core/test/support/random.js';
 import { curveVelocity } from '../../src/algebroid.js';
 import { CotangentGroupoid, type CotangentPoint } from '../../src/cotangent.js';
 import { leftGrad, rightGrad } from '../../src/gradients.js';
@@ -41,17 +41,8 @@ export interface LieGroupoidSuiteOptions {
   readonly parts?: readonly LieGroupoidSuitePart[];
 }
 
-/** max |a − b|∞ / max(1, |a|∞, |b|∞). */
-export function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  expect(a.length).toBe(b.length);
-  let d = 0;
-  let s = 1;
-  for (let i = 0; i < a.length; i++) {
-    d = Math.max(d, Math.abs(a[i]! - b[i]!));
-    s = Math.max(s, Math.abs(a[i]!), Math.abs(b[i]!));
-  }
-  return d / s;
-}
+/** max |a − b|∞ / max(1, |a|∞, |b|∞), from `@geomech/core/testing` (re-exported for the tests). */
+export { relErr };
 
 function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let s = 0;
