@@ -218,3 +218,74 @@ export const SEN_RANDOM_MAX_ANGLE = 3;
  * vectors when subnormal entries meet O(1) ones (seen: ‖VᵀV − I‖ = 0.27 for a 5×6 matrix).
  */
 export const SVD_FLUSH_RTOL = 2 ** -104;
+
+// ---------------------------------------------------------------------------------------------
+// Optimal control: the stage-wise KKT factorization and the interior-point method (ocp/)
+
+/**
+ * A pivot of the symmetric indefinite LDLᵀ factorizations of the stage-wise KKT factorization
+ * (`StageKktSystem`) counts as zero when |pivot| ≤ OCP_PIVOT_ZERO_RTOL·r, r the largest entry of
+ * the pivot's row in its block. An exactly singular block gives pivots of a few ε·r·(Bunch–Kaufman
+ * growth ≤ 2.57 per step) ≈ 1e-15·r; 1e-12 leaves three digits of margin. The test is per row
+ * because interior-point blocks carry entries Σ = z/s ≈ 1/μ for active bounds next to O(1)
+ * curvature, which a block-wide threshold would declare zero. A zero pivot makes the
+ * interior-point method regularize (δ_c, then δ_w, as IPOPT).
+ */
+export const OCP_PIVOT_ZERO_RTOL = 1e-12;
+
+/**
+ * The second-order verdict at the solution calls a pivot of the unregularized KKT factorization
+ * zero when |pivot| ≤ OCP_SECOND_ORDER_ZERO_RTOL·(largest entry of the Lagrangian Hessian and the
+ * constraint Jacobians, not of Σ), and then reports `singular`
+ * rather than `minimum` or `saddle`. Looser than {@link OCP_PIVOT_ZERO_RTOL}: at a converged point
+ * a continuous symmetry (a gauge freedom) leaves a curvature of the size of the remaining KKT error
+ * (≈ tol = 1e-8 relative), not of ε.
+ */
+export const OCP_SECOND_ORDER_ZERO_RTOL = 1e-8;
+
+/**
+ * When the unregularized KKT matrix at the solution is singular, the second-order verdict factors it
+ * again with the dual regularization δ = OCP_SECOND_ORDER_DUAL_REG·(Hessian/Jacobian scale) on the
+ * constraint rows: W + JᵀJ/δ then has the inertia of W on null(J) (Finsler's lemma) when the
+ * penalty 1/δ dominates W off the null space, which 1e6 relative does for constraints whose
+ * Jacobian is not itself nearly rank-deficient; and δ stays far above the zero-pivot threshold
+ * {@link OCP_SECOND_ORDER_ZERO_RTOL} so that the regularized rows count as negative, not zero.
+ */
+export const OCP_SECOND_ORDER_DUAL_REG = 1e-6;
+
+/**
+ * A stage's equality constraints g_k are split by Householder QR with column pivoting of ∂g_k/∂u_k:
+ * rows whose remaining control part has norm ≤ OCP_LOCAL_RANK_RTOL·max|∂g_k/∂(x_k, u_k)| are not
+ * eliminated by the stage's controls but carried to earlier stages (exactly, with their small control
+ * part kept). Carrying is always exact; eliminating a row through a tiny pivot would put gains of
+ * 1/pivot into the cost-to-go, so only numerically rank-deficient rows (≈ ε relative) are carried.
+ */
+export const OCP_LOCAL_RANK_RTOL = 1e-10;
+
+/**
+ * Most equality constraint rows the stage-wise KKT factorization carries at one stage (constraints
+ * that the later controls cannot eliminate: terminal and initial conditions, state-only path
+ * equalities). Each carried row costs O(n_x) work per stage; boundary conditions carry at most
+ * 2·n_x rows. A problem that needs more (state-only equalities at many stages) gets status
+ * `stepComputationFailed` with a message naming this limit.
+ */
+export const OCP_MAX_CARRIED_CONSTRAINTS = 64;
+
+/**
+ * The dynamics Jacobian ∂c_k/∂x_{k+1} (which the stage-wise factorization inverts) is treated as
+ * singular when its LU factorization with partial pivoting has a pivot |u_ii| ≤
+ * OCP_DYNAMICS_SINGULAR_RTOL·max|entry|: a numerically singular matrix gives pivots of a few ε.
+ */
+export const OCP_DYNAMICS_SINGULAR_RTOL = 1e-14;
+
+/**
+ * The interior-point method keeps an inequality row h_i − s_i = 0 as a row of the KKT system (with
+ * diagonal −s_i/z_i) when Σ_i = z_i/s_i > OCP_SLACK_CONDENSE_SIGMA, and condenses it into the
+ * Hessian as J_h,iᵀΣ_iJ_h,i otherwise. Condensing a strongly active row adds entries of size
+ * z/s ≈ 1/μ, and a direction that keeps several active rows satisfied then has its O(1) curvature
+ * computed by cancelling them (an error of ε·z/s: ~1e-7 at μ = 1e-9, ~0.1 in a restoration phase
+ * with z ≈ ρ = 1000); as a row it is an equality constraint with a tiny regularization. With the
+ * problem scaled so that gradients are O(1) (IPOPT's gradient-based scaling), Σ = 1 separates the
+ * two regimes: condensed rows add at most O(1) entries, kept rows carry diagonals of at most 1.
+ */
+export const OCP_SLACK_CONDENSE_SIGMA = 1;

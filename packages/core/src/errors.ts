@@ -22,7 +22,8 @@ export type GeomechErrorTag =
   | 'MaxStepsExceededError'
   | 'RegularityError'
   | 'NonRegularSystemError'
-  | 'NotComposableError';
+  | 'NotComposableError'
+  | 'EvaluationDomainError';
 
 /**
  * Every {@link GeomechErrorTag}, in declaration order.
@@ -46,6 +47,7 @@ export const GEOMECH_ERROR_TAGS: readonly GeomechErrorTag[] = Object.freeze([
   'RegularityError',
   'NonRegularSystemError',
   'NotComposableError',
+  'EvaluationDomainError',
 ]);
 
 /** Base class of every error thrown by the geomech libraries. */
@@ -335,5 +337,22 @@ export class NotComposableError extends GeomechError {
     readonly gap: number,
   ) {
     super(`arrows are not composable: |target(g) - source(h)| = ${gap}`);
+  }
+}
+
+/**
+ * A problem's function was evaluated outside its domain (a trial point beyond the branch of a
+ * logarithm or the chart of a retraction). Optimal-control problems throw it from `evaluate`; the
+ * interior-point solver then treats the point like one with NaN values and shortens the step.
+ */
+export class EvaluationDomainError extends GeomechError {
+  override name: GeomechErrorTag = 'EvaluationDomainError';
+  constructor(
+    /** Stage whose evaluation failed. */
+    readonly stage: number,
+    /** Why the point is outside the domain. */
+    readonly reason: string,
+  ) {
+    super(`evaluation outside the domain at stage ${stage}: ${reason}`);
   }
 }

@@ -35,6 +35,7 @@ export * from './linalg/mlmatrix.js';
 export * from './linalg/qr.js';
 export * from './linalg/small.js';
 export * from './mechanics/vocabulary.js';
+export * from './ocp/index.js';
 export * from './ode/dopri5.js';
 export * from './ode/rk4.js';
 export * from './progress.js';

@@ -1,0 +1,731 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DimensionError,
+  DomainError,
+  EvaluationDomainError,
+  NonFiniteError,
+} from '../../src/errors.js';
+import { DenseLU } from '../../src/linalg/lu.js';
+import { resolveOcpOptions } from '../../src/ocp/options.js';
+import type { StageOcp } from '../../src/ocp/problem.js';
+import { OcpSolver, solveOcp } from '../../src/ocp/solver.js';
+import { rng } from '../support/random.js';
+import { stageDerivativeError } from './derivativeCheck.js';
+import {
+  doubleIntegratorBangBang,
+  hs071,
+  linear,
+  minimumTime,
+  type RnStage,
+  type Row,
+  rnProblem,
+  rosenbrock,
+  zeroH,
+} from './problems.js';
+
+// ---------------------------------------------------------------------------------------------
+// linear-quadratic problems against a dense KKT solve
+
+interface LqData {
+  N: number;
+  nx: number;
+  nu: number;
+  A: number[][][];
+  B: number[][][];
+  d: number[][];
+  Q: number[][][];
+  q: number[][];
+  x0: number[];
+  xN: number[] | undefined;
+}
+
+function randomLq(seed: number, N: number, terminal: boolean): LqData {
+  const r = rng(seed);
+  const nx = 3;
+  const nu = 2;
+  const u = () => 2 * r() - 1;
+  const mat = (m: number, n: number, diag = 0) =>
+    Array.from({ length: m }, (_, i) =>
+      Array.from({ length: n }, (_, j) => u() * 0.4 + (i === j ? diag : 0)),
+    );
+  const spd = (n: number) => {
+    const M = mat(n, n);
+    return M.map((row, i) =>
+      row.map((_, j) => M[i]!.reduce((s, v, t) => s + v * M[j]![t]!, 0) + (i === j ? 0.5 : 0)),
+    );
+  };
+  return {
+    N,
+    nx,
+    nu,
+    A: Array.from({ length: N }, () => mat(nx, nx, 1)),
+    B: Array.from({ length: N }, () => mat(nx, nu)),
+    d: Array.from({ length: N }, () => Array.from({ length: nx }, u)),
+    Q: Array.from({ length: N + 1 }, (_, k) => spd(k < N ? nx + nu : nx)),
+    q: Array.from({ length: N + 1 }, (_, k) => Array.from({ length: k < N ? nx + nu : nx }, u)),
+    x0: Array.from({ length: nx }, u),
+    xN: terminal ? Array.from({ length: nx }, u) : undefined,
+  };
+}
+
+function lqProblem(D: LqData): StageOcp {
+  const stages: RnStage[] = [];
+  const quad = (Q: number[][], q: number[], z: number[]): Row => {
+    const Qz = Q.map((row) => row.reduce((s, v, j) => s + v * z[j]!, 0));
+    return {
+      v:
+        0.5 * z.reduce((s, zi, i) => s + zi * Qz[i]!, 0) +
+        q.reduce((s, qi, i) => s + qi * z[i]!, 0),
+      g: Qz.map((v, i) => v + q[i]!),
+      H: Q.map((row) => [...row]),
+    };
+  };
+  for (let k = 0; k <= D.N; k++) {
+    const last = k === D.N;
+    const ng = k === 0 ? D.nx : last && D.xN ? D.nx : 0;
+    stages.push({
+      nx: D.nx,
+      nu: last ? 0 : D.nu,
+      ng,
+      cost: (x, u) => quad(D.Q[k]!, D.q[k]!, [...x, ...u]),
+      dynamics: last
+        ? undefined
+        : (x, u, xn) =>
+            xn.map((_, i) => {
+              const z = [...x, ...u, ...xn];
+              const g = [...D.A[k]![i]!, ...D.B[k]![i]!, ...xn.map((__, j) => (i === j ? -1 : 0))];
+              return linear(g, D.d[k]![i]!, z);
+            }),
+      eq:
+        ng === 0
+          ? undefined
+          : (x, u) => {
+              const ref = k === 0 ? D.x0 : D.xN!;
+              const z = [...x, ...u];
+              return ref.map((v, i) =>
+                linear(
+                  z.map((_, j) => (i === j ? 1 : 0)),
+                  -v,
+                  z,
+                ),
+              );
+            },
+    });
+  }
+  return rnProblem(stages);
+}
+
+/** The dense KKT solve of the LQ problem: x (flat), u (flat), λ, μ and the optimal cost. */
+function denseLq(D: LqData) {
+  const { N, nx, nu } = D;
+  const nX = (N + 1) * nx;
+  const n = nX + N * nu;
+  const xi = (k: number, i: number) => k * nx + i;
+  const ui = (k: number, i: number) => nX + k * nu + i;
+  const rows: { a: Map<number, number>; b: number }[] = [];
+  for (let k = 0; k < N; k++) {
+    for (let i = 0; i < nx; i++) {
+      const a = new Map<number, number>();
+      for (let j = 0; j < nx; j++) a.set(xi(k, j), D.A[k]![i]![j]!);
+      for (let j = 0; j < nu; j++) a.set(ui(k, j), D.B[k]![i]![j]!);
+      a.set(xi(k + 1, i), (a.get(xi(k + 1, i)) ?? 0) - 1);
+      rows.push({ a, b: -D.d[k]![i]! });
+    }
+  }
+  for (let i = 0; i < nx; i++) rows.push({ a: new Map([[xi(0, i), 1]]), b: D.x0[i]! });
+  if (D.xN) for (let i = 0; i < nx; i++) rows.push({ a: new Map([[xi(N, i), 1]]), b: D.xN[i]! });
+  const m = rows.length;
+  const size = n + m;
+  const K = new Float64Array(size * size);
+  const rhs = new Float64Array(size);
+  for (let k = 0; k <= N; k++) {
+    const idx = (a: number) => (a < nx ? xi(k, a) : ui(k, a - nx));
+    const Q = D.Q[k]!;
+    for (let a = 0; a < Q.length; a++) {
+      rhs[idx(a)] = -D.q[k]![a]!;
+      for (let b = 0; b < Q.length; b++) K[idx(a) * size + idx(b)]! += Q[a]![b]!;
+    }
+  }
+  rows.forEach((row, r) => {
+    for (const [j, v] of row.a) {
+      K[(n + r) * size + j] = v;
+      K[j * size + n + r] = v;
+    }
+    rhs[n + r] = row.b;
+  });
+  const sol = new DenseLU(size).factor(K).solve(rhs);
+  const x = sol.slice(0, nX);
+  const u = sol.slice(nX, n);
+  let cost = 0;
+  for (let k = 0; k <= N; k++) {
+    const z = [...x.slice(k * nx, (k + 1) * nx), ...(k < N ? u.slice(k * nu, (k + 1) * nu) : [])];
+    const Q = D.Q[k]!;
+    for (let a = 0; a < z.length; a++) {
+      cost += D.q[k]![a]! * z[a]!;
+      for (let b = 0; b < z.length; b++) cost += 0.5 * z[a]! * Q[a]![b]! * z[b]!;
+    }
+  }
+  return { x, u, lambda: sol.slice(n, n + N * nx), mu: sol.slice(n + N * nx), cost };
+}
+
+function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+describe('OcpSolver on linear-quadratic problems', () => {
+  for (const terminal of [false, true]) {
+    it(`one iteration from a random start reaches the dense KKT solution${terminal ? ' (terminal state constraint)' : ''}`, () => {
+      for (const seed of [1, 2, 3]) {
+        const D = randomLq(seed, 12, terminal);
+        const ref = denseLq(D);
+        const r = rng(seed + 100);
+        const guess = {
+          x: Float64Array.from({ length: (D.N + 1) * D.nx }, () => 4 * r() - 2),
+          u: Float64Array.from({ length: D.N * D.nu }, () => 4 * r() - 2),
+        };
+        const res = new OcpSolver(lqProblem(D)).solve(guess);
+        expect(res.status).toBe('converged');
+        expect(res.iterations).toBe(1);
+        expect(res.secondOrder).toBe('minimum');
+        expect(res.success).toBe(true);
+        expect(maxDiff(res.x, ref.x)).toBeLessThan(1e-10);
+        expect(maxDiff(res.u, ref.u)).toBeLessThan(1e-10);
+        expect(maxDiff(res.lambda, ref.lambda)).toBeLessThan(1e-9);
+        expect(maxDiff(res.mu, ref.mu)).toBeLessThan(1e-9);
+        expect(Math.abs(res.cost - ref.cost)).toBeLessThan(1e-10 * Math.max(1, Math.abs(ref.cost)));
+        // inertia of the unregularized KKT matrix: (n, m, 0)
+        const n = (D.N + 1) * D.nx + D.N * D.nu;
+        const m = D.N * D.nx + D.nx * (terminal ? 2 : 1);
+        expect(res.inertia).toEqual({ positive: n, negative: m, zero: 0 });
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// nonlinear problems with known optima
+
+describe('OcpSolver on nonlinear problems with known optima', () => {
+  it('the test problems have exact derivatives (central differences, ≤ 1e-6)', () => {
+    const r = rng(7);
+    const cases: [StageOcp, number][] = [
+      [rosenbrock(), 1],
+      [hs071(), 1],
+      [minimumTime(6), 4],
+      [doubleIntegratorBangBang(6), 2],
+    ];
+    for (const [p, seed] of cases) {
+      const xs: Float64Array[] = [];
+      const us: Float64Array[] = [];
+      for (let k = 0; k <= p.N; k++) {
+        xs.push(Float64Array.from({ length: p.stateStorage(k) }, () => 1 + r()));
+        us.push(Float64Array.from({ length: p.dims(k).nu }, () => 1 + r()));
+      }
+      for (let k = 0; k <= p.N; k++) {
+        const e = stageDerivativeError(p, k, xs[k]!, us[k]!, xs[k + 1], seed + k);
+        expect(e.jacobian).toBeLessThan(1e-6);
+        expect(e.hessian).toBeLessThan(1e-6);
+      }
+    }
+  });
+
+  it('Rosenbrock as a 2-stage problem from (−1.2, 1): minimum (1, 1), 21 iterations as IPOPT', () => {
+    const res = new OcpSolver(rosenbrock()).solve({ x: [-1.2, -1.2, 1], u: [1] });
+    expect(res.status).toBe('converged');
+    expect(res.secondOrder).toBe('minimum');
+    expect(res.cost).toBeLessThan(1e-15);
+    expect(maxDiff(res.x, [1, 1, 1])).toBeLessThan(1e-7);
+    expect(res.iterations).toBeLessThanOrEqual(25);
+  });
+
+  it('Hock–Schittkowski 71: f* = 17.0140173, x* = (1, 4.7429994, 3.8211503, 1.3794082), 8 iterations as IPOPT', () => {
+    const res = new OcpSolver(hs071()).solve({ x: [1, 5], u: [5, 1] });
+    expect(res.status).toBe('converged');
+    expect(res.success).toBe(true);
+    expect(res.cost).toBeCloseTo(17.0140173, 6);
+    expect(maxDiff([...res.x, ...res.u], [1, 4.7429994, 3.8211503, 1.3794082])).toBeLessThan(1e-6);
+    expect(res.iterations).toBe(8);
+    // KKT at the returned point: ∇f + μ∇g − Σ zᵢ∇hᵢ = 0 with z ≥ 0, zᵢhᵢ ≈ 0
+    for (const z of res.z) expect(z).toBeGreaterThan(-1e-8);
+    expect(res.dualInfeasibility).toBeLessThan(1e-7);
+  });
+
+  it('double integrator with |u| ≤ 1: the bang-bang discrete optimum (switch at t = T/2), p_N = 1', () => {
+    for (const N of [10, 40, 160]) {
+      const res = new OcpSolver(doubleIntegratorBangBang(N), { tol: 1e-10 }).solve({
+        x: new Float64Array(2 * (N + 1)),
+        u: new Float64Array(N),
+      });
+      expect(res.status).toBe('converged');
+      expect(res.secondOrder).toBe('minimum');
+      expect(Math.abs(res.cost + 1)).toBeLessThan(1e-8);
+      for (let k = 0; k < N; k++)
+        expect(Math.abs(res.u[k]! - (k < N / 2 ? 1 : -1))).toBeLessThan(1e-6);
+      expect(res.iterations).toBeLessThan(15);
+    }
+  });
+
+  it('minimum time with the final time as a state: T* = 2 for every even N', () => {
+    for (const N of [10, 40]) {
+      const x = new Float64Array(3 * (N + 1));
+      for (let k = 0; k <= N; k++) x[3 * k + 2] = 3;
+      const res = new OcpSolver(minimumTime(N), { tol: 1e-10 }).solve({
+        x,
+        u: new Float64Array(N),
+      });
+      expect(res.status).toBe('converged');
+      expect(res.secondOrder).toBe('minimum');
+      expect(Math.abs(res.cost - 2)).toBeLessThan(1e-8);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// saddles and the second-order verdict
+
+/** ℓ = a²/2 + (b² − 1)²/4 with b + 2 ≥ 0: a saddle at (0, 0), minima at (0, ±1). */
+function saddleProblem(): StageOcp {
+  return rnProblem([
+    {
+      nx: 2,
+      nu: 0,
+      nh: 1,
+      cost: ([a, b]) => ({
+        v: (a! * a!) / 2 + (b! * b! - 1) ** 2 / 4,
+        g: [a!, b! * (b! * b! - 1)],
+        H: [
+          [1, 0],
+          [0, 3 * b! * b! - 1],
+        ],
+      }),
+      ineq: (x) => [linear([0, 1], 2, x)],
+    },
+  ]);
+}
+
+describe('second-order verdict', () => {
+  it('started exactly at a saddle with zero gradient, the inertia correction moves off it to a minimum', () => {
+    const res = new OcpSolver(saddleProblem()).solve({ x: [0, 0], u: [] });
+    expect(res.status).toBe('converged');
+    expect(res.secondOrder).toBe('minimum');
+    expect(res.success).toBe(true);
+    expect(Math.abs(res.x[1]!)).toBeCloseTo(1, 7);
+    expect(res.cost).toBeLessThan(1e-12);
+  });
+
+  it('returned at the saddle (maxIterations 0) the verdict is saddle, never success', () => {
+    const res = new OcpSolver(saddleProblem(), { maxIterations: 0 }).solve({ x: [0, 0], u: [] });
+    expect(res.status).toBe('maxIterations');
+    expect(res.secondOrder).toBe('saddle');
+    expect(res.success).toBe(false);
+    // one negative eigenvalue more than the n_h = 0 kept rows... : the reduced Hessian −1 + Σ < 0
+    expect(res.inertia!.negative).toBe(1);
+  });
+
+  it('a converged stationary point that is a maximum along a feasible direction is reported as saddle', () => {
+    // max of −x² on x ∈ [−1, 1] started at x = 0: by symmetry the iterates stay at 0
+    const p = rnProblem([
+      {
+        nx: 1,
+        nu: 0,
+        nh: 2,
+        cost: ([x]) => ({ v: -x! * x!, g: [-2 * x!], H: [[-2]] }),
+        ineq: (x) => [linear([1], 1, x), linear([-1], 1, x)],
+      },
+    ]);
+    const res = new OcpSolver(p).solve({ x: [0], u: [] });
+    expect(res.secondOrder).toBe('saddle');
+    expect(res.success).toBe(false);
+    expect(res.message).toMatch(/not a minimum/);
+  });
+
+  it('a continuous symmetry gives singular; a gauge constraint removes it', () => {
+    // ℓ = (a − b)²: every (t, t) is a minimizer
+    const sym = (gauge: boolean) =>
+      rnProblem([
+        {
+          nx: 2,
+          nu: 0,
+          ng: gauge ? 1 : 0,
+          cost: ([a, b]) => ({
+            v: (a! - b!) ** 2,
+            g: [2 * (a! - b!), -2 * (a! - b!)],
+            H: [
+              [2, -2],
+              [-2, 2],
+            ],
+          }),
+          eq: gauge ? (x) => [linear([1, 0], 0, x)] : undefined,
+        },
+      ]);
+    const free = new OcpSolver(sym(false)).solve({ x: [1, 3], u: [] });
+    expect(free.status).toBe('converged');
+    expect(free.secondOrder).toBe('singular');
+    expect(free.success).toBe(false);
+    const fixed = new OcpSolver(sym(true)).solve({ x: [1, 3], u: [] });
+    expect(fixed.secondOrder).toBe('minimum');
+    expect(fixed.success).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// restoration and statuses
+
+/** u ≥ 1 and u ≤ 0: no feasible point. */
+function incompatibleBounds(): StageOcp {
+  return rnProblem([
+    {
+      nx: 1,
+      nu: 1,
+      nh: 2,
+      cost: (_x, u) => ({
+        v: u[0]! ** 2,
+        g: [0, 2 * u[0]!],
+        H: [
+          [0, 0],
+          [0, 2],
+        ],
+      }),
+      dynamics: (x, u, xn) => [linear([1, 1, -1], 0, [...x, ...u, ...xn])],
+      ineq: (x, u) => [linear([0, 1], -1, [...x, ...u]), linear([0, -1], 0, [...x, ...u])],
+    },
+    { nx: 1, nu: 0 },
+  ]);
+}
+
+/** Wächter & Biegler (2000): min x₁ s.t. x₁² − x₂ − 1 = 0, x₁ − x₃ − 1/2 = 0, x₂, x₃ ≥ 0. */
+function waechterBiegler(): StageOcp {
+  return rnProblem([
+    {
+      nx: 3,
+      nu: 0,
+      ng: 2,
+      nh: 2,
+      cost: (x) => linear([1, 0, 0], 0, x),
+      eq: ([a, b, c]) => {
+        const H = zeroH(3);
+        H[0]![0] = 2;
+        return [
+          { v: a! * a! - b! - 1, g: [2 * a!, -1, 0], H },
+          linear([1, 0, -1], -0.5, [a!, b!, c!]),
+        ];
+      },
+      ineq: (x) => [linear([0, 1, 0], 0, x), linear([0, 0, 1], 0, x)],
+    },
+  ]);
+}
+
+describe('feasibility restoration and the statuses', () => {
+  it('incompatible bounds: infeasible (restoration converges to a point of positive violation)', () => {
+    const res = new OcpSolver(incompatibleBounds()).solve({ x: [0, 0], u: [0.5] });
+    expect(res.status).toBe('infeasible');
+    expect(res.success).toBe(false);
+    expect(res.restorations).toBeGreaterThan(0);
+    expect(res.primalInfeasibility).toBeCloseTo(0.5, 6);
+    expect(res.secondOrder).toBeUndefined();
+  });
+
+  it('Wächter–Biegler from (−2, 1, 1): restoration phases, then local infeasibility at x₁ = −1 (as IPOPT 3.11)', () => {
+    const res = new OcpSolver(waechterBiegler()).solve({ x: [-2, 1, 1], u: [] });
+    expect(res.status).toBe('infeasible');
+    expect(res.restorations).toBeGreaterThanOrEqual(2);
+    expect(res.x[0]).toBeCloseTo(-1, 6);
+    // the ℓ₁ violation at the infeasible stationary point is 1.5
+    const [a, b, c] = res.x as unknown as [number, number, number];
+    const l1 = Math.abs(a * a - b - 1) + Math.abs(a - c - 0.5) + Math.max(0, -b) + Math.max(0, -c);
+    expect(l1).toBeCloseTo(1.5, 6);
+  });
+
+  it('Wächter–Biegler from a start beyond the fold converges to the solution (1, 0, 1/2)', () => {
+    const res = new OcpSolver(waechterBiegler()).solve({ x: [3, 1, 1], u: [] });
+    expect(res.status).toBe('converged');
+    expect(res.success).toBe(true);
+    expect(maxDiff(res.x, [1, 0, 0.5])).toBeLessThan(1e-7);
+  });
+
+  it('maxIterations, maxWallTime and userStop', () => {
+    const guess = { x: [-1.2, -1.2, 1], u: [1] };
+    const a = new OcpSolver(rosenbrock(), { maxIterations: 3 }).solve(guess);
+    expect(a.status).toBe('maxIterations');
+    expect(a.iterations).toBe(3);
+    expect(a.success).toBe(false);
+    const b = new OcpSolver(rosenbrock(), { maxWallTime: 1e-12 }).solve(guess);
+    expect(b.status).toBe('maxWallTime');
+    let calls = 0;
+    const c = new OcpSolver(rosenbrock(), {
+      onIteration: (info) => {
+        calls++;
+        return info.iteration < 2;
+      },
+    }).solve(guess);
+    expect(c.status).toBe('userStop');
+    expect(c.iterations).toBe(2);
+    expect(calls).toBe(3);
+  });
+
+  it('acceptable: E₀ ≤ acceptableTol for acceptableIter iterations before tol is reached', () => {
+    const res = new OcpSolver(rosenbrock(), {
+      tol: 1e-14,
+      acceptableTol: 1e-2,
+      acceptableIter: 2,
+    }).solve({ x: [-1.2, -1.2, 1], u: [1] });
+    expect(res.status).toBe('acceptable');
+    expect(res.success).toBe(true);
+  });
+
+  it('diverging: an unbounded objective', () => {
+    const p = rnProblem([
+      {
+        nx: 1,
+        nu: 1,
+        cost: (x, u) => linear([0, -1], 0, [...x, ...u]),
+        dynamics: (x, u, xn) => [linear([1, 0, -1], 0, [...x, ...u, ...xn])],
+      },
+      { nx: 1, nu: 0 },
+    ]);
+    const res = new OcpSolver(p, { divergingIteratesTol: 1e8 }).solve({ x: [0, 0], u: [0] });
+    expect(res.status).toBe('diverging');
+    expect(res.success).toBe(false);
+  });
+
+  it('invalidNumbers: NaN at the start, or in the derivatives at an accepted point', () => {
+    const nanAt = (bad: (u: number) => boolean): StageOcp =>
+      rnProblem([
+        {
+          nx: 1,
+          nu: 1,
+          cost: (_x, [u]) => ({
+            v: (u! - 2) ** 2,
+            g: [0, bad(u!) ? Number.NaN : 2 * (u! - 2)],
+            H: [
+              [0, 0],
+              [0, 2],
+            ],
+          }),
+          dynamics: (x, u, xn) => [linear([1, 1, -1], 0, [...x, ...u, ...xn])],
+        },
+        { nx: 1, nu: 0 },
+      ]);
+    const a = new OcpSolver(nanAt(() => true)).solve({ x: [0, 0], u: [0] });
+    expect(a.status).toBe('invalidNumbers');
+    const b = new OcpSolver(nanAt((u) => u > 1)).solve({ x: [0, 0], u: [0] });
+    expect(b.status).toBe('invalidNumbers');
+    expect(b.message).toMatch(/accepted point/);
+  });
+
+  it('stepComputationFailed: a singular dynamics Jacobian ∂c/∂x_{k+1}', () => {
+    const p = rnProblem([
+      {
+        nx: 1,
+        nu: 1,
+        cost: (x, u) => linear([0, 1], 0, [...x, ...u]),
+        dynamics: (x, u, xn) => [linear([1, 1, 0], 0, [...x, ...u, ...xn])],
+      },
+      { nx: 1, nu: 0 },
+    ]);
+    const res = new OcpSolver(p).solve({ x: [0, 0], u: [0] });
+    expect(res.status).toBe('stepComputationFailed');
+    expect(res.message).toMatch(/stage 0/);
+  });
+
+  it('restorationFailed: every trial point is outside the domain', () => {
+    const start = 0.25;
+    const p = rnProblem([
+      {
+        nx: 1,
+        nu: 1,
+        ng: 1,
+        cost: (x, u) => {
+          if (x[0] !== start || u[0] !== start)
+            throw new EvaluationDomainError(0, 'only the start is defined');
+          return {
+            v: u[0]!,
+            g: [0, 1],
+            H: [
+              [0, 0],
+              [0, 0],
+            ],
+          };
+        },
+        eq: (x, u) => [linear([1, 0], -1, [...x, ...u])],
+        dynamics: (x, u, xn) => [linear([1, 1, -1], 0, [...x, ...u, ...xn])],
+      },
+      { nx: 1, nu: 0 },
+    ]);
+    const res = new OcpSolver(p).solve({ x: [start, 2 * start], u: [start] });
+    expect(res.status).toBe('restorationFailed');
+    expect(res.success).toBe(false);
+  });
+
+  it('stepTooSmall: steps below 10ε at the smallest barrier parameter', () => {
+    // a gradient with noise of a few ε (as from cancellation) that tol = 1e-16 cannot beat
+    const p = rnProblem([
+      {
+        nx: 1,
+        nu: 0,
+        cost: ([x]) => ({
+          v: 0.5 * (x! - 1) ** 2,
+          g: [x! - 1 + 1e-15 * (2 + Math.sin(1e16 * x!))],
+          H: [[1]],
+        }),
+      },
+    ]);
+    const res = new OcpSolver(p, { tol: 1e-16, acceptableIter: 0 }).solve({ x: [0], u: [] });
+    expect(res.status).toBe('stepTooSmall');
+    expect(res.success).toBe(false);
+    expect(Math.abs(res.x[0]! - 1)).toBeLessThan(1e-14);
+  });
+
+  it('evaluation errors in the line search cut the step (EvaluationDomainError and NaN alike)', () => {
+    for (const mode of ['throw', 'nan'] as const) {
+      let errors = 0;
+      const p = rnProblem([
+        {
+          nx: 1,
+          nu: 1,
+          cost: (_x, [u]) => {
+            if (u! <= 0) {
+              errors++;
+              if (mode === 'throw')
+                throw new EvaluationDomainError(0, 'log of a non-positive number');
+              return {
+                v: Number.NaN,
+                g: [0, Number.NaN],
+                H: [
+                  [0, 0],
+                  [0, Number.NaN],
+                ],
+              };
+            }
+            // min u − ln u at u = 1; Newton from u = 3 jumps to u = −3
+            return {
+              v: u! - Math.log(u!),
+              g: [0, 1 - 1 / u!],
+              H: [
+                [0, 0],
+                [0, 1 / (u! * u!)],
+              ],
+            };
+          },
+          dynamics: (x, u, xn) => [linear([1, 0, -1], 0, [...x, ...u, ...xn])],
+        },
+        { nx: 1, nu: 0 },
+      ]);
+      const res = new OcpSolver(p).solve({ x: [0, 0], u: [3] });
+      expect(res.status).toBe('converged');
+      expect(res.u[0]).toBeCloseTo(1, 8);
+      expect(errors).toBeGreaterThan(0);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// warm start, options, inputs
+
+describe('warm start, options and inputs', () => {
+  it('a warm start from a solution converges in at most 2 iterations to the same point', () => {
+    const solver = new OcpSolver(hs071());
+    const first = solver.solve({ x: [1, 5], u: [5, 1] });
+    const warm = new OcpSolver(hs071(), { warmStart: true, muInit: 1e-9 }).solve({
+      x: first.x,
+      u: first.u,
+      mu: first.mu,
+      z: first.z,
+      s: first.s,
+    });
+    expect(warm.status).toBe('converged');
+    expect(warm.iterations).toBeLessThanOrEqual(2);
+    expect(Math.abs(warm.cost - first.cost)).toBeLessThan(1e-8);
+  });
+
+  it('repeated solves with one solver give identical results', () => {
+    const solver = new OcpSolver(rosenbrock());
+    const a = solver.solve({ x: [-1.2, -1.2, 1], u: [1] });
+    const b = solver.solve({ x: [-1.2, -1.2, 1], u: [1] });
+    expect(b.iterations).toBe(a.iterations);
+    expect(Array.from(b.x)).toEqual(Array.from(a.x));
+  });
+
+  it('the history option keeps one line per iteration, as onIteration sees them', () => {
+    const res = new OcpSolver(hs071(), { history: true }).solve({ x: [1, 5], u: [5, 1] });
+    expect(res.history).toHaveLength(res.iterations + 1);
+    expect(res.history![0]!.iteration).toBe(0);
+    expect(res.history![res.iterations]!.infPr).toBeLessThan(1e-8);
+    expect(res.history![1]!.alphaPr).toBeGreaterThan(0);
+  });
+
+  it('options are validated with DomainError; IPOPT defaults are filled in', () => {
+    expect(() => resolveOcpOptions({ tol: -1 })).toThrow(DomainError);
+    expect(() => resolveOcpOptions({ tol: Number.NaN })).toThrow(DomainError);
+    expect(() => resolveOcpOptions({ maxIterations: 1.5 })).toThrow(DomainError);
+    expect(() => resolveOcpOptions({ muLinearDecreaseFactor: 1 })).toThrow(DomainError);
+    expect(() => resolveOcpOptions({ nlpScalingMethod: 'x' as never })).toThrow(DomainError);
+    expect(() => resolveOcpOptions({ thetaMinFact: 1e5 })).toThrow(DomainError);
+    expect(() => resolveOcpOptions({ nope: 1 } as never)).toThrow(DomainError);
+    expect(() => new OcpSolver(rosenbrock(), { acceptableTol: 1e-12 })).toThrow(DomainError);
+    const o = resolveOcpOptions({});
+    expect(o.tol).toBe(1e-8);
+    expect(o.muInit).toBe(0.1);
+    expect(o.maxIterations).toBe(3000);
+    expect(o.acceptableIter).toBe(15);
+    expect(resolveOcpOptions({ warmStart: true }).muInit).toBe(1e-4);
+  });
+
+  it('guesses and problems are validated', () => {
+    const solver = new OcpSolver(rosenbrock());
+    expect(() => solver.solve({ x: [0, 0], u: [0] })).toThrow(DimensionError);
+    expect(() => solver.solve({ x: [0, 0, Number.NaN], u: [0] })).toThrow(NonFiniteError);
+    expect(() => solver.solve({ x: [0, 0, 0], u: [0, 0] })).toThrow(DimensionError);
+    expect(() =>
+      new OcpSolver(hs071(), { warmStart: true }).solve({
+        x: [1, 5],
+        u: [5, 1],
+        z: new Float64Array(9).fill(-1),
+      }),
+    ).toThrow(DomainError);
+    const bad: StageOcp = { ...rosenbrock(), dims: () => ({ nx: 0, nu: 1, ng: 0, nh: 0 }) };
+    expect(() => new OcpSolver(bad)).toThrow(DimensionError);
+    const badN: StageOcp = { ...rosenbrock(), N: -1 };
+    expect(() => new OcpSolver(badN)).toThrow(DimensionError);
+  });
+
+  it('solveOcp is new OcpSolver(problem, options).solve(guess)', () => {
+    const res = solveOcp(hs071(), { x: [1, 5], u: [5, 1] }, { tol: 1e-9 });
+    expect(res.status).toBe('converged');
+  });
+
+  it('the example of the OcpSolver comment', () => {
+    const problem: StageOcp = {
+      N: 2,
+      dims: (k) => ({ nx: 1, nu: k < 2 ? 1 : 0, ng: k === 0 || k === 2 ? 1 : 0, nh: 0 }),
+      stateStorage: () => 1,
+      retract: (_k, out, x, dx) => {
+        out[0] = x[0]! + dx[0]!;
+      },
+      evaluate: (k, x, u, xn, level, sigma, _lambda, _mu, _eta, out) => {
+        out.cost = k < 2 ? 0.5 * u[0]! ** 2 : 0;
+        if (k < 2) out.c[0] = x[0]! + u[0]! - xn![0]!;
+        if (k === 0) out.g[0] = x[0]! - 1;
+        if (k === 2) out.g[0] = x[0]!;
+        if (level === 0) return;
+        out.costGrad.fill(0);
+        if (k < 2) {
+          out.costGrad[1] = u[0]!;
+          out.cJac.set([1, 1, -1]);
+        }
+        if (k !== 1) out.gJac[0] = 1;
+        if (level === 2) {
+          out.hess.fill(0);
+          if (k < 2) out.hess[4] = sigma;
+        }
+      },
+    };
+    const result = new OcpSolver(problem).solve({ x: [0, 0, 0], u: [0, 0] });
+    expect(result.status).toBe('converged');
+    expect(result.secondOrder).toBe('minimum');
+    expect(maxDiff(result.u, [-0.5, -0.5])).toBeLessThan(1e-12);
+    expect(result.cost).toBeCloseTo(0.25, 12);
+  });
+});
