@@ -45,6 +45,26 @@ export const SYMMETRY_RTOL = 1e-12;
  */
 export const SMALL_ANGLE = 1e-4;
 
+// Stumpff functions c_k(θ²) (sym/stumpff.ts): the smooth θ² primitives of symbolic Lie-group formulas
+
+/**
+ * The Stumpff function c_k(t) = Σ (−t)^m/(2m + k)! is summed from its Maclaurin series for
+ * |t| ≤ max(STUMPFF_SERIES_MIN, k(k − 1)) and from its closed forms beyond. Inside that radius the
+ * terms decrease from the first (|t| < (k + 1)(k + 2)), so Horner's rule loses no digits; outside
+ * it each step of the upward recurrence c_k = (1/(k − 2)! − c_{k−2})/t amplifies the error of
+ * c_{k−2} by about k(k − 1)/|t| ≤ 1. The closed forms of c₀, c₁ (cos θ, sin θ/θ) and c₂ (half-angle
+ * form 2 sin²(θ/2)/θ²) have no cancellation, so radius 1 serves only to avoid 0/0 at θ = 0.
+ */
+export const STUMPFF_SERIES_MIN = 1;
+
+/**
+ * For t < 0 every term of the Stumpff series is positive, so Horner's rule is accurate for any
+ * |t|; it is used up to |t| = 400 (θ = 20, about 40 terms), where the closed forms (cosh θ,
+ * sinh θ/θ, …) take over: there c_{k−2} ≥ cosh(20)/(k − 2)!·… ≫ 1/(k − 2)!, so the upward
+ * recurrence c_k = (c_{k−2} − 1/(k − 2)!)/|t| cancels nothing.
+ */
+export const STUMPFF_SERIES_NEGATIVE = 400;
+
 // SO(3) (so3.ts, so3quat.ts, so3Retractions.ts)
 
 /**

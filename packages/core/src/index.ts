@@ -41,3 +41,4 @@ export * from './ode/rk4.js';
 export * from './progress.js';
 export * from './solvers/leastSquares.js';
 export * from './solvers/newton.js';
+export * from './sym/index.js';

@@ -22,6 +22,7 @@
  * @module
  */
 import { DimensionError } from '../errors.js';
+import { stumpff, stumpffDerivative } from '../sym/stumpff.js';
 
 /** The shared empty tangent of constants: a zero tangent of any length. */
 const ZERO_TANGENT = new Float64Array(0);
@@ -164,6 +165,28 @@ export interface ScalarOps<T> {
 }
 
 /**
+ * {@link ScalarOps} with the smooth functions of θ² that Lie-group formulas are written with, so
+ * that a formula such as Exp(ω) = I + c₁(θ²)ω̂ + c₂(θ²)ω̂² (θ² = ωᵀω) has no branch on θ and can
+ * be traced symbolically and differentiated at ω = 0 (see `stumpff` for the definitions and
+ * the accuracy). Implemented by {@link NumberOps}, {@link DualOps} and the symbolic `SymGraph.ops`.
+ *
+ * @example
+ * ```ts
+ * // sin θ/θ at θ² = t, written once
+ * const sinc = <T>(o: LieScalarOps<T>, t: T): T => o.stumpff(1, t);
+ * sinc(NumberOps, 0);                             // 1
+ * sinc(DualOps, Dual.variable(0, 0, 1)).d(0);     // d/dt c₁(0) = −1/6
+ * ```
+ */
+export interface LieScalarOps<T> extends ScalarOps<T> {
+  /**
+   * The Stumpff function c_k(t) = Σ_{m≥0} (−t)^m/(2m + k)! of an integer order k: c₁(θ²) = sin θ/θ,
+   * c₂(θ²) = (1 − cos θ)/θ², c₃(θ²) = (θ − sin θ)/θ³; tangent (k·c_{k+2}(t) − c_{k+1}(t))/2·ṫ.
+   */
+  stumpff(k: number, t: T): T;
+}
+
+/**
  * {@link ScalarOps} on plain numbers: `Math` with the generic vocabulary.
  *
  * @example
@@ -171,7 +194,7 @@ export interface ScalarOps<T> {
  * NumberOps.atan2(NumberOps.const(1), 1); // π/4
  * ```
  */
-export const NumberOps: ScalarOps<number> = Object.freeze({
+export const NumberOps: LieScalarOps<number> = Object.freeze({
   const: (c: number) => c,
   value: (a: number) => a,
   add: (a: number, b: number) => a + b,
@@ -196,6 +219,7 @@ export const NumberOps: ScalarOps<number> = Object.freeze({
   tanh: Math.tanh,
   abs: Math.abs,
   hypot: (a: number, b: number) => Math.hypot(a, b),
+  stumpff,
 });
 
 /**
@@ -209,7 +233,7 @@ export const NumberOps: ScalarOps<number> = Object.freeze({
  * DualOps.sin(DualOps.mul(x, x)).tangent[0]; // d/dx sin(x²) = 2x·cos(x²) = cos(0.25)
  * ```
  */
-export const DualOps: ScalarOps<Dual> = Object.freeze({
+export const DualOps: LieScalarOps<Dual> = Object.freeze({
   const: (c: number) => Dual.constant(c),
   value: (a: Dual) => a.value,
   add: (a: Dual, b: Dual) => lin2(a.value + b.value, 1, a, 1, b),
@@ -259,6 +283,7 @@ export const DualOps: ScalarOps<Dual> = Object.freeze({
     if (h === 0) return lin2(0, 0, a, 0, b);
     return lin2(h, a.value / h, a, b.value / h, b);
   },
+  stumpff: (k: number, a: Dual) => lin1(stumpff(k, a.value), stumpffDerivative(k, a.value), a),
 });
 
 /** A function R → R written once against {@link ScalarOps}. */
