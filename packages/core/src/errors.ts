@@ -23,7 +23,9 @@ export type GeomechErrorTag =
   | 'RegularityError'
   | 'NonRegularSystemError'
   | 'NotComposableError'
-  | 'EvaluationDomainError';
+  | 'EvaluationDomainError'
+  | 'ComputeBudgetError'
+  | 'SymbolicValueError';
 
 /**
  * Every {@link GeomechErrorTag}, in declaration order.
@@ -48,6 +50,8 @@ export const GEOMECH_ERROR_TAGS: readonly GeomechErrorTag[] = Object.freeze([
   'NonRegularSystemError',
   'NotComposableError',
   'EvaluationDomainError',
+  'ComputeBudgetError',
+  'SymbolicValueError',
 ]);
 
 /** Base class of every error thrown by the geomech libraries. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { GeomechError } from '../errors.js';
+import { GeomechError, type GeomechErrorTag } from '../errors.js';
 
 /**
  * A symbolic computation reached its budget: `resource` is `'nodes'` (the number of distinct
@@ -21,7 +21,7 @@ import { GeomechError } from '../errors.js';
  * ```
  */
 export class ComputeBudgetError extends GeomechError {
-  override name = 'ComputeBudgetError';
+  override name: GeomechErrorTag = 'ComputeBudgetError';
   constructor(
     /** Which budget ran out. */
     readonly resource: 'nodes' | 'work',
@@ -52,7 +52,7 @@ export class ComputeBudgetError extends GeomechError {
  * ```
  */
 export class SymbolicValueError extends GeomechError {
-  override name = 'SymbolicValueError';
+  override name: GeomechErrorTag = 'SymbolicValueError';
   constructor(
     /** A short rendering of the expression. */
     readonly expression: string,
