@@ -1,7 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitepress';
+import katexModule from '@vscode/markdown-it-katex';
+import { type DefaultTheme, defineConfig } from 'vitepress';
+import { citations } from '../../src/citations.ts';
 import { isExampleInfo } from '../../src/examples.ts';
+
+/** The plugin is CommonJS with `exports.default`; Node's ESM interop may wrap it once more. */
+const katex = (katexModule as unknown as { default?: typeof katexModule }).default ?? katexModule;
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -12,10 +17,13 @@ const alias = packages.map((name) => ({
   replacement: here(`../../../../packages/${name}/src/index.ts`),
 }));
 
-/** API pages exist once TypeDoc has run (`pnpm --filter @geomech/docs build`). */
-const apiModules = [...packages, 'cli']
-  .filter((name) => existsSync(here(`../api/${name}.md`)))
-  .map((name) => ({ text: `@geomech/${name}`, link: `/api/${name}` }));
+/**
+ * The API sidebar: one group per package with its module pages, written by
+ * scripts/api-reference.mjs once TypeDoc has run (`pnpm --filter @geomech/docs build`).
+ */
+const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(here('../api/sidebar.json'))
+  ? JSON.parse(readFileSync(here('../api/sidebar.json'), 'utf8'))
+  : [];
 
 export default defineConfig({
   title: 'geomech',
@@ -25,10 +33,43 @@ export default defineConfig({
   head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   lastUpdated: false,
   srcExclude: ['**/README.md'],
+  // Deterministic output: the local search index numbers its entries in the order pages finish
+  // rendering, which the default concurrency (64) leaves to chance.
+  buildConcurrency: 1,
   markdown: {
+    // Shiki gives up highlighting a line after 500 ms by default, so a loaded machine produced
+    // different colours from run to run; no time limit makes the highlighting deterministic.
+    codeTransformers: [
+      {
+        name: 'geomech:deterministic-highlighting',
+        preprocess(code, options) {
+          (options as { tokenizeTimeLimit?: number }).tokenizeTimeLimit = 0;
+          return code;
+        },
+      },
+    ],
     // TSDoc math like `T*_{g⁻¹}G` must stay text: no `{…}` attribute syntax on any page
     attrs: { disable: true },
     config(md) {
+      // $…$ and $$…$$ are typeset by KaTeX at build time (no client-side script). The plugin is
+      // VS Code's own (@vscode/markdown-it-katex, maintained with VS Code's Markdown preview);
+      // a TeX error fails the build instead of leaving a red formula on a page, and the output
+      // is v-pre so Vue never reads `{{` in a formula as an interpolation.
+      md.use(katex, { throwOnError: false });
+      for (const rule of ['math_inline', 'math_block', 'math_inline_block'] as const) {
+        const render = md.renderer.rules[rule];
+        if (!render) throw new Error(`markdown-it-katex has no ${rule} renderer`);
+        md.renderer.rules[rule] = (tokens, idx, options, env, self) => {
+          const html = render(tokens, idx, options, env, self);
+          if (html.includes('katex-error'))
+            throw new Error(
+              `KaTeX cannot typeset $${tokens[idx]?.content}$ in ${(env as { relativePath?: string }).relativePath}: ${html.replace(/<[^>]*>/g, '')}`,
+            );
+          return html.replace(/^<(span|p) class="katex/, '<$1 v-pre class="katex');
+        };
+      }
+      // "seed 003", "spec 004 §8.2" → links to the paper on the Papers page
+      md.use(citations);
       // ```js example blocks become editable, runnable examples (theme/RunnableExample.vue); the
       // same blocks are run in Node by test/runnable.test.ts.
       const fence = md.renderer.rules.fence;
@@ -46,6 +87,8 @@ export default defineConfig({
   },
   vite: {
     resolve: { alias },
+    // the examples run in a module Web Worker that loads the packages on demand
+    worker: { format: 'es' },
     // pre-bundled for `vitepress dev`, so the first Run does not trigger a dependency re-optimization
     optimizeDeps: { include: ['chart.js', 'vue', '@geomech/core > ml-matrix'] },
     build: { chunkSizeWarningLimit: 2000 },
@@ -58,20 +101,20 @@ export default defineConfig({
       { text: 'Examples', link: '/examples/' },
       { text: 'CLI', link: '/cli-reference' },
       { text: 'API', link: '/api/' },
-      { text: 'Errata', link: '/errata' },
+      { text: 'Papers', link: '/papers' },
     ],
     sidebar: [
       {
         text: 'Introduction',
         items: [
-          { text: 'Overview', link: '/' },
+          { text: 'Home', link: '/' },
           { text: 'Getting started', link: '/getting-started' },
         ],
       },
       {
         text: 'Concepts',
         items: [
-          { text: 'Overview', link: '/concepts/' },
+          { text: 'What the concepts cover', link: '/concepts/' },
           { text: 'Conventions', link: '/concepts/conventions' },
           { text: 'Lie groups', link: '/concepts/lie-groups' },
           { text: 'Lie groupoids', link: '/concepts/groupoids' },
@@ -92,7 +135,7 @@ export default defineConfig({
       {
         text: 'Examples (run in the browser)',
         items: [
-          { text: 'Overview', link: '/examples/' },
+          { text: 'All examples', link: '/examples/' },
           { text: 'Damped oscillator', link: '/examples/damped-oscillator' },
           { text: 'Rolling disk', link: '/examples/rolling-disk' },
           { text: 'Pendulum: Table I', link: '/examples/pendulum' },
@@ -106,9 +149,14 @@ export default defineConfig({
         text: 'Reference',
         items: [
           { text: 'CLI reference', link: '/cli-reference' },
-          { text: 'API reference', link: '/api/', items: apiModules },
+          { text: 'Papers', link: '/papers' },
           { text: 'Errata of the papers', link: '/errata' },
         ],
+      },
+      {
+        text: 'API reference',
+        link: '/api/',
+        items: apiSidebar,
       },
     ],
     search: {
