@@ -24,7 +24,7 @@ const t3 = new Float64Array(3);
  * ```
  */
 export function quatXyzwFromWxyz(out: Float64Array, q: ArrayLike<number>): Float64Array {
-  if (out.length !== 4 || q.length !== 4)
+  if (((out.length - 4) | (q.length - 4)) !== 0)
     lengthError('quatXyzwFromWxyz', ['out', 'q'], [4, 4], [out, q]);
   const w = q[0]!;
   const x = q[1]!;
@@ -46,7 +46,7 @@ export function quatXyzwFromWxyz(out: Float64Array, q: ArrayLike<number>): Float
  * ```
  */
 export function quatWxyzFromXyzw(out: Float64Array, q: ArrayLike<number>): Float64Array {
-  if (out.length !== 4 || q.length !== 4)
+  if (((out.length - 4) | (q.length - 4)) !== 0)
     lengthError('quatWxyzFromXyzw', ['out', 'q'], [4, 4], [out, q]);
   const x = q[0]!;
   const y = q[1]!;
@@ -71,7 +71,7 @@ export function quatWxyzFromXyzw(out: Float64Array, q: ArrayLike<number>): Float
  * ```
  */
 export function rotationFromQuatXyzw(out: Float64Array, q: ArrayLike<number>): Float64Array {
-  if (out.length !== 9 || q.length !== 4)
+  if (((out.length - 9) | (q.length - 4)) !== 0)
     lengthError('rotationFromQuatXyzw', ['out', 'q'], [9, 4], [out, q]);
   q4[0] = q[3]!;
   q4[1] = q[0]!;
@@ -91,7 +91,7 @@ export function rotationFromQuatXyzw(out: Float64Array, q: ArrayLike<number>): F
  * ```
  */
 export function quatXyzwFromRotation(out: Float64Array, R: ArrayLike<number>): Float64Array {
-  if (out.length !== 4 || R.length !== 9)
+  if (((out.length - 4) | (R.length - 9)) !== 0)
     lengthError('quatXyzwFromRotation', ['out', 'R'], [4, 9], [out, R]);
   quatFromRotation(q4, R);
   out[0] = q4[1]!;
@@ -118,7 +118,7 @@ export function quatXyzwFromRotation(out: Float64Array, R: ArrayLike<number>): F
  * ```
  */
 export function rotationFromRpy(out: Float64Array, rpy: ArrayLike<number>): Float64Array {
-  if (out.length !== 9 || rpy.length !== 3)
+  if (((out.length - 9) | (rpy.length - 3)) !== 0)
     lengthError('rotationFromRpy', ['out', 'rpy'], [9, 3], [out, rpy]);
   const r = rpy[0]!;
   const p = rpy[1]!;
@@ -163,7 +163,7 @@ export function rotationFromRpy(out: Float64Array, rpy: ArrayLike<number>): Floa
  * ```
  */
 export function rpyFromRotation(out: Float64Array, R: ArrayLike<number>): Float64Array {
-  if (out.length !== 3 || R.length !== 9)
+  if (((out.length - 3) | (R.length - 9)) !== 0)
     lengthError('rpyFromRotation', ['out', 'R'], [3, 9], [out, R]);
   const r01 = R[1]!;
   const r02 = R[2]!;
@@ -202,7 +202,7 @@ export function rotationFromAxisAngle(
   axis: ArrayLike<number>,
   angle: number,
 ): Float64Array {
-  if (out.length !== 9 || axis.length !== 3)
+  if (((out.length - 9) | (axis.length - 3)) !== 0)
     lengthError('rotationFromAxisAngle', ['out', 'axis'], [9, 3], [out, axis]);
   const n = Math.hypot(axis[0]!, axis[1]!, axis[2]!);
   if (!(n > 0 && n < Number.POSITIVE_INFINITY))
@@ -230,7 +230,7 @@ export function rotationFromAxisAngle(
  * ```
  */
 export function axisAngleFromRotation(out: Float64Array, R: Float64Array): Float64Array {
-  if (out.length !== 4 || R.length !== 9)
+  if (((out.length - 4) | (R.length - 9)) !== 0)
     lengthError('axisAngleFromRotation', ['out', 'R'], [4, 9], [out, R]);
   SO3.log(t3, R);
   const theta = Math.hypot(t3[0]!, t3[1]!, t3[2]!);

@@ -382,6 +382,6 @@ export function check2(
   x: ArrayLike<number>,
   nX: number,
 ): void {
-  if (out.length !== nOut || x.length !== nX)
+  if (((out.length - nOut) | (x.length - nX)) !== 0)
     lengthError(method, [outName, xName], [nOut, nX], [out, x]);
 }

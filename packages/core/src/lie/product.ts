@@ -208,7 +208,7 @@ export class ProductGroup implements LieGroup {
     J_out_b?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || a.length !== S || b.length !== S)
+    if (((out.length - S) | (a.length - S) | (b.length - S)) !== 0)
       lengthError('ProductGroup.compose', OUT_A_B, [S, S, S], [out, a, b]);
     this.prepJ('compose', 'J_out_a', J_out_a);
     this.prepJ('compose', 'J_out_b', J_out_b);
@@ -232,7 +232,7 @@ export class ProductGroup implements LieGroup {
   /** out ← (a₁⁻¹, …). `out` may alias `a`. J_out_a = diag(−Ad_{a_i}). */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || a.length !== S)
+    if (((out.length - S) | (a.length - S)) !== 0)
       lengthError('ProductGroup.inverse', OUT_A, [S, S], [out, a]);
     this.prepJ('inverse', 'J_out_a', J_out_a);
     for (let i = 0; i < this.factors.length; i++) {
@@ -247,7 +247,7 @@ export class ProductGroup implements LieGroup {
 
   /** out ← (Exp(τ₁), …). J_out_tau = diag(J_r(τ_i)). */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== this.storageSize || tau.length !== this.dim)
+    if (((out.length - this.storageSize) | (tau.length - this.dim)) !== 0)
       lengthError('ProductGroup.exp', OUT_TAU, [this.storageSize, this.dim], [out, tau]);
     this.prepJ('exp', 'J_out_tau', J_out_tau);
     for (let i = 0; i < this.factors.length; i++) {
@@ -262,7 +262,7 @@ export class ProductGroup implements LieGroup {
 
   /** out ← (Log X₁, …). J_out_X = diag(J_r⁻¹). Throws as the factors' `log`. */
   log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== this.dim || X.length !== this.storageSize)
+    if (((out.length - this.dim) | (X.length - this.storageSize)) !== 0)
       lengthError('ProductGroup.log', OUT_X, [this.dim, this.storageSize], [out, X]);
     this.prepJ('log', 'J_out_X', J_out_X);
     for (let i = 0; i < this.factors.length; i++) {
@@ -278,7 +278,7 @@ export class ProductGroup implements LieGroup {
   /** out ← diag(τ₁^, …, τ_k^), the block-diagonal N×N algebra matrix. */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
     const N = this.matrixSize;
-    if (out.length !== N * N || tau.length !== this.dim)
+    if (((out.length - N * N) | (tau.length - this.dim)) !== 0)
       lengthError('ProductGroup.hat', OUT_TAU, [N * N, this.dim], [out, tau]);
     out.fill(0);
     for (let i = 0; i < this.factors.length; i++) {
@@ -293,7 +293,7 @@ export class ProductGroup implements LieGroup {
   /** out ← (vee of each diagonal block); the off-diagonal blocks are not read. */
   vee(out: Float64Array, m: Float64Array): Float64Array {
     const N = this.matrixSize;
-    if (out.length !== this.dim || m.length !== N * N)
+    if (((out.length - this.dim) | (m.length - N * N)) !== 0)
       lengthError('ProductGroup.vee', ['out', 'm'], [this.dim, N * N], [out, m]);
     for (let i = 0; i < this.factors.length; i++) {
       const s = this.scratch[i]!;
@@ -317,7 +317,7 @@ export class ProductGroup implements LieGroup {
     J_out_p?: Float64Array,
   ): Float64Array {
     const n = this.actionDim;
-    if (out.length !== n || X.length !== this.storageSize || p.length !== n)
+    if (((out.length - n) | (X.length - this.storageSize) | (p.length - n)) !== 0)
       lengthError('ProductGroup.act', OUT_X_P, [n, this.storageSize, n], [out, X, p]);
     if (J_out_X !== undefined) {
       checkJac('ProductGroup.act', 'J_out_X', J_out_X, n * this.dim);
@@ -359,7 +359,7 @@ export class ProductGroup implements LieGroup {
   /** out ← diag(Ad_{X₁}, …). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
     const d = this.dim;
-    if (out.length !== d * d || X.length !== this.storageSize)
+    if (((out.length - d * d) | (X.length - this.storageSize)) !== 0)
       lengthError('ProductGroup.adj', OUT_X, [d * d, this.storageSize], [out, X]);
     out.fill(0);
     for (let i = 0; i < this.factors.length; i++) {
@@ -385,7 +385,7 @@ export class ProductGroup implements LieGroup {
     J_out_tau?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || X.length !== S || tau.length !== this.dim)
+    if (((out.length - S) | (X.length - S) | (tau.length - this.dim)) !== 0)
       lengthError('ProductGroup.rplus', OUT_X_TAU, [S, S, this.dim], [out, X, tau]);
     this.prepJ('rplus', 'J_out_X', J_out_X);
     this.prepJ('rplus', 'J_out_tau', J_out_tau);
@@ -415,7 +415,7 @@ export class ProductGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== this.dim || Y.length !== S || X.length !== S)
+    if (((out.length - this.dim) | (Y.length - S) | (X.length - S)) !== 0)
       lengthError('ProductGroup.rminus', OUT_Y_X, [this.dim, S, S], [out, Y, X]);
     this.prepJ('rminus', 'J_out_Y', J_out_Y);
     this.prepJ('rminus', 'J_out_X', J_out_X);
@@ -445,7 +445,7 @@ export class ProductGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || tau.length !== this.dim || X.length !== S)
+    if (((out.length - S) | (tau.length - this.dim) | (X.length - S)) !== 0)
       lengthError('ProductGroup.lplus', OUT_TAU_X, [S, this.dim, S], [out, tau, X]);
     this.prepJ('lplus', 'J_out_tau', J_out_tau);
     this.prepJ('lplus', 'J_out_X', J_out_X);
@@ -475,7 +475,7 @@ export class ProductGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== this.dim || Y.length !== S || X.length !== S)
+    if (((out.length - this.dim) | (Y.length - S) | (X.length - S)) !== 0)
       lengthError('ProductGroup.lminus', OUT_Y_X, [this.dim, S, S], [out, Y, X]);
     this.prepJ('lminus', 'J_out_Y', J_out_Y);
     this.prepJ('lminus', 'J_out_X', J_out_X);
@@ -505,7 +505,7 @@ export class ProductGroup implements LieGroup {
     J_out_Y?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || X.length !== S || Y.length !== S)
+    if (((out.length - S) | (X.length - S) | (Y.length - S)) !== 0)
       lengthError('ProductGroup.between', OUT_X_Y, [S, S, S], [out, X, Y]);
     this.prepJ('between', 'J_out_X', J_out_X);
     this.prepJ('between', 'J_out_Y', J_out_Y);
@@ -561,7 +561,7 @@ export class ProductGroup implements LieGroup {
   /** out ← diag(M₁, …, M_k), the block-diagonal N×N matrix of X. */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
     const N = this.matrixSize;
-    if (out.length !== N * N || X.length !== this.storageSize)
+    if (((out.length - N * N) | (X.length - this.storageSize)) !== 0)
       lengthError('ProductGroup.toMatrix', OUT_X, [N * N, this.storageSize], [out, X]);
     out.fill(0);
     for (let i = 0; i < this.factors.length; i++) {
@@ -576,7 +576,7 @@ export class ProductGroup implements LieGroup {
   /** out ← the element whose factor i is fromMatrix of M's i-th diagonal block. */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
     const N = this.matrixSize;
-    if (out.length !== this.storageSize || M.length !== N * N)
+    if (((out.length - this.storageSize) | (M.length - N * N)) !== 0)
       lengthError('ProductGroup.fromMatrix', ['out', 'M'], [this.storageSize, N * N], [out, M]);
     for (let i = 0; i < this.factors.length; i++) {
       const s = this.scratch[i]!;
@@ -620,7 +620,7 @@ export class ProductGroup implements LieGroup {
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || X.length !== S)
+    if (((out.length - S) | (X.length - S)) !== 0)
       lengthError('ProductGroup.normalize', OUT_X, [S, S], [out, X]);
     for (let i = 0; i < this.factors.length; i++) {
       const s = this.scratch[i]!;
@@ -698,7 +698,7 @@ export class ProductGroup implements LieGroup {
     f: TangentMatrixFn,
   ): Float64Array {
     const d = this.dim;
-    if (out.length !== d * d || tau.length !== d)
+    if (((out.length - d * d) | (tau.length - d)) !== 0)
       lengthError(`ProductGroup.${method}`, OUT_TAU, [d * d, d], [out, tau]);
     out.fill(0);
     for (let i = 0; i < this.factors.length; i++) {

@@ -190,7 +190,7 @@ export function coAdjoint(
   scratch: Float64Array = new Float64Array(G.dim * G.dim),
 ): Float64Array {
   const d = G.dim;
-  if (out.length !== d || nu.length !== d || scratch.length !== d * d)
+  if (((out.length - d) | (nu.length - d) | (scratch.length - d * d)) !== 0)
     throw new DimensionError(
       `coAdjoint(${G.name}): ${out.length !== d ? 'out' : nu.length !== d ? 'nu' : 'scratch'}`,
       out.length !== d || nu.length !== d ? d : d * d,

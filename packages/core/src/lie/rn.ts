@@ -75,7 +75,7 @@ export class RnGroup implements LieGroup {
     J_out_b?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || a.length !== n || b.length !== n)
+    if (((out.length - n) | (a.length - n) | (b.length - n)) !== 0)
       lengthError(`${this.tag}.compose`, OUT_A_B, this.nnn, [out, a, b]);
     if (J_out_a !== undefined) this.eyeJac('compose', 'J_out_a', J_out_a, 1, a, b);
     if (J_out_b !== undefined) this.eyeJac('compose', 'J_out_b', J_out_b, 1, a, b);
@@ -86,7 +86,7 @@ export class RnGroup implements LieGroup {
   /** out ← −a. `out` may alias `a`. J_out_a = −I. */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n || a.length !== n)
+    if (((out.length - n) | (a.length - n)) !== 0)
       lengthError(`${this.tag}.inverse`, OUT_A, this.nn, [out, a]);
     if (J_out_a !== undefined) this.eyeJac('inverse', 'J_out_a', J_out_a, -1, a, a);
     for (let i = 0; i < n; i++) out[i] = -a[i]!;
@@ -96,7 +96,7 @@ export class RnGroup implements LieGroup {
   /** out ← Exp(τ) = τ (a copy). J_out_tau = I. */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n || tau.length !== n)
+    if (((out.length - n) | (tau.length - n)) !== 0)
       lengthError(`${this.tag}.exp`, OUT_TAU, this.nn, [out, tau]);
     if (J_out_tau !== undefined) this.eyeJac('exp', 'J_out_tau', J_out_tau, 1, tau, tau);
     for (let i = 0; i < n; i++) out[i] = tau[i]!;
@@ -106,7 +106,7 @@ export class RnGroup implements LieGroup {
   /** out ← Log(x) = x (a copy). J_out_X = I. */
   log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n || X.length !== n)
+    if (((out.length - n) | (X.length - n)) !== 0)
       lengthError(`${this.tag}.log`, OUT_X, this.nn, [out, X]);
     if (J_out_X !== undefined) this.eyeJac('log', 'J_out_X', J_out_X, 1, X, X);
     for (let i = 0; i < n; i++) out[i] = X[i]!;
@@ -116,7 +116,7 @@ export class RnGroup implements LieGroup {
   /** out ← τ^, the (n+1)×(n+1) matrix with τ in the first n rows of its last column, 0 elsewhere. */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
     const N = this.n + 1;
-    if (out.length !== N * N || tau.length !== this.n)
+    if (((out.length - N * N) | (tau.length - this.n)) !== 0)
       lengthError(`${this.tag}.hat`, OUT_TAU, [N * N, this.n], [out, tau]);
     out.fill(0);
     for (let i = 0; i < this.n; i++) out[i * N + this.n] = tau[i]!;
@@ -126,7 +126,7 @@ export class RnGroup implements LieGroup {
   /** out ← m∨, the first n entries of the last column of m. */
   vee(out: Float64Array, m: Float64Array): Float64Array {
     const N = this.n + 1;
-    if (out.length !== this.n || m.length !== N * N)
+    if (((out.length - this.n) | (m.length - N * N)) !== 0)
       lengthError(`${this.tag}.vee`, ['out', 'm'], [this.n, N * N], [out, m]);
     for (let i = 0; i < this.n; i++) out[i] = m[i * N + this.n]!;
     return out;
@@ -141,7 +141,7 @@ export class RnGroup implements LieGroup {
     J_out_p?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || X.length !== n || p.length !== n)
+    if (((out.length - n) | (X.length - n) | (p.length - n)) !== 0)
       lengthError(`${this.tag}.act`, OUT_X_P, this.nnn, [out, X, p]);
     if (J_out_X !== undefined) this.eyeJac('act', 'J_out_X', J_out_X, 1, X, p);
     if (J_out_p !== undefined) this.eyeJac('act', 'J_out_p', J_out_p, 1, X, p);
@@ -152,7 +152,7 @@ export class RnGroup implements LieGroup {
   /** out ← Ad_X = I (n×n; NaN when X has a NaN entry). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n * n || X.length !== n)
+    if (((out.length - n * n) | (X.length - n)) !== 0)
       lengthError(`${this.tag}.adj`, OUT_X, [n * n, n], [out, X]);
     return eye(out, n, 1, X, X);
   }
@@ -160,7 +160,7 @@ export class RnGroup implements LieGroup {
   /** out ← ad_τ = 0 (n×n; NaN when τ has a NaN entry): Rⁿ is abelian. */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n * n || tau.length !== n)
+    if (((out.length - n * n) | (tau.length - n)) !== 0)
       lengthError(`${this.tag}.smallAdj`, OUT_TAU, [n * n, n], [out, tau]);
     return eye(out, n, 0, tau, tau);
   }
@@ -174,7 +174,7 @@ export class RnGroup implements LieGroup {
     J_out_tau?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || X.length !== n || tau.length !== n)
+    if (((out.length - n) | (X.length - n) | (tau.length - n)) !== 0)
       lengthError(`${this.tag}.rplus`, OUT_X_TAU, this.nnn, [out, X, tau]);
     if (J_out_X !== undefined) this.eyeJac('rplus', 'J_out_X', J_out_X, 1, X, tau);
     if (J_out_tau !== undefined) this.eyeJac('rplus', 'J_out_tau', J_out_tau, 1, X, tau);
@@ -191,7 +191,7 @@ export class RnGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || Y.length !== n || X.length !== n)
+    if (((out.length - n) | (Y.length - n) | (X.length - n)) !== 0)
       lengthError(`${this.tag}.rminus`, OUT_Y_X, this.nnn, [out, Y, X]);
     if (J_out_Y !== undefined) this.eyeJac('rminus', 'J_out_Y', J_out_Y, 1, Y, X);
     if (J_out_X !== undefined) this.eyeJac('rminus', 'J_out_X', J_out_X, -1, Y, X);
@@ -208,7 +208,7 @@ export class RnGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || tau.length !== n || X.length !== n)
+    if (((out.length - n) | (tau.length - n) | (X.length - n)) !== 0)
       lengthError(`${this.tag}.lplus`, OUT_TAU_X, this.nnn, [out, tau, X]);
     if (J_out_tau !== undefined) this.eyeJac('lplus', 'J_out_tau', J_out_tau, 1, tau, X);
     if (J_out_X !== undefined) this.eyeJac('lplus', 'J_out_X', J_out_X, 1, tau, X);
@@ -225,7 +225,7 @@ export class RnGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || Y.length !== n || X.length !== n)
+    if (((out.length - n) | (Y.length - n) | (X.length - n)) !== 0)
       lengthError(`${this.tag}.lminus`, OUT_Y_X, this.nnn, [out, Y, X]);
     if (J_out_Y !== undefined) this.eyeJac('lminus', 'J_out_Y', J_out_Y, 1, Y, X);
     if (J_out_X !== undefined) this.eyeJac('lminus', 'J_out_X', J_out_X, -1, Y, X);
@@ -242,7 +242,7 @@ export class RnGroup implements LieGroup {
     J_out_Y?: Float64Array,
   ): Float64Array {
     const n = this.n;
-    if (out.length !== n || X.length !== n || Y.length !== n)
+    if (((out.length - n) | (X.length - n) | (Y.length - n)) !== 0)
       lengthError(`${this.tag}.between`, OUT_X_Y, this.nnn, [out, X, Y]);
     if (J_out_X !== undefined) this.eyeJac('between', 'J_out_X', J_out_X, -1, X, Y);
     if (J_out_Y !== undefined) this.eyeJac('between', 'J_out_Y', J_out_Y, 1, X, Y);
@@ -280,7 +280,7 @@ export class RnGroup implements LieGroup {
   /** out ← [[I, x], [0, 1]], the (n+1)×(n+1) homogeneous translation matrix. */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
     const N = this.n + 1;
-    if (out.length !== N * N || X.length !== this.n)
+    if (((out.length - N * N) | (X.length - this.n)) !== 0)
       lengthError(`${this.tag}.toMatrix`, OUT_X, [N * N, this.n], [out, X]);
     out.fill(0);
     for (let i = 0; i < N; i++) out[i * N + i] = 1;
@@ -291,7 +291,7 @@ export class RnGroup implements LieGroup {
   /** out ← the first n entries of the last column of M (no check that M is a translation). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
     const N = this.n + 1;
-    if (out.length !== this.n || M.length !== N * N)
+    if (((out.length - this.n) | (M.length - N * N)) !== 0)
       lengthError(`${this.tag}.fromMatrix`, ['out', 'M'], [this.n, N * N], [out, M]);
     for (let i = 0; i < this.n; i++) out[i] = M[i * N + this.n]!;
     return out;
@@ -322,7 +322,7 @@ export class RnGroup implements LieGroup {
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n || X.length !== n)
+    if (((out.length - n) | (X.length - n)) !== 0)
       lengthError(`${this.tag}.normalize`, OUT_X, this.nn, [out, X]);
     if (!allFinite(X, n))
       throw new DomainError(`${this.tag}.normalize: X`, 'a non-finite entry', 'must be finite');
@@ -345,7 +345,7 @@ export class RnGroup implements LieGroup {
 
   private jac(method: string, out: Float64Array, tau: Float64Array): Float64Array {
     const n = this.n;
-    if (out.length !== n * n || tau.length !== n)
+    if (((out.length - n * n) | (tau.length - n)) !== 0)
       lengthError(`${this.tag}.${method}`, OUT_TAU, [n * n, n], [out, tau]);
     return eye(out, n, 1, tau, tau);
   }

@@ -314,7 +314,7 @@ export class SE2Group implements LieGroup {
     J_out_a?: Float64Array,
     J_out_b?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || a.length !== 9 || b.length !== 9)
+    if (((out.length - 9) | (a.length - 9) | (b.length - 9)) !== 0)
       lengthError('SE2.compose', OUT_A_B, S999, [out, a, b]);
     if (J_out_a !== undefined) {
       checkJac('SE2.compose', 'J_out_a', J_out_a, 9);
@@ -329,7 +329,7 @@ export class SE2Group implements LieGroup {
 
   /** out ← a⁻¹ = [[Rᵀ, −Rᵀt], [0, 1]]. `out` may alias `a`. J_out_a = −Ad_a. */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
-    if (out.length !== 9 || a.length !== 9) lengthError('SE2.inverse', OUT_A, S99, [out, a]);
+    if (((out.length - 9) | (a.length - 9)) !== 0) lengthError('SE2.inverse', OUT_A, S99, [out, a]);
     if (J_out_a !== undefined) {
       checkJac('SE2.inverse', 'J_out_a', J_out_a, 9);
       adjoint(J_out_a, a, -1);
@@ -348,7 +348,8 @@ export class SE2Group implements LieGroup {
    * J_out_tau = J_r(τ).
    */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.exp', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.exp', OUT_TAU, S93, [out, tau]);
     if (J_out_tau !== undefined) {
       checkJac('SE2.exp', 'J_out_tau', J_out_tau, 9);
       jacobian(J_out_tau, tau, 1);
@@ -364,7 +365,7 @@ export class SE2Group implements LieGroup {
    * @throws DomainError when r₁₁ + r₂₂ and r₂₁ − r₁₂ both vanish (`SO2_LOG_DEGENERATE`).
    */
   log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== 3 || X.length !== 9) lengthError('SE2.log', OUT_X, S39, [out, X]);
+    if (((out.length - 3) | (X.length - 9)) !== 0) lengthError('SE2.log', OUT_X, S39, [out, X]);
     logInto(out, X, 'SE2.log: X');
     if (J_out_X !== undefined) {
       checkJac('SE2.log', 'J_out_X', J_out_X, 9);
@@ -375,7 +376,8 @@ export class SE2Group implements LieGroup {
 
   /** out ← τ^ = [[0, −θ, ρx], [θ, 0, ρy], [0, 0, 0]]. */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.hat', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.hat', OUT_TAU, S93, [out, tau]);
     const t = tau[2]!;
     out[0] = 0;
     out[1] = -t;
@@ -391,7 +393,8 @@ export class SE2Group implements LieGroup {
 
   /** out ← m∨ = [m₁₃, m₂₃, m₂₁] (1-based; reads only the entries hat writes). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== 3 || m.length !== 9) lengthError('SE2.vee', ['out', 'm'], S39, [out, m]);
+    if (((out.length - 3) | (m.length - 9)) !== 0)
+      lengthError('SE2.vee', ['out', 'm'], S39, [out, m]);
     const x = m[2]!;
     const y = m[5]!;
     const t = m[3]!;
@@ -409,7 +412,7 @@ export class SE2Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_p?: Float64Array,
   ): Float64Array {
-    if (out.length !== 2 || X.length !== 9 || p.length !== 2)
+    if (((out.length - 2) | (X.length - 9) | (p.length - 2)) !== 0)
       lengthError('SE2.act', OUT_X_P, S292, [out, X, p]);
     const p0 = p[0]!;
     const p1 = p[1]!;
@@ -436,7 +439,7 @@ export class SE2Group implements LieGroup {
 
   /** out ← Ad_X = [[R, (t_y, −t_x)ᵀ], [0, 1]] (manif eq. 159), so Ad_X τ = (X τ^ X⁻¹)∨. */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 9) lengthError('SE2.adj', OUT_X, S99, [out, X]);
+    if (((out.length - 9) | (X.length - 9)) !== 0) lengthError('SE2.adj', OUT_X, S99, [out, X]);
     return adjoint(out, X, 1);
   }
 
@@ -445,7 +448,8 @@ export class SE2Group implements LieGroup {
    * translation θ J ρ_σ − θ_σ J ρ (J = [[0, −1], [1, 0]]).
    */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.smallAdj', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.smallAdj', OUT_TAU, S93, [out, tau]);
     const x = tau[0]!;
     const y = tau[1]!;
     const t = tau[2]!;
@@ -469,7 +473,7 @@ export class SE2Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_tau?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || X.length !== 9 || tau.length !== 3)
+    if (((out.length - 9) | (X.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SE2.rplus', OUT_X_TAU, S993, [out, X, tau]);
     const E = expInto(this.scratch, tau);
     if (J_out_X !== undefined) {
@@ -491,7 +495,7 @@ export class SE2Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || Y.length !== 9 || X.length !== 9)
+    if (((out.length - 3) | (Y.length - 9) | (X.length - 9)) !== 0)
       lengthError('SE2.rminus', OUT_Y_X, S399, [out, Y, X]);
     logInto(out, betweenInto(this.scratch, X, Y), 'SE2.rminus: X⁻¹Y');
     if (J_out_Y !== undefined) {
@@ -513,7 +517,7 @@ export class SE2Group implements LieGroup {
     J_out_tau?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || tau.length !== 3 || X.length !== 9)
+    if (((out.length - 9) | (tau.length - 3) | (X.length - 9)) !== 0)
       lengthError('SE2.lplus', OUT_TAU_X, S939, [out, tau, X]);
     if (J_out_tau !== undefined) {
       checkJac('SE2.lplus', 'J_out_tau', J_out_tau, 9);
@@ -534,7 +538,7 @@ export class SE2Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || Y.length !== 9 || X.length !== 9)
+    if (((out.length - 3) | (Y.length - 9) | (X.length - 9)) !== 0)
       lengthError('SE2.lminus', OUT_Y_X, S399, [out, Y, X]);
     const s = this.scratch;
     logInto(out, composeInto(s, Y, this.inverse(s, X)), 'SE2.lminus: YX⁻¹');
@@ -564,7 +568,7 @@ export class SE2Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_Y?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || X.length !== 9 || Y.length !== 9)
+    if (((out.length - 9) | (X.length - 9) | (Y.length - 9)) !== 0)
       lengthError('SE2.between', OUT_X_Y, S999, [out, X, Y]);
     betweenInto(out, X, Y);
     if (J_out_X !== undefined) {
@@ -584,7 +588,8 @@ export class SE2Group implements LieGroup {
    *  [(cos θ − 1)/θ, sin θ/θ, (ρx + θρy − ρx cos θ − ρy sin θ)/θ²], [0, 0, 1]].
    */
   rjac(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.rjac', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.rjac', OUT_TAU, S93, [out, tau]);
     return jacobian(out, tau, 1);
   }
 
@@ -594,7 +599,8 @@ export class SE2Group implements LieGroup {
    *  [(1 − cos θ)/θ, sin θ/θ, (−ρx + θρy + ρx cos θ − ρy sin θ)/θ²], [0, 0, 1]].
    */
   ljac(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.ljac', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.ljac', OUT_TAU, S93, [out, tau]);
     return jacobian(out, tau, -1);
   }
 
@@ -603,7 +609,8 @@ export class SE2Group implements LieGroup {
    * h = (θ/2)cot(θ/2), p = (h − 1)/θ (block inverse of eq. 163). Singular at |θ| = 2π.
    */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.rjacInv', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.rjacInv', OUT_TAU, S93, [out, tau]);
     return jacobianInv(out, tau, 1);
   }
 
@@ -611,7 +618,8 @@ export class SE2Group implements LieGroup {
    * out ← J_l(τ)⁻¹ = J_r(−τ)⁻¹ = [[h, θ/2, −pρx − ρy/2], [−θ/2, h, ρx/2 − pρy], [0, 0, 1]].
    */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SE2.ljacInv', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SE2.ljacInv', OUT_TAU, S93, [out, tau]);
     return jacobianInv(out, tau, -1);
   }
 
@@ -626,13 +634,14 @@ export class SE2Group implements LieGroup {
 
   /** out ← a copy of X (the storage is the matrix). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 9) lengthError('SE2.toMatrix', OUT_X, S99, [out, X]);
+    if (((out.length - 9) | (X.length - 9)) !== 0)
+      lengthError('SE2.toMatrix', OUT_X, S99, [out, X]);
     return copyInto(out, X, 9);
   }
 
   /** out ← a copy of M (no re-orthonormalization; see {@link normalize}). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    if (out.length !== 9 || M.length !== 9)
+    if (((out.length - 9) | (M.length - 9)) !== 0)
       lengthError('SE2.fromMatrix', ['out', 'M'], S99, [out, M]);
     return copyInto(out, M, 9);
   }
@@ -671,7 +680,8 @@ export class SE2Group implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 9) lengthError('SE2.normalize', OUT_X, S99, [out, X]);
+    if (((out.length - 9) | (X.length - 9)) !== 0)
+      lengthError('SE2.normalize', OUT_X, S99, [out, X]);
     if (!allFinite(X, 9))
       throw new DomainError('SE2.normalize: X', 'a non-finite entry', 'must be finite');
     const sn = 0.5 * (X[3]! - X[1]!);

@@ -130,7 +130,7 @@ export class SE23Group implements LieGroup {
     J_out_a?: Float64Array,
     J_out_b?: Float64Array,
   ): Float64Array {
-    if (out.length !== 25 || a.length !== 25 || b.length !== 25)
+    if (((out.length - 25) | (a.length - 25) | (b.length - 25)) !== 0)
       lengthError('SE23.compose', OUT_A_B, S3, [out, a, b]);
     if (J_out_a !== undefined) {
       checkJac('SE23.compose', 'J_out_a', J_out_a, 81);
@@ -145,7 +145,8 @@ export class SE23Group implements LieGroup {
 
   /** out ← a⁻¹ = (Rᵀ, −Rᵀp, −Rᵀv). `out` may alias `a`. J_out_a = −Ad_a. */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
-    if (out.length !== 25 || a.length !== 25) lengthError('SE23.inverse', OUT_A, S2, [out, a]);
+    if (((out.length - 25) | (a.length - 25)) !== 0)
+      lengthError('SE23.inverse', OUT_A, S2, [out, a]);
     if (J_out_a !== undefined) {
       checkJac('SE23.inverse', 'J_out_a', J_out_a, 81);
       adjoint(J_out_a, a, -1);
@@ -155,7 +156,8 @@ export class SE23Group implements LieGroup {
 
   /** out ← Exp(τ) = (Exp θ, V ρ, V ν). J_out_tau = J_r(τ). */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== 25 || tau.length !== 9) lengthError('SE23.exp', OUT_TAU, S_D, [out, tau]);
+    if (((out.length - 25) | (tau.length - 9)) !== 0)
+      lengthError('SE23.exp', OUT_TAU, S_D, [out, tau]);
     if (J_out_tau !== undefined) {
       checkJac('SE23.exp', 'J_out_tau', J_out_tau, 81);
       this.jacobian(J_out_tau, tau, -1, false);
@@ -170,7 +172,7 @@ export class SE23Group implements LieGroup {
    * @throws DomainError when the rotation block fails the cheap rotation test (see the class).
    */
   log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 25) lengthError('SE23.log', OUT_X, D_S, [out, X]);
+    if (((out.length - 9) | (X.length - 25)) !== 0) lengthError('SE23.log', OUT_X, D_S, [out, X]);
     logInto(out, X, 'SE23.log: X');
     if (J_out_X !== undefined) {
       checkJac('SE23.log', 'J_out_X', J_out_X, 81);
@@ -181,7 +183,8 @@ export class SE23Group implements LieGroup {
 
   /** out ← τ^ = [[θ̂, ρ, ν], [0, 0, 0]] (5×5). */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 25 || tau.length !== 9) lengthError('SE23.hat', OUT_TAU, S_D, [out, tau]);
+    if (((out.length - 25) | (tau.length - 9)) !== 0)
+      lengthError('SE23.hat', OUT_TAU, S_D, [out, tau]);
     out.fill(0);
     skewInto(out, 0, 5, tau[3]!, tau[4]!, tau[5]!);
     for (let i = 0; i < 3; i++) {
@@ -193,7 +196,8 @@ export class SE23Group implements LieGroup {
 
   /** out ← m∨ = [m_{i3}, (m₂₁ − m₁₂)/2, (m₀₂ − m₂₀)/2, (m₁₀ − m₀₁)/2, m_{i4}] (exact on a hat). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== 9 || m.length !== 25) lengthError('SE23.vee', ['out', 'm'], D_S, [out, m]);
+    if (((out.length - 9) | (m.length - 25)) !== 0)
+      lengthError('SE23.vee', ['out', 'm'], D_S, [out, m]);
     const wx = 0.5 * (m[11]! - m[7]!);
     const wy = 0.5 * (m[2]! - m[10]!);
     const wz = 0.5 * (m[5]! - m[1]!);
@@ -215,7 +219,7 @@ export class SE23Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_p?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || X.length !== 25 || p.length !== 3)
+    if (((out.length - 3) | (X.length - 25) | (p.length - 3)) !== 0)
       lengthError('SE23.act', OUT_X_P, A_S_A, [out, X, p]);
     const px = p[0]!;
     const py = p[1]!;
@@ -238,13 +242,13 @@ export class SE23Group implements LieGroup {
 
   /** out ← Ad_X = [[R, p̂R, 0], [0, R, 0], [0, v̂R, R]] (9×9). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 81 || X.length !== 25) lengthError('SE23.adj', OUT_X, DD_S, [out, X]);
+    if (((out.length - 81) | (X.length - 25)) !== 0) lengthError('SE23.adj', OUT_X, DD_S, [out, X]);
     return adjoint(out, X, 1);
   }
 
   /** out ← ad_τ = [[θ̂, ρ̂, 0], [0, θ̂, 0], [0, ν̂, θ̂]] (9×9). */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 81 || tau.length !== 9)
+    if (((out.length - 81) | (tau.length - 9)) !== 0)
       lengthError('SE23.smallAdj', OUT_TAU, DD_D, [out, tau]);
     out.fill(0);
     const wx = tau[3]!;
@@ -266,7 +270,7 @@ export class SE23Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_tau?: Float64Array,
   ): Float64Array {
-    if (out.length !== 25 || X.length !== 25 || tau.length !== 9)
+    if (((out.length - 25) | (X.length - 25) | (tau.length - 9)) !== 0)
       lengthError('SE23.rplus', OUT_X_TAU, S_S_D, [out, X, tau]);
     const E = expInto(this.g, tau);
     if (J_out_X !== undefined) {
@@ -288,7 +292,7 @@ export class SE23Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || Y.length !== 25 || X.length !== 25)
+    if (((out.length - 9) | (Y.length - 25) | (X.length - 25)) !== 0)
       lengthError('SE23.rminus', OUT_Y_X, D_S_S, [out, Y, X]);
     logInto(out, composeInto(this.g, inverseInto(this.h, X), Y), 'SE23.rminus: X⁻¹Y');
     if (J_out_Y !== undefined) {
@@ -310,7 +314,7 @@ export class SE23Group implements LieGroup {
     J_out_tau?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 25 || tau.length !== 9 || X.length !== 25)
+    if (((out.length - 25) | (tau.length - 9) | (X.length - 25)) !== 0)
       lengthError('SE23.lplus', OUT_TAU_X, S_D_S, [out, tau, X]);
     if (J_out_tau !== undefined) {
       checkJac('SE23.lplus', 'J_out_tau', J_out_tau, 81);
@@ -332,7 +336,7 @@ export class SE23Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || Y.length !== 25 || X.length !== 25)
+    if (((out.length - 9) | (Y.length - 25) | (X.length - 25)) !== 0)
       lengthError('SE23.lminus', OUT_Y_X, D_S_S, [out, Y, X]);
     logInto(out, composeInto(this.g, Y, inverseInto(this.h, X)), 'SE23.lminus: YX⁻¹');
     if (J_out_Y !== undefined || J_out_X !== undefined) {
@@ -358,7 +362,7 @@ export class SE23Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_Y?: Float64Array,
   ): Float64Array {
-    if (out.length !== 25 || X.length !== 25 || Y.length !== 25)
+    if (((out.length - 25) | (X.length - 25) | (Y.length - 25)) !== 0)
       lengthError('SE23.between', OUT_X_Y, S3, [out, X, Y]);
     composeInto(out, inverseInto(this.h, X), Y);
     if (J_out_X !== undefined) {
@@ -374,26 +378,28 @@ export class SE23Group implements LieGroup {
 
   /** out ← J_r(τ) = J_l(−τ). */
   rjac(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 81 || tau.length !== 9) lengthError('SE23.rjac', OUT_TAU, DD_D, [out, tau]);
+    if (((out.length - 81) | (tau.length - 9)) !== 0)
+      lengthError('SE23.rjac', OUT_TAU, DD_D, [out, tau]);
     return this.jacobian(out, tau, -1, false);
   }
 
   /** out ← J_l(τ) = [[J_l(θ), Q(ρ, θ), 0], [0, J_l(θ), 0], [0, Q(ν, θ), J_l(θ)]]. */
   ljac(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 81 || tau.length !== 9) lengthError('SE23.ljac', OUT_TAU, DD_D, [out, tau]);
+    if (((out.length - 81) | (tau.length - 9)) !== 0)
+      lengthError('SE23.ljac', OUT_TAU, DD_D, [out, tau]);
     return this.jacobian(out, tau, 1, false);
   }
 
   /** out ← J_r(τ)⁻¹ (closed form, no solve). */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 81 || tau.length !== 9)
+    if (((out.length - 81) | (tau.length - 9)) !== 0)
       lengthError('SE23.rjacInv', OUT_TAU, DD_D, [out, tau]);
     return this.jacobian(out, tau, -1, true);
   }
 
   /** out ← J_l(τ)⁻¹ (closed form, no solve). */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 81 || tau.length !== 9)
+    if (((out.length - 81) | (tau.length - 9)) !== 0)
       lengthError('SE23.ljacInv', OUT_TAU, DD_D, [out, tau]);
     return this.jacobian(out, tau, 1, true);
   }
@@ -427,13 +433,14 @@ export class SE23Group implements LieGroup {
 
   /** out ← a copy of X (the storage is the matrix). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 25 || X.length !== 25) lengthError('SE23.toMatrix', OUT_X, S2, [out, X]);
+    if (((out.length - 25) | (X.length - 25)) !== 0)
+      lengthError('SE23.toMatrix', OUT_X, S2, [out, X]);
     return copyInto(out, X, 25);
   }
 
   /** out ← a copy of M (no re-orthonormalization; see {@link normalize}). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    if (out.length !== 25 || M.length !== 25)
+    if (((out.length - 25) | (M.length - 25)) !== 0)
       lengthError('SE23.fromMatrix', ['out', 'M'], S2, [out, M]);
     return copyInto(out, M, 25);
   }
@@ -472,7 +479,8 @@ export class SE23Group implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 25 || X.length !== 25) lengthError('SE23.normalize', OUT_X, S2, [out, X]);
+    if (((out.length - 25) | (X.length - 25)) !== 0)
+      lengthError('SE23.normalize', OUT_X, S2, [out, X]);
     if (!allFinite(X, 25))
       throw new DomainError('SE23.normalize: X', 'a non-finite entry', 'must be finite');
     const t = this.qp;

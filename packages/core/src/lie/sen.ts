@@ -215,7 +215,7 @@ export class SEnGroup implements LieGroup {
     J_out_b?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || a.length !== S || b.length !== S)
+    if (((out.length - S) | (a.length - S) | (b.length - S)) !== 0)
       lengthError(`${this.tag}.compose`, OUT_A_B, this.sizes.SSS, [out, a, b]);
     const dd = this.dim * this.dim;
     if (J_out_a !== undefined) {
@@ -232,7 +232,7 @@ export class SEnGroup implements LieGroup {
   /** out ← a⁻¹ = (Rᵀ, −Rᵀt). `out` may alias `a`. J_out_a = −Ad_a. */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || a.length !== S)
+    if (((out.length - S) | (a.length - S)) !== 0)
       lengthError(`${this.tag}.inverse`, OUT_A, this.sizes.SS, [out, a]);
     if (J_out_a !== undefined) {
       checkJac(`${this.tag}.inverse`, 'J_out_a', J_out_a, this.dim * this.dim);
@@ -246,7 +246,7 @@ export class SEnGroup implements LieGroup {
    * J_out_tau = J_r(τ) = φ₁(−ad_τ).
    */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== this.storageSize || tau.length !== this.dim)
+    if (((out.length - this.storageSize) | (tau.length - this.dim)) !== 0)
       lengthError(`${this.tag}.exp`, OUT_TAU, this.sizes.SD, [out, tau]);
     if (J_out_tau !== undefined) {
       checkJac(`${this.tag}.exp`, 'J_out_tau', J_out_tau, this.dim * this.dim);
@@ -264,7 +264,7 @@ export class SEnGroup implements LieGroup {
    *   Log is not unique there; every det R < 0 has one). NonFiniteError on NaN.
    */
   log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== this.dim || X.length !== this.storageSize)
+    if (((out.length - this.dim) | (X.length - this.storageSize)) !== 0)
       lengthError(`${this.tag}.log`, OUT_X, this.sizes.DS, [out, X]);
     this.logKernel(out, X, `${this.tag}.log: X`);
     if (J_out_X !== undefined) {
@@ -276,14 +276,14 @@ export class SEnGroup implements LieGroup {
 
   /** out ← τ^ = [[ω^, v], [0, 0]] ((n+1)×(n+1), basis in the class doc). `out` must not alias `tau`. */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== this.storageSize || tau.length !== this.dim)
+    if (((out.length - this.storageSize) | (tau.length - this.dim)) !== 0)
       lengthError(`${this.tag}.hat`, OUT_TAU, this.sizes.SD, [out, tau]);
     return this.hatKernel(out, tau);
   }
 
   /** out ← m∨ = [m_{0,n}, …, m_{n−1,n}, σ_k·m_{i_k j_k}], inverse of {@link hat}. */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== this.dim || m.length !== this.storageSize)
+    if (((out.length - this.dim) | (m.length - this.storageSize)) !== 0)
       lengthError(`${this.tag}.vee`, ['out', 'm'], this.sizes.DS, [out, m]);
     const n = this.n;
     const N = n + 1;
@@ -307,7 +307,7 @@ export class SEnGroup implements LieGroup {
   ): Float64Array {
     const n = this.n;
     const N = n + 1;
-    if (out.length !== n || X.length !== this.storageSize || p.length !== n)
+    if (((out.length - n) | (X.length - this.storageSize) | (p.length - n)) !== 0)
       lengthError(`${this.tag}.act`, OUT_X_P, this.sizes.ASA, [out, X, p]);
     const dim = this.dim;
     if (J_out_X !== undefined) {
@@ -342,7 +342,7 @@ export class SEnGroup implements LieGroup {
    * B_ak = −σ_k(R_{a i_k}s_{j_k} − R_{a j_k}s_{i_k}) with s = Rᵀt, i.e. B e_k = −(R L_k Rᵀ)t.
    */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== this.dim * this.dim || X.length !== this.storageSize)
+    if (((out.length - this.dim * this.dim) | (X.length - this.storageSize)) !== 0)
       lengthError(`${this.tag}.adj`, OUT_X, this.sizes.D2S, [out, X]);
     return this.adjKernel(out, X);
   }
@@ -353,7 +353,7 @@ export class SEnGroup implements LieGroup {
    * σ_k(Ω_ai δ_bj − Ω_aj δ_bi − δ_ai Ω_jb + δ_aj Ω_ib).
    */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== this.dim * this.dim || tau.length !== this.dim)
+    if (((out.length - this.dim * this.dim) | (tau.length - this.dim)) !== 0)
       lengthError(`${this.tag}.smallAdj`, OUT_TAU, this.sizes.D2D, [out, tau]);
     return this.smallAdjKernel(out, tau);
   }
@@ -367,7 +367,7 @@ export class SEnGroup implements LieGroup {
     J_out_tau?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || X.length !== S || tau.length !== this.dim)
+    if (((out.length - S) | (X.length - S) | (tau.length - this.dim)) !== 0)
       lengthError(`${this.tag}.rplus`, OUT_X_TAU, this.sizes.SSD, [out, X, tau]);
     const E = this.expKernel(this.sE, tau);
     const dd = this.dim * this.dim;
@@ -391,7 +391,7 @@ export class SEnGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== this.dim || Y.length !== S || X.length !== S)
+    if (((out.length - this.dim) | (Y.length - S) | (X.length - S)) !== 0)
       lengthError(`${this.tag}.rminus`, OUT_Y_X, this.sizes.DSS, [out, Y, X]);
     const Z = this.composeKernel(this.sE, this.inverseKernel(this.sE2, X), Y);
     this.logKernel(out, Z, `${this.tag}.rminus: X⁻¹Y`);
@@ -417,7 +417,7 @@ export class SEnGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || tau.length !== this.dim || X.length !== S)
+    if (((out.length - S) | (tau.length - this.dim) | (X.length - S)) !== 0)
       lengthError(`${this.tag}.lplus`, OUT_TAU_X, this.sizes.SDS, [out, tau, X]);
     const dim = this.dim;
     if (J_out_tau !== undefined) {
@@ -441,7 +441,7 @@ export class SEnGroup implements LieGroup {
     J_out_X?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== this.dim || Y.length !== S || X.length !== S)
+    if (((out.length - this.dim) | (Y.length - S) | (X.length - S)) !== 0)
       lengthError(`${this.tag}.lminus`, OUT_Y_X, this.sizes.DSS, [out, Y, X]);
     const Z = this.composeKernel(this.sE, Y, this.inverseKernel(this.sE2, X));
     this.logKernel(out, Z, `${this.tag}.lminus: YX⁻¹`);
@@ -470,7 +470,7 @@ export class SEnGroup implements LieGroup {
     J_out_Y?: Float64Array,
   ): Float64Array {
     const S = this.storageSize;
-    if (out.length !== S || X.length !== S || Y.length !== S)
+    if (((out.length - S) | (X.length - S) | (Y.length - S)) !== 0)
       lengthError(`${this.tag}.between`, OUT_X_Y, this.sizes.SSS, [out, X, Y]);
     this.composeKernel(out, this.inverseKernel(this.sE2, X), Y);
     const dd = this.dim * this.dim;
@@ -542,7 +542,7 @@ export class SEnGroup implements LieGroup {
 
   /** out ← X (copy of the homogeneous matrix). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== this.storageSize || X.length !== this.storageSize)
+    if (((out.length - this.storageSize) | (X.length - this.storageSize)) !== 0)
       lengthError(`${this.tag}.toMatrix`, OUT_X, this.sizes.SS, [out, X]);
     for (let i = 0; i < this.storageSize; i++) out[i] = X[i]!;
     return out;
@@ -550,7 +550,7 @@ export class SEnGroup implements LieGroup {
 
   /** out ← M (copy; no re-orthonormalization, see {@link normalize}). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    if (out.length !== this.storageSize || M.length !== this.storageSize)
+    if (((out.length - this.storageSize) | (M.length - this.storageSize)) !== 0)
       lengthError(`${this.tag}.fromMatrix`, ['out', 'M'], this.sizes.SS, [out, M]);
     for (let i = 0; i < this.storageSize; i++) out[i] = M[i]!;
     return out;
@@ -598,7 +598,7 @@ export class SEnGroup implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== this.storageSize || X.length !== this.storageSize)
+    if (((out.length - this.storageSize) | (X.length - this.storageSize)) !== 0)
       lengthError(`${this.tag}.normalize`, OUT_X, this.sizes.SS, [out, X]);
     const n = this.n;
     const N = n + 1;
@@ -638,7 +638,7 @@ export class SEnGroup implements LieGroup {
   }
 
   private checkJacArgs(method: string, out: Float64Array, tau: Float64Array): void {
-    if (out.length !== this.dim * this.dim || tau.length !== this.dim)
+    if (((out.length - this.dim * this.dim) | (tau.length - this.dim)) !== 0)
       lengthError(`${this.tag}.${method}`, OUT_TAU, this.sizes.D2D, [out, tau]);
   }
 

@@ -108,7 +108,7 @@ export class SO2Group implements LieGroup {
     J_out_a?: Float64Array,
     J_out_b?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || a.length !== 4 || b.length !== 4)
+    if (((out.length - 4) | (a.length - 4) | (b.length - 4)) !== 0)
       lengthError('SO2.compose', OUT_A_B, S444, [out, a, b]);
     if (J_out_a !== undefined) scalarJac('SO2.compose', 'J_out_a', J_out_a, 1);
     if (J_out_b !== undefined) scalarJac('SO2.compose', 'J_out_b', J_out_b, 1);
@@ -129,7 +129,7 @@ export class SO2Group implements LieGroup {
 
   /** out ← a⁻¹ = aᵀ. `out` may alias `a`. J_out_a = [−1]. */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
-    if (out.length !== 4 || a.length !== 4) lengthError('SO2.inverse', OUT_A, S44, [out, a]);
+    if (((out.length - 4) | (a.length - 4)) !== 0) lengthError('SO2.inverse', OUT_A, S44, [out, a]);
     if (J_out_a !== undefined) scalarJac('SO2.inverse', 'J_out_a', J_out_a, -1);
     const a1 = a[1]!;
     const a2 = a[2]!;
@@ -142,7 +142,8 @@ export class SO2Group implements LieGroup {
 
   /** out ← Exp(θ) = [[cos θ, −sin θ], [sin θ, cos θ]] (manif appendix A). J_out_tau = [1]. */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== 4 || tau.length !== 1) lengthError('SO2.exp', OUT_TAU, S41, [out, tau]);
+    if (((out.length - 4) | (tau.length - 1)) !== 0)
+      lengthError('SO2.exp', OUT_TAU, S41, [out, tau]);
     if (J_out_tau !== undefined) scalarJac('SO2.exp', 'J_out_tau', J_out_tau, 1);
     const t = tau[0]!;
     const c = Math.cos(t);
@@ -163,7 +164,7 @@ export class SO2Group implements LieGroup {
    *   `SO2_LOG_DEGENERATE`): a reflection or zero, with no nearest rotation.
    */
   log(out: Float64Array, X: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== 1 || X.length !== 4) lengthError('SO2.log', OUT_X, S14, [out, X]);
+    if (((out.length - 1) | (X.length - 4)) !== 0) lengthError('SO2.log', OUT_X, S14, [out, X]);
     if (J_out_X !== undefined) scalarJac('SO2.log', 'J_out_X', J_out_X, 1);
     out[0] = so2Log(X, 'SO2.log: X');
     return out;
@@ -171,7 +172,8 @@ export class SO2Group implements LieGroup {
 
   /** out ← τ^ = [[0, −θ], [θ, 0]]. */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 4 || tau.length !== 1) lengthError('SO2.hat', OUT_TAU, S41, [out, tau]);
+    if (((out.length - 4) | (tau.length - 1)) !== 0)
+      lengthError('SO2.hat', OUT_TAU, S41, [out, tau]);
     const t = tau[0]!;
     out[0] = 0;
     out[1] = -t;
@@ -182,7 +184,8 @@ export class SO2Group implements LieGroup {
 
   /** out ← m∨ = [m₂₁] (reads only the entry below the diagonal). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== 1 || m.length !== 4) lengthError('SO2.vee', ['out', 'm'], S14, [out, m]);
+    if (((out.length - 1) | (m.length - 4)) !== 0)
+      lengthError('SO2.vee', ['out', 'm'], S14, [out, m]);
     out[0] = m[2]!;
     return out;
   }
@@ -197,7 +200,7 @@ export class SO2Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_p?: Float64Array,
   ): Float64Array {
-    if (out.length !== 2 || X.length !== 4 || p.length !== 2)
+    if (((out.length - 2) | (X.length - 4) | (p.length - 2)) !== 0)
       lengthError('SO2.act', OUT_X_P, S242, [out, X, p]);
     const p0 = p[0]!;
     const p1 = p[1]!;
@@ -217,14 +220,15 @@ export class SO2Group implements LieGroup {
 
   /** out ← Ad_R = [1] (NaN when R has a NaN entry). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 1 || X.length !== 4) lengthError('SO2.adj', OUT_X, S14, [out, X]);
+    if (((out.length - 1) | (X.length - 4)) !== 0) lengthError('SO2.adj', OUT_X, S14, [out, X]);
     out[0] = 1 + 0 * (X[0]! + X[1]! + X[2]! + X[3]!);
     return out;
   }
 
   /** out ← ad_τ = [0] (so(2) is abelian; NaN when τ is NaN). */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 1 || tau.length !== 1) lengthError('SO2.smallAdj', OUT_TAU, S11, [out, tau]);
+    if (((out.length - 1) | (tau.length - 1)) !== 0)
+      lengthError('SO2.smallAdj', OUT_TAU, S11, [out, tau]);
     out[0] = 0 * tau[0]! + 0; // 0, or NaN (never −0)
     return out;
   }
@@ -237,7 +241,7 @@ export class SO2Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_tau?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || X.length !== 4 || tau.length !== 1)
+    if (((out.length - 4) | (X.length - 4) | (tau.length - 1)) !== 0)
       lengthError('SO2.rplus', OUT_X_TAU, S441, [out, X, tau]);
     if (J_out_X !== undefined) scalarJac('SO2.rplus', 'J_out_X', J_out_X, 1);
     if (J_out_tau !== undefined) scalarJac('SO2.rplus', 'J_out_tau', J_out_tau, 1);
@@ -263,7 +267,7 @@ export class SO2Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 1 || Y.length !== 4 || X.length !== 4)
+    if (((out.length - 1) | (Y.length - 4) | (X.length - 4)) !== 0)
       lengthError('SO2.rminus', OUT_Y_X, S144, [out, Y, X]);
     if (J_out_Y !== undefined) scalarJac('SO2.rminus', 'J_out_Y', J_out_Y, 1);
     if (J_out_X !== undefined) scalarJac('SO2.rminus', 'J_out_X', J_out_X, -1);
@@ -292,7 +296,7 @@ export class SO2Group implements LieGroup {
     J_out_tau?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || tau.length !== 1 || X.length !== 4)
+    if (((out.length - 4) | (tau.length - 1) | (X.length - 4)) !== 0)
       lengthError('SO2.lplus', OUT_TAU_X, S414, [out, tau, X]);
     if (J_out_tau !== undefined) scalarJac('SO2.lplus', 'J_out_tau', J_out_tau, 1);
     if (J_out_X !== undefined) scalarJac('SO2.lplus', 'J_out_X', J_out_X, 1);
@@ -318,7 +322,7 @@ export class SO2Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 1 || Y.length !== 4 || X.length !== 4)
+    if (((out.length - 1) | (Y.length - 4) | (X.length - 4)) !== 0)
       lengthError('SO2.lminus', OUT_Y_X, S144, [out, Y, X]);
     if (J_out_Y !== undefined) scalarJac('SO2.lminus', 'J_out_Y', J_out_Y, 1);
     if (J_out_X !== undefined) scalarJac('SO2.lminus', 'J_out_X', J_out_X, -1);
@@ -348,7 +352,7 @@ export class SO2Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_Y?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || X.length !== 4 || Y.length !== 4)
+    if (((out.length - 4) | (X.length - 4) | (Y.length - 4)) !== 0)
       lengthError('SO2.between', OUT_X_Y, S444, [out, X, Y]);
     if (J_out_X !== undefined) scalarJac('SO2.between', 'J_out_X', J_out_X, -1);
     if (J_out_Y !== undefined) scalarJac('SO2.between', 'J_out_Y', J_out_Y, 1);
@@ -402,13 +406,14 @@ export class SO2Group implements LieGroup {
 
   /** out ← a copy of X (the storage is the matrix). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 4 || X.length !== 4) lengthError('SO2.toMatrix', OUT_X, S44, [out, X]);
+    if (((out.length - 4) | (X.length - 4)) !== 0)
+      lengthError('SO2.toMatrix', OUT_X, S44, [out, X]);
     return copyInto(out, X, 4);
   }
 
   /** out ← a copy of M (no re-orthonormalization; see {@link normalize}). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    if (out.length !== 4 || M.length !== 4)
+    if (((out.length - 4) | (M.length - 4)) !== 0)
       lengthError('SO2.fromMatrix', ['out', 'M'], S44, [out, M]);
     return copyInto(out, M, 4);
   }
@@ -439,7 +444,8 @@ export class SO2Group implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 4 || X.length !== 4) lengthError('SO2.normalize', OUT_X, S44, [out, X]);
+    if (((out.length - 4) | (X.length - 4)) !== 0)
+      lengthError('SO2.normalize', OUT_X, S44, [out, X]);
     if (!allFinite(X, 4))
       throw new DomainError('SO2.normalize: X', 'a non-finite entry', 'must be finite');
     const s = 0.5 * (X[2]! - X[1]!);
@@ -461,7 +467,7 @@ export class SO2Group implements LieGroup {
   }
 
   private one(method: string, out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 1 || tau.length !== 1) lengthError(method, OUT_TAU, S11, [out, tau]);
+    if (((out.length - 1) | (tau.length - 1)) !== 0) lengthError(method, OUT_TAU, S11, [out, tau]);
     out[0] = 1 + 0 * tau[0]!;
     return out;
   }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { GROUP_VALIDITY_TOL } from '../constants.js';
+import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../constants.js';
 import {
   axisForm3,
   identity3,
@@ -26,17 +26,7 @@ import {
   NearestRotation3,
   negateInto,
 } from './internal.js';
-import {
-  copy9,
-  cosc,
-  halfCot,
-  invJacCoef,
-  minusRHat,
-  norm3v,
-  sinc,
-  sinc3,
-  so3LogKernel,
-} from './so3Kernels.js';
+import { copy9, minusRHat, notARotation } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
 /**
@@ -101,9 +91,140 @@ export function coAdjointSO3(
   g: ArrayLike<number>,
   nu: ArrayLike<number>,
 ): Float64Array {
-  if (out.length !== 3 || g.length !== 9 || nu.length !== 3)
+  if (((out.length - 3) | (g.length - 9) | (nu.length - 3)) !== 0)
     lengthError('coAdjointSO3', ['out', 'g', 'nu'], [3, 9, 3], [out, g, nu]);
   return mulTVec3(out, g, nu);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coefficients of the closed forms, with Taylor branches below SMALL_ANGLE (error O(θ⁶)).
+
+/** sin θ / θ. */
+function sinc(t: number): number {
+  if (t < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 1 - (t2 / 6) * (1 - t2 / 20);
+  }
+  return Math.sin(t) / t;
+}
+
+/** (1 − cos θ)/θ², computed as 2 sin²(θ/2)/θ² (no cancellation). */
+function cosc(t: number): number {
+  if (t < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 0.5 - (t2 / 24) * (1 - t2 / 30);
+  }
+  const s = Math.sin(0.5 * t) / t;
+  return 2 * s * s;
+}
+
+/** (θ − sin θ)/θ³. */
+function sinc3(t: number): number {
+  if (t < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 1 / 6 - (t2 / 120) * (1 - t2 / 42);
+  }
+  return (t - Math.sin(t)) / (t * t * t);
+}
+
+/** (θ/2)·cot(θ/2) = θ(1 + cos θ)/(2 sin θ). */
+function halfCot(t: number): number {
+  if (t < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 1 - (t2 / 12) * (1 + t2 / 60);
+  }
+  const h = 0.5 * t;
+  return (h * Math.cos(h)) / Math.sin(h);
+}
+
+/** (1 − (θ/2)cot(θ/2))/θ² = 1/θ² − (1 + cos θ)/(2θ sin θ). */
+function invJacCoef(t: number): number {
+  if (t < SMALL_ANGLE) {
+    const t2 = t * t;
+    return 1 / 12 + (t2 / 720) * (1 + t2 / 42);
+  }
+  return (1 - halfCot(t)) / (t * t);
+}
+
+/** θ / sin θ, for the small-angle branch of log. */
+function invSinc(t: number): number {
+  const t2 = t * t;
+  return 1 + (t2 / 6) * (1 + (7 * t2) / 60);
+}
+
+function norm3v(x: ArrayLike<number>): number {
+  const x0 = x[0]!;
+  const x1 = x[1]!;
+  const x2 = x[2]!;
+  return Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
+}
+
+/**
+ * out ← Log(R) ∈ R³ without checks (the kernel of {@link SO3Group.log}); see there.
+ * @throws DomainError when |vee((R − Rᵀ)/2)|² + ((tr R − 1)/2)² differs from 1 by more than
+ *   `LOG_ELEMENT_TOL`.
+ */
+function so3LogKernel(out: Float64Array, R: ArrayLike<number>, what: string): Float64Array {
+  const r00 = R[0]!;
+  const r01 = R[1]!;
+  const r02 = R[2]!;
+  const r10 = R[3]!;
+  const r11 = R[4]!;
+  const r12 = R[5]!;
+  const r20 = R[6]!;
+  const r21 = R[7]!;
+  const r22 = R[8]!;
+  const sx = 0.5 * (r21 - r12);
+  const sy = 0.5 * (r02 - r20);
+  const sz = 0.5 * (r10 - r01);
+  const s2 = sx * sx + sy * sy + sz * sz;
+  const c = 0.5 * (r00 + r11 + r22 - 1);
+  const defect = s2 + c * c - 1;
+  if (Math.abs(defect) > LOG_ELEMENT_TOL) notARotation(what, defect);
+  const sn = Math.sqrt(s2);
+  const t = Math.atan2(sn, c);
+  if (t < SMALL_ANGLE) {
+    const k = invSinc(t);
+    out[0] = k * sx;
+    out[1] = k * sy;
+    out[2] = k * sz;
+    return out;
+  }
+  if (Math.PI - t > SO3_LOG_NEAR_PI) {
+    const k = t / sn;
+    out[0] = k * sx;
+    out[1] = k * sy;
+    out[2] = k * sz;
+    return out;
+  }
+  // Near π (or NaN): (R + Rᵀ)/2 − c·I = (1 − c)·nnᵀ; take the column with the largest diagonal
+  // (≥ (1 − c)/3 ≈ 2/3, so its norm is bounded away from 0).
+  const d0 = r00 - c;
+  const d1 = r11 - c;
+  const d2 = r22 - c;
+  let n0: number;
+  let n1: number;
+  let n2: number;
+  if (d0 >= d1 && d0 >= d2) {
+    n0 = d0;
+    n1 = 0.5 * (r01 + r10);
+    n2 = 0.5 * (r02 + r20);
+  } else if (d1 >= d2) {
+    n0 = 0.5 * (r01 + r10);
+    n1 = d1;
+    n2 = 0.5 * (r12 + r21);
+  } else {
+    n0 = 0.5 * (r02 + r20);
+    n1 = 0.5 * (r12 + r21);
+    n2 = d2;
+  }
+  // The column is (1 − c)·n_k·n; normalize it and fix the sign with s = sin θ·n.
+  const nn = Math.sqrt(n0 * n0 + n1 * n1 + n2 * n2);
+  const k = (n0 * sx + n1 * sy + n2 * sz < 0 ? -t : t) / nn;
+  out[0] = k * n0;
+  out[1] = k * n1;
+  out[2] = k * n2;
+  return out;
 }
 
 /** Argument names and lengths of the dimension checks. */
@@ -199,7 +320,7 @@ export class SO3Group implements LieGroup {
     J_out_a?: Float64Array,
     J_out_b?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || a.length !== 9 || b.length !== 9)
+    if (((out.length - 9) | (a.length - 9) | (b.length - 9)) !== 0)
       lengthError('SO3.compose', OUT_A_B, S999, [out, a, b]);
     if (J_out_a !== undefined) {
       checkJac('SO3.compose', 'J_out_a', J_out_a, 9);
@@ -214,7 +335,7 @@ export class SO3Group implements LieGroup {
 
   /** out ← a⁻¹ = aᵀ. `out` may alias `a`. J_out_a = −Ad_a = −a. */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
-    if (out.length !== 9 || a.length !== 9) lengthError('SO3.inverse', OUT_A, S99, [out, a]);
+    if (((out.length - 9) | (a.length - 9)) !== 0) lengthError('SO3.inverse', OUT_A, S99, [out, a]);
     if (J_out_a !== undefined) {
       checkJac('SO3.inverse', 'J_out_a', J_out_a, 9);
       negateInto(J_out_a, a, 9);
@@ -227,7 +348,8 @@ export class SO3Group implements LieGroup {
    * J_out_tau = J_r(τ) (manif eq. 143).
    */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.exp', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.exp', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     if (J_out_tau !== undefined) {
       checkJac('SO3.exp', 'J_out_tau', J_out_tau, 9);
@@ -252,7 +374,7 @@ export class SO3Group implements LieGroup {
    * ```
    */
   log(out: Float64Array, R: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== 3 || R.length !== 9) lengthError('SO3.log', OUT_X, S39, [out, R]);
+    if (((out.length - 3) | (R.length - 9)) !== 0) lengthError('SO3.log', OUT_X, S39, [out, R]);
     so3LogKernel(out, R, 'SO3.log: X');
     if (J_out_X !== undefined) {
       checkJac('SO3.log', 'J_out_X', J_out_X, 9);
@@ -264,13 +386,15 @@ export class SO3Group implements LieGroup {
 
   /** out ← τ̂ ({@link hat3}). */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.hat', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.hat', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
   /** out ← m∨ ({@link vee3}). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== 3 || m.length !== 9) lengthError('SO3.vee', ['out', 'm'], S39, [out, m]);
+    if (((out.length - 3) | (m.length - 9)) !== 0)
+      lengthError('SO3.vee', ['out', 'm'], S39, [out, m]);
     return vee3(out, m);
   }
 
@@ -282,7 +406,7 @@ export class SO3Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_p?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || X.length !== 9 || p.length !== 3)
+    if (((out.length - 3) | (X.length - 9) | (p.length - 3)) !== 0)
       lengthError('SO3.act', OUT_X_P, S393, [out, X, p]);
     if (J_out_X !== undefined) {
       checkJac('SO3.act', 'J_out_X', J_out_X, 9);
@@ -297,13 +421,14 @@ export class SO3Group implements LieGroup {
 
   /** out ← Ad_R = R (manif appendix B). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 9) lengthError('SO3.adj', OUT_X, S99, [out, X]);
+    if (((out.length - 9) | (X.length - 9)) !== 0) lengthError('SO3.adj', OUT_X, S99, [out, X]);
     return copy9(out, X);
   }
 
   /** out ← ad_τ = τ̂ (ad_τ σ = τ × σ). */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.smallAdj', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.smallAdj', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
@@ -325,7 +450,7 @@ export class SO3Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_tau?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || X.length !== 9 || tau.length !== 3)
+    if (((out.length - 9) | (X.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.rplus', OUT_X_TAU, S993, [out, X, tau]);
     const t = norm3v(tau);
     const E = axisForm3(this.scratch, tau, Math.cos(t), sinc(t), cosc(t));
@@ -348,7 +473,7 @@ export class SO3Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || Y.length !== 9 || X.length !== 9)
+    if (((out.length - 3) | (Y.length - 9) | (X.length - 9)) !== 0)
       lengthError('SO3.rminus', OUT_Y_X, S399, [out, Y, X]);
     so3LogKernel(out, mulT3(this.scratch, X, Y), 'SO3.rminus: X⁻¹Y');
     if (J_out_Y !== undefined || J_out_X !== undefined) {
@@ -375,7 +500,7 @@ export class SO3Group implements LieGroup {
     J_out_tau?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || tau.length !== 3 || X.length !== 9)
+    if (((out.length - 9) | (tau.length - 3) | (X.length - 9)) !== 0)
       lengthError('SO3.lplus', OUT_TAU_X, S939, [out, tau, X]);
     const t = norm3v(tau);
     if (J_out_tau !== undefined) {
@@ -397,7 +522,7 @@ export class SO3Group implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || Y.length !== 9 || X.length !== 9)
+    if (((out.length - 3) | (Y.length - 9) | (X.length - 9)) !== 0)
       lengthError('SO3.lminus', OUT_Y_X, S399, [out, Y, X]);
     so3LogKernel(out, mul3T(this.scratch, Y, X), 'SO3.lminus: YX⁻¹');
     if (J_out_Y !== undefined || J_out_X !== undefined) {
@@ -427,7 +552,7 @@ export class SO3Group implements LieGroup {
     J_out_X?: Float64Array,
     J_out_Y?: Float64Array,
   ): Float64Array {
-    if (out.length !== 9 || X.length !== 9 || Y.length !== 9)
+    if (((out.length - 9) | (X.length - 9) | (Y.length - 9)) !== 0)
       lengthError('SO3.between', OUT_X_Y, S999, [out, X, Y]);
     if (J_out_X !== undefined) {
       checkJac('SO3.between', 'J_out_X', J_out_X, 9);
@@ -445,14 +570,16 @@ export class SO3Group implements LieGroup {
    * (sin θ/θ)·I − ((1 − cos θ)/θ²)·τ̂ + ((θ − sin θ)/θ³)·ττᵀ.
    */
   rjac(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.rjac', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.rjac', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, sinc(t), -cosc(t), sinc3(t));
   }
 
   /** out ← J_l(τ) = J_r(−τ) = I + ((1 − cos θ)/θ²) τ̂ + ((θ − sin θ)/θ³) τ̂² (manif eq. 145). */
   ljac(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.ljac', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.ljac', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, sinc(t), cosc(t), sinc3(t));
   }
@@ -463,14 +590,16 @@ export class SO3Group implements LieGroup {
    * principal branch).
    */
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.rjacInv', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.rjacInv', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, halfCot(t), 0.5, invJacCoef(t));
   }
 
   /** out ← J_l⁻¹(τ) = J_r⁻¹(−τ) = I − ½τ̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) τ̂² (manif eq. 146). */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3.ljacInv', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3.ljacInv', OUT_TAU, S93, [out, tau]);
     const t = norm3v(tau);
     return axisForm3(out, tau, halfCot(t), -0.5, invJacCoef(t));
   }
@@ -510,13 +639,14 @@ export class SO3Group implements LieGroup {
 
   /** out ← a copy of X (the storage is the matrix). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 9) lengthError('SO3.toMatrix', OUT_X, S99, [out, X]);
+    if (((out.length - 9) | (X.length - 9)) !== 0)
+      lengthError('SO3.toMatrix', OUT_X, S99, [out, X]);
     return copy9(out, X);
   }
 
   /** out ← a copy of M (no re-orthonormalization; see {@link normalize}). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    if (out.length !== 9 || M.length !== 9)
+    if (((out.length - 9) | (M.length - 9)) !== 0)
       lengthError('SO3.fromMatrix', ['out', 'M'], S99, [out, M]);
     return copy9(out, M);
   }
@@ -553,7 +683,8 @@ export class SO3Group implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 9) lengthError('SO3.normalize', OUT_X, S99, [out, X]);
+    if (((out.length - 9) | (X.length - 9)) !== 0)
+      lengthError('SO3.normalize', OUT_X, S99, [out, X]);
     this.projector.project(out, X, 'SO3.normalize: X');
     return out;
   }

@@ -9,10 +9,10 @@
  */
 import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SMALL_ANGLE } from '../constants.js';
 import { DomainError } from '../errors.js';
-import { axisForm3, identity3, mul3, mulT3, transpose3 } from '../linalg/small.js';
+import { identity3, mul3, mulT3, transpose3 } from '../linalg/small.js';
 import { check2, checkJac, lengthError, negateInto } from './internal.js';
 import { hat3, SO3, vee3 } from './so3.js';
-import { copy9, cosc, halfCot, invJacCoef, minusRHat, norm3v, sinc, sinc3 } from './so3Kernels.js';
+import { copy9, minusRHat } from './so3Kernels.js';
 import type { LieGroup, Rng } from './types.js';
 
 /**
@@ -275,7 +275,7 @@ export class SO3QuatGroup implements LieGroup {
     J_out_a?: Float64Array,
     J_out_b?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || a.length !== 4 || b.length !== 4)
+    if (((out.length - 4) | (a.length - 4) | (b.length - 4)) !== 0)
       lengthError('SO3Quat.compose', OUT_A_B, S444, [out, a, b]);
     if (J_out_a !== undefined) {
       checkJac('SO3Quat.compose', 'J_out_a', J_out_a, 9);
@@ -290,7 +290,8 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← q* = (w, −x, −y, −z), the inverse of a unit quaternion. `out` may alias `a`. J = −R(a). */
   inverse(out: Float64Array, a: Float64Array, J_out_a?: Float64Array): Float64Array {
-    if (out.length !== 4 || a.length !== 4) lengthError('SO3Quat.inverse', OUT_A, S44, [out, a]);
+    if (((out.length - 4) | (a.length - 4)) !== 0)
+      lengthError('SO3Quat.inverse', OUT_A, S44, [out, a]);
     if (J_out_a !== undefined) {
       checkJac('SO3Quat.inverse', 'J_out_a', J_out_a, 9);
       negateInto(J_out_a, rotationFromQuat(J_out_a, a), 9);
@@ -304,10 +305,11 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← Exp(τ) = (cos(θ/2), (sin(θ/2)/θ)·τ) (manif, S³ exponential). J_out_tau = J_r(τ). */
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
-    if (out.length !== 4 || tau.length !== 3) lengthError('SO3Quat.exp', OUT_TAU, S43, [out, tau]);
+    if (((out.length - 4) | (tau.length - 3)) !== 0)
+      lengthError('SO3Quat.exp', OUT_TAU, S43, [out, tau]);
     if (J_out_tau !== undefined) {
       checkJac('SO3Quat.exp', 'J_out_tau', J_out_tau, 9);
-      rjacInto(J_out_tau, tau);
+      SO3.rjac(J_out_tau, tau);
     }
     return quatExp(out, tau);
   }
@@ -321,24 +323,26 @@ export class SO3QuatGroup implements LieGroup {
    *   propagates).
    */
   log(out: Float64Array, q: Float64Array, J_out_X?: Float64Array): Float64Array {
-    if (out.length !== 3 || q.length !== 4) lengthError('SO3Quat.log', OUT_X, S34, [out, q]);
+    if (((out.length - 3) | (q.length - 4)) !== 0) lengthError('SO3Quat.log', OUT_X, S34, [out, q]);
     quatLog(out, q[0]!, q[1]!, q[2]!, q[3]!, 'SO3Quat.log: X');
     if (J_out_X !== undefined) {
       checkJac('SO3Quat.log', 'J_out_X', J_out_X, 9);
-      rjacInvInto(J_out_X, out, 1);
+      SO3.rjacInv(J_out_X, out);
     }
     return out;
   }
 
   /** out ← τ̂ (3×3, {@link hat3}). */
   hat(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3) lengthError('SO3Quat.hat', OUT_TAU, S93, [out, tau]);
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
+      lengthError('SO3Quat.hat', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
 
   /** out ← m∨ ({@link vee3}). */
   vee(out: Float64Array, m: Float64Array): Float64Array {
-    if (out.length !== 3 || m.length !== 9) lengthError('SO3Quat.vee', ['out', 'm'], S39, [out, m]);
+    if (((out.length - 3) | (m.length - 9)) !== 0)
+      lengthError('SO3Quat.vee', ['out', 'm'], S39, [out, m]);
     return vee3(out, m);
   }
 
@@ -353,7 +357,7 @@ export class SO3QuatGroup implements LieGroup {
     J_out_X?: Float64Array,
     J_out_p?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || X.length !== 4 || p.length !== 3)
+    if (((out.length - 3) | (X.length - 4) | (p.length - 3)) !== 0)
       lengthError('SO3Quat.act', OUT_X_P, S343, [out, X, p]);
     const px = p[0]!;
     const py = p[1]!;
@@ -384,13 +388,14 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← Ad_q = R(q), the rotation matrix ({@link rotationFromQuat}). */
   adj(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 4) lengthError('SO3Quat.adj', OUT_X, [9, 4], [out, X]);
+    if (((out.length - 9) | (X.length - 4)) !== 0)
+      lengthError('SO3Quat.adj', OUT_X, [9, 4], [out, X]);
     return rotationFromQuat(out, X);
   }
 
   /** out ← ad_τ = τ̂. */
   smallAdj(out: Float64Array, tau: Float64Array): Float64Array {
-    if (out.length !== 9 || tau.length !== 3)
+    if (((out.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3Quat.smallAdj', OUT_TAU, S93, [out, tau]);
     return hat3(out, tau);
   }
@@ -403,7 +408,7 @@ export class SO3QuatGroup implements LieGroup {
     J_out_X?: Float64Array,
     J_out_tau?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || X.length !== 4 || tau.length !== 3)
+    if (((out.length - 4) | (X.length - 4) | (tau.length - 3)) !== 0)
       lengthError('SO3Quat.rplus', OUT_X_TAU, S443, [out, X, tau]);
     const e = quatExp(this.scratch, tau);
     if (J_out_X !== undefined) {
@@ -412,7 +417,7 @@ export class SO3QuatGroup implements LieGroup {
     }
     if (J_out_tau !== undefined) {
       checkJac('SO3Quat.rplus', 'J_out_tau', J_out_tau, 9);
-      rjacInto(J_out_tau, tau);
+      SO3.rjac(J_out_tau, tau);
     }
     return hamilton(out, X[0]!, X[1]!, X[2]!, X[3]!, e[0]!, e[1]!, e[2]!, e[3]!);
   }
@@ -425,17 +430,17 @@ export class SO3QuatGroup implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || Y.length !== 4 || X.length !== 4)
+    if (((out.length - 3) | (Y.length - 4) | (X.length - 4)) !== 0)
       lengthError('SO3Quat.rminus', OUT_Y_X, S344, [out, Y, X]);
     const d = hamilton(this.scratch, X[0]!, -X[1]!, -X[2]!, -X[3]!, Y[0]!, Y[1]!, Y[2]!, Y[3]!);
     quatLog(out, d[0]!, d[1]!, d[2]!, d[3]!, 'SO3Quat.rminus: X⁻¹Y');
     if (J_out_Y !== undefined) {
       checkJac('SO3Quat.rminus', 'J_out_Y', J_out_Y, 9);
-      rjacInvInto(J_out_Y, out, 1);
+      SO3.rjacInv(J_out_Y, out);
     }
     if (J_out_X !== undefined) {
       checkJac('SO3Quat.rminus', 'J_out_X', J_out_X, 9);
-      negateInto(J_out_X, rjacInvInto(J_out_X, out, -1), 9);
+      negateInto(J_out_X, SO3.ljacInv(J_out_X, out), 9);
     }
     return out;
   }
@@ -448,11 +453,11 @@ export class SO3QuatGroup implements LieGroup {
     J_out_tau?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || tau.length !== 3 || X.length !== 4)
+    if (((out.length - 4) | (tau.length - 3) | (X.length - 4)) !== 0)
       lengthError('SO3Quat.lplus', OUT_TAU_X, S434, [out, tau, X]);
     if (J_out_tau !== undefined) {
       checkJac('SO3Quat.lplus', 'J_out_tau', J_out_tau, 9);
-      mulT3(J_out_tau, rotationFromQuat(this.m9, X), rjacInto(this.n9, tau));
+      mulT3(J_out_tau, rotationFromQuat(this.m9, X), SO3.rjac(this.n9, tau));
     }
     if (J_out_X !== undefined) {
       checkJac('SO3Quat.lplus', 'J_out_X', J_out_X, 9);
@@ -470,12 +475,12 @@ export class SO3QuatGroup implements LieGroup {
     J_out_Y?: Float64Array,
     J_out_X?: Float64Array,
   ): Float64Array {
-    if (out.length !== 3 || Y.length !== 4 || X.length !== 4)
+    if (((out.length - 3) | (Y.length - 4) | (X.length - 4)) !== 0)
       lengthError('SO3Quat.lminus', OUT_Y_X, S344, [out, Y, X]);
     const d = hamilton(this.scratch, Y[0]!, Y[1]!, Y[2]!, Y[3]!, X[0]!, -X[1]!, -X[2]!, -X[3]!);
     quatLog(out, d[0]!, d[1]!, d[2]!, d[3]!, 'SO3Quat.lminus: YX⁻¹');
     if (J_out_Y !== undefined || J_out_X !== undefined) {
-      const J = mul3(this.m9, rjacInvInto(this.n9, out, 1), rotationFromQuat(this.m9, X));
+      const J = mul3(this.m9, SO3.rjacInv(this.n9, out), rotationFromQuat(this.m9, X));
       if (J_out_Y !== undefined) {
         checkJac('SO3Quat.lminus', 'J_out_Y', J_out_Y, 9);
         copy9(J_out_Y, J);
@@ -496,7 +501,7 @@ export class SO3QuatGroup implements LieGroup {
     J_out_X?: Float64Array,
     J_out_Y?: Float64Array,
   ): Float64Array {
-    if (out.length !== 4 || X.length !== 4 || Y.length !== 4)
+    if (((out.length - 4) | (X.length - 4) | (Y.length - 4)) !== 0)
       lengthError('SO3Quat.between', OUT_X_Y, S444, [out, X, Y]);
     hamilton(out, X[0]!, -X[1]!, -X[2]!, -X[3]!, Y[0]!, Y[1]!, Y[2]!, Y[3]!);
     if (J_out_X !== undefined) {
@@ -552,14 +557,14 @@ export class SO3QuatGroup implements LieGroup {
 
   /** out ← R(q), the 3×3 rotation matrix ({@link rotationFromQuat}). */
   toMatrix(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 9 || X.length !== 4)
+    if (((out.length - 9) | (X.length - 4)) !== 0)
       lengthError('SO3Quat.toMatrix', OUT_X, [9, 4], [out, X]);
     return rotationFromQuat(out, X);
   }
 
   /** out ← the quaternion (w ≥ 0) of the rotation matrix M ({@link quatFromRotation}, Shepperd). */
   fromMatrix(out: Float64Array, M: Float64Array): Float64Array {
-    if (out.length !== 4 || M.length !== 9)
+    if (((out.length - 4) | (M.length - 9)) !== 0)
       lengthError('SO3Quat.fromMatrix', ['out', 'M'], [4, 9], [out, M]);
     return quatFromRotation(out, M);
   }
@@ -589,7 +594,8 @@ export class SO3QuatGroup implements LieGroup {
    * ```
    */
   normalize(out: Float64Array, X: Float64Array): Float64Array {
-    if (out.length !== 4 || X.length !== 4) lengthError('SO3Quat.normalize', OUT_X, S44, [out, X]);
+    if (((out.length - 4) | (X.length - 4)) !== 0)
+      lengthError('SO3Quat.normalize', OUT_X, S44, [out, X]);
     return normalizeQuat(out, X);
   }
 }
@@ -631,18 +637,6 @@ function quatExp(out: Float64Array, tau: ArrayLike<number>): Float64Array {
   out[2] = k * y;
   out[3] = k * z;
   return out;
-}
-
-/** out ← J_r(τ) (SO(3), manif eq. 143). */
-function rjacInto(out: Float64Array, tau: ArrayLike<number>): Float64Array {
-  const t = norm3v(tau);
-  return axisForm3(out, tau, sinc(t), -cosc(t), sinc3(t));
-}
-
-/** out ← J_r⁻¹(sτ) for s = ±1 (s = −1: J_l⁻¹(τ)), manif eq. 144. */
-function rjacInvInto(out: Float64Array, tau: ArrayLike<number>, s: 1 | -1): Float64Array {
-  const t = norm3v(tau);
-  return axisForm3(out, tau, halfCot(t), 0.5 * s, invJacCoef(t));
 }
 
 /**

@@ -152,9 +152,16 @@ describe('SO(3) normalize: the nearest rotation in the Frobenius norm', () => {
     // scale invariance from near-subnormal to near-overflow magnitudes (both paths)
     const R = SO3.exp(m9(), Float64Array.of(0.3, -1.2, 2));
     for (const s of [1e-300, 1e-200, 3, 1e200, 1e300])
-      expect(maxAbsDiff(SO3.normalize(m9(), R.map((x) => s * x)), R), String(s)).toBeLessThan(
-        1e-15,
-      );
+      expect(
+        maxAbsDiff(
+          SO3.normalize(
+            m9(),
+            R.map((x) => s * x),
+          ),
+          R,
+        ),
+        String(s),
+      ).toBeLessThan(1e-15);
     expect(
       maxAbsDiff(
         SO3.normalize(
