@@ -254,22 +254,23 @@ export const SVD_FLUSH_RTOL = 2 ** -104;
 export const OCP_PIVOT_ZERO_RTOL = 1e-12;
 
 /**
- * The second-order verdict at the solution calls a pivot of the unregularized KKT factorization
- * zero when |pivot| ≤ OCP_SECOND_ORDER_ZERO_RTOL·(largest entry of the Lagrangian Hessian and the
- * constraint Jacobians, not of Σ), and then reports `singular`
- * rather than `minimum` or `saddle`. Looser than {@link OCP_PIVOT_ZERO_RTOL}: at a converged point
- * a continuous symmetry (a gauge freedom) leaves a curvature of the size of the remaining KKT error
- * (≈ tol = 1e-8 relative), not of ε.
+ * Curvature margin of the second-order verdict: the reduced Hessian at the solution counts as
+ * positive definite (`minimum`) when the KKT matrix shifted by −ε on the primal diagonal still has
+ * the inertia of a descent step, ε = OCP_SECOND_ORDER_MARGIN·(largest entry of the Lagrangian
+ * Hessian and the constraint Jacobians, not of Σ); a curvature within ±ε is `singular`. A
+ * continuous symmetry leaves a curvature of the size of the remaining KKT error along its
+ * direction (≈ tol = 1e-8 relative at convergence), below the margin; genuine curvatures of the
+ * problems of this toolkit are ≥ 1e-4 relative (h = T/N with N ≤ 10⁴).
  */
-export const OCP_SECOND_ORDER_ZERO_RTOL = 1e-8;
+export const OCP_SECOND_ORDER_MARGIN = 1e-7;
 
 /**
  * When the unregularized KKT matrix at the solution is singular, the second-order verdict factors it
  * again with the dual regularization δ = OCP_SECOND_ORDER_DUAL_REG·(Hessian/Jacobian scale) on the
  * constraint rows: W + JᵀJ/δ then has the inertia of W on null(J) (Finsler's lemma) when the
  * penalty 1/δ dominates W off the null space, which 1e6 relative does for constraints whose
- * Jacobian is not itself nearly rank-deficient; and δ stays far above the zero-pivot threshold
- * {@link OCP_SECOND_ORDER_ZERO_RTOL} so that the regularized rows count as negative, not zero.
+ * Jacobian is not itself nearly rank-deficient; and δ stays far above the curvature margin
+ * {@link OCP_SECOND_ORDER_MARGIN}.
  */
 export const OCP_SECOND_ORDER_DUAL_REG = 1e-6;
 

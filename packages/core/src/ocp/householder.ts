@@ -18,7 +18,8 @@
  * QR with column pivoting of columns `[c0, c0 + cols)` of the `rows × width` row-major matrix `a`
  * (at `off`), applying the reflections to all `width` columns. Columns of the block are swapped
  * physically and `colPerm` records the original block column now at each position. Stops when the
- * largest remaining column norm is ≤ `tol`.
+ * largest remaining column norm is ≤ `rtol`·max|a_ij| (over all `width` columns; the tolerance is
+ * computed here rather than passed in: a computed double argument would be boxed on every call).
  *
  * @returns the numerical rank ρ (number of reflections applied).
  */
@@ -33,9 +34,15 @@ export function qrColumnPivotInPlace(
   tauOff: number,
   colPerm: Int32Array,
   permOff: number,
-  tol: number,
+  rtol: number,
 ): number {
   for (let c = 0; c < cols; c++) colPerm[permOff + c] = c;
+  let amax = 0;
+  for (let t = 0; t < rows * width; t++) {
+    const v = Math.abs(a[off + t]!);
+    if (v > amax) amax = v;
+  }
+  const tol = rtol * amax;
   const steps = Math.min(rows, cols);
   let rank = 0;
   for (let j = 0; j < steps; j++) {

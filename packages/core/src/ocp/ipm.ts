@@ -11,19 +11,28 @@
  *
  * (the κ_d term is IPOPT's linear damping of one-sided bounds). Multipliers: λ (dynamics), μ (path
  * equalities), y (the rows h − s; the Lagrangian is f + λᵀc + μᵀg + yᵀ(h − s) − zᵀs), and the bound
- * multipliers z ≥ 0 of s. The Newton step of the primal-dual equations [WB (4)–(5)], with
- * dz = μS⁻¹e − z − Σ ds (Σ = S⁻¹Z) and the slack rows condensed (ds = J_h dw + (h − s),
- * dy = Σ ds − (y + μ/s − κ_dμ)), reduces to the stage-structured system of
- * {@link StageKktSystem} with Hessian W + J_hᵀΣJ_h:
+ * multipliers z ≥ 0 of s. The Newton step of the primal-dual equations [WB (4)–(5)] eliminates
+ * dz = μS⁻¹e − z − Σ ds (Σ = S⁻¹Z) and then, for each inequality row with the right-hand sides
+ * r = h − s and r_s = y + μ/s − κ_dμ of its two rows,
+ * - if Σᵢ ≤ {@link OCP_SLACK_CONDENSE_SIGMA} (inactive or weakly active), condenses the row:
+ *   dsᵢ = J_h,i dw + rᵢ, dyᵢ = Σᵢ dsᵢ − r_s,i, adding Σᵢ J_h,iᵀJ_h,i to the Hessian and
+ *   J_h,iᵀ(r_s,i − Σᵢrᵢ) to the right-hand side;
+ * - otherwise (strongly active) keeps it as a row of {@link StageKktSystem} with unknown dyᵢ:
+ *   J_h,i dw − dyᵢ/Σᵢ = −rᵢ + r_s,i/Σᵢ, and dsᵢ = (r_s,i + dyᵢ)/Σᵢ — the condensed form would need
+ *   cancellations of entries of size Σᵢ ≈ z²/μ (IPOPT keeps all slacks in its augmented system).
  *
- *     [W + J_hᵀΣJ_h + δ_w I   J_cᵀ  J_gᵀ  ] [dw]   [−∇_wL + J_hᵀ(y + μ/s − κ_dμ − Σ(h − s))... ]
- *     [J_c                    0           ] [dλ] = [−c]
- *     [J_g                         −δ_c I ] [dμ]   [−g]
+ * The stage-structured system is then
  *
- * (condensing the slack pairs adds (n_h, n_h) to the inertia, so the condensed matrix has the
- * correct inertia exactly when the full one does). δ_w is applied to w only, not to the slacks:
- * Σ is already positive, so this restores the inertia as IPOPT's δ_w on (x, s) does, without
- * recondensing per trial.
+ *     [W + J_hᵀΣJ_h (condensed rows) + δ_w I   J_cᵀ   J_gᵀ            J_h,keptᵀ      ] [dw]
+ *     [J_c                                                                              ] [dλ]
+ *     [J_g                                                 −δ_c I                       ] [dμ]
+ *     [J_h,kept                                                          −Σ⁻¹ − δ_c I ] [dy]
+ *
+ * with right-hand side (−∇_wL + condensed terms, −c, −g, kept rows above). Eliminating a slack pair
+ * adds (1, 1) to the inertia, so this matrix has the inertia of a descent step, (n_w, m + n_kept, 0),
+ * exactly when the full system has. δ_w is applied to w only, not to the slacks: Σ is already
+ * positive, so this restores the inertia as IPOPT's δ_w on (x, s) does without recondensing per
+ * trial.
  *
  * The algorithm is [WB Algorithm A]: monotone barrier update [WB (7)] with κ_ε, κ_μ, θ_μ; the
  * fraction-to-the-boundary rule [WB (8), (15)] with τ = max(τ_min, 1 − μ); the κ_Σ safeguard of
@@ -213,6 +222,9 @@ export class IpmCore {
   /** Stage of a failed evaluation or factorization (−1: none). */
   failStage = -1;
   lastFactorStatus: KktFactorStatus = 'ok';
+  /** Milliseconds in the problem's evaluations and in factorizations and solves (option `profile`). */
+  evaluationMs = 0;
+  linearAlgebraMs = 0;
 
   scaling: ScaledStageOcp | null = null;
   restoration: RestorationHandler | null = null;
@@ -389,6 +401,14 @@ export class IpmCore {
    * `failStage`). At level 2 the Hessian weights are (1, λ, μ, y).
    */
   evaluate(level: 0 | 1 | 2, trial: boolean): boolean {
+    if (!this.o.profile) return this.evaluateStages(level, trial);
+    const t0 = performance.now();
+    const ok = this.evaluateStages(level, trial);
+    this.evaluationMs += performance.now() - t0;
+    return ok;
+  }
+
+  private evaluateStages(level: 0 | 1 | 2, trial: boolean): boolean {
     const N = this.N;
     const X = trial ? this.xTV : this.xV;
     const U = trial ? this.uTV : this.uV;
@@ -455,6 +475,29 @@ export class IpmCore {
 
   // ---------------------------------------------------------------------------------------------
   // merit quantities
+
+  // Scalars of the line search live in fields: a double returned from, or passed to, a method
+  // that the optimizing compiler does not inline is boxed (heap-allocated) on every call.
+  /** Output of {@link thetaInto} and {@link barrierInto}. */
+  mTheta = 0.5;
+  mBarr = 0.5;
+  /** Candidate (θ, φ) for the acceptance tests (set before calling them). */
+  testTheta = 0.5;
+  testBarr = 0.5;
+  private alphaTrial = 0.5;
+  private alphaTest = 0.5;
+  private ftb = 0.5;
+  private relStep = 0.5;
+
+  /** mTheta ← θ at the current (false) or trial (true) point. */
+  thetaInto(trial: boolean): void {
+    this.mTheta = this.theta(trial);
+  }
+
+  /** mBarr ← φ_μ at the current or trial point. */
+  barrierInto(trial: boolean): void {
+    this.mBarr = this.barrierObjective(trial);
+  }
 
   /** θ = ‖(c, g, h − s)‖₁ at the current (false) or trial (true) point. */
   theta(trial: boolean): number {
@@ -805,7 +848,7 @@ export class IpmCore {
         this.message = `iteration limit reached (${this.iterBase + this.iter} iterations)`;
         return 'maxIterations';
       }
-      if (performance.now() > this.deadline) {
+      if (this.deadline !== Number.POSITIVE_INFINITY && performance.now() > this.deadline) {
         this.message = 'wall-clock budget exhausted';
         return 'maxWallTime';
       }
@@ -978,7 +1021,13 @@ export class IpmCore {
         for (let a = 0; a < nw; a++) rhsW[wo + a] = rhsW[wo + a]! + hJac[ho + i * nw + a]! * t;
       }
     }
-    kkt.solve(rhsW, rhsC, rhsG, dw, dl, dMuK);
+    if (this.o.profile) {
+      const t0 = performance.now();
+      kkt.solve(rhsW, rhsC, rhsG, dw, dl, dMuK);
+      this.linearAlgebraMs += performance.now() - t0;
+    } else {
+      kkt.solve(rhsW, rhsC, rhsG, dw, dl, dMuK);
+    }
     this.jhTimes(dw, ds);
     const mub = this.barrier;
     for (let k = 0; k <= this.N; k++) {
@@ -1019,6 +1068,7 @@ export class IpmCore {
     let dW = 0;
     let dC = 0;
     let triedCOnly = false;
+    const t0 = this.o.profile ? performance.now() : 0;
     let status = kkt.factor(dW, dC);
     for (let guard = 0; status !== 'ok' && guard < 200; guard++) {
       if (status === 'singularDynamics') {
@@ -1064,6 +1114,7 @@ export class IpmCore {
       }
       status = kkt.factor(dW, dC);
     }
+    if (this.o.profile) this.linearAlgebraMs += performance.now() - t0;
     if (status !== 'ok') {
       this.lastFactorStatus = status;
       return 'retry';
@@ -1090,8 +1141,8 @@ export class IpmCore {
     return 'ok';
   }
 
-  /** Largest α ∈ (0, 1] with v + α dv ≥ (1 − τ) v [WB (15)]. */
-  private fractionToBoundary(v: Float64Array, dv: Float64Array): number {
+  /** ftb ← the largest α ∈ (0, 1] with v + α dv ≥ (1 − τ) v [WB (15)]. */
+  private fractionToBoundary(v: Float64Array, dv: Float64Array): void {
     let a = 1;
     const t = this.tau;
     for (let i = 0; i < v.length; i++) {
@@ -1101,12 +1152,13 @@ export class IpmCore {
         if (r < a) a = r;
       }
     }
-    return a;
+    this.ftb = a;
   }
 
-  /** Sets the trial primal point w ⊕ α dw, s + α ds and evaluates it at level 0. */
-  private setTrial(alpha: number, dw: Float64Array, ds: Float64Array): boolean {
+  /** Sets the trial primal point w ⊕ α dw, s + α ds (α = alphaTrial) and evaluates it at level 0. */
+  private setTrial(dw: Float64Array, ds: Float64Array): boolean {
     const { N, kkt, stepScaled } = this;
+    const alpha = this.alphaTrial;
     for (let k = 0; k <= N; k++) {
       const nx = this.nxA[k]!;
       const nu = this.nuA[k]!;
@@ -1131,8 +1183,10 @@ export class IpmCore {
   private refBarr = 0;
   private refGradBarrTDelta = 0;
 
-  private isFtype(alphaTest: number): boolean {
+  /** The switching condition [WB (19)] for α = alphaTest. */
+  private isFtype(): boolean {
     const o = this.o;
+    const alphaTest = this.alphaTest;
     let g = this.refGradBarrTDelta;
     if (this.refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
       g = -Number.EPSILON;
@@ -1141,17 +1195,20 @@ export class IpmCore {
     return g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * this.refTheta ** o.sTheta;
   }
 
-  private armijoHolds(alphaTest: number, trialBarr: number): boolean {
+  /** The Armijo condition [WB (20)] for α = alphaTest at φ = testBarr. */
+  private armijoHolds(): boolean {
     return IpmCore.le(
-      trialBarr - this.refBarr,
-      this.o.etaPhi * alphaTest * this.refGradBarrTDelta,
+      this.testBarr - this.refBarr,
+      this.o.etaPhi * this.alphaTest * this.refGradBarrTDelta,
       this.refBarr,
     );
   }
 
   /** Sufficient decrease with respect to the current iterate [WB (18)] and IPOPT's obj_max_inc. */
-  acceptableToCurrentIterate(trialBarr: number, trialTheta: number, fromResto: boolean): boolean {
+  acceptableToCurrentIterate(fromResto: boolean): boolean {
     const o = this.o;
+    const trialBarr = this.testBarr;
+    const trialTheta = this.testTheta;
     if (!fromResto && trialBarr > this.refBarr) {
       const basval = Math.abs(this.refBarr) > 10 ? Math.log10(Math.abs(this.refBarr)) : 1;
       if (Math.log10(trialBarr - this.refBarr) > o.objMaxInc + basval) return false;
@@ -1163,7 +1220,9 @@ export class IpmCore {
   }
 
   /** Acceptable to the filter: for every entry, θ ≤ θ_l or φ ≤ φ_l (IPOPT's FilterEntry). */
-  acceptableToFilter(trialBarr: number, trialTheta: number): boolean {
+  acceptableToFilter(): boolean {
+    const trialBarr = this.testBarr;
+    const trialTheta = this.testTheta;
     for (let i = 0; i < this.filterCount; i++) {
       if (!(trialTheta <= this.filterTheta[i]! || trialBarr <= this.filterPhi[i]!)) return false;
     }
@@ -1171,8 +1230,10 @@ export class IpmCore {
   }
 
   /** Adds ((1 − γ_θ)θ, φ − γ_φθ) to the filter, dropping the entries it dominates. */
-  augmentFilter(theta: number, barr: number): void {
+  augmentFilter(): void {
     const o = this.o;
+    const theta = this.refTheta;
+    const barr = this.refBarr;
     const th = (1 - o.gammaTheta) * theta;
     const ph = barr - o.gammaPhi * theta;
     let j = 0;
@@ -1196,23 +1257,25 @@ export class IpmCore {
   }
 
   /** [WB A-5.3/A-5.4] plus IPOPT's θ_max test and filter-reset heuristic. */
-  private checkAcceptability(alphaTest: number): boolean {
+  private checkAcceptability(): boolean {
     const o = this.o;
-    const trialTheta = this.theta(true);
-    if (this.thetaMax > 0 && trialTheta > this.thetaMax) return false;
-    const trialBarr = this.barrierObjective(true);
-    if (!Number.isFinite(trialBarr)) return false;
+    this.thetaInto(true);
+    this.testTheta = this.mTheta;
+    if (this.thetaMax > 0 && this.testTheta > this.thetaMax) return false;
+    this.barrierInto(true);
+    this.testBarr = this.mBarr;
+    if (!(this.testBarr - this.testBarr === 0)) return false;
     let accept: boolean;
-    if (alphaTest > 0 && this.isFtype(alphaTest) && this.refTheta <= this.thetaMin) {
-      accept = this.armijoHolds(alphaTest, trialBarr);
+    if (this.alphaTest > 0 && this.isFtype() && this.refTheta <= this.thetaMin) {
+      accept = this.armijoHolds();
     } else {
-      accept = this.acceptableToCurrentIterate(trialBarr, trialTheta, false);
+      accept = this.acceptableToCurrentIterate(false);
     }
     if (!accept) {
       this.lastRejectionByFilter = false;
       return false;
     }
-    if (!this.acceptableToFilter(trialBarr, trialTheta)) {
+    if (!this.acceptableToFilter()) {
       this.lastRejectionByFilter = true;
       return false;
     }
@@ -1232,7 +1295,7 @@ export class IpmCore {
   }
 
   /** max over the primal unknowns of |dᵢ|/(1 + |wᵢ|) (states: relative to their storage's ∞-norm). */
-  private relativeStepSize(dw: Float64Array, ds: Float64Array): number {
+  private relativeStepSize(dw: Float64Array, ds: Float64Array): void {
     const { kkt, s } = this;
     let m = 0;
     for (let k = 0; k <= this.N; k++) {
@@ -1249,14 +1312,15 @@ export class IpmCore {
     }
     for (let i = 0; i < this.nTotalH; i++)
       m = Math.max(m, Math.abs(ds[i]!) / (1 + Math.abs(s[i]!)));
-    return m;
+    this.relStep = m;
   }
 
   /** IPOPT's DetectTinyStep: every |dᵢ| ≤ tol·(1 + |wᵢ|) and the violation is small. */
-  private detectTinyStep(relStep: number): boolean {
+  private detectTinyStep(): boolean {
     const tol = this.o.tinyStepTol;
-    if (tol === 0 || relStep > tol) return false;
-    return this.theta(false) <= 1e-4;
+    if (tol === 0 || this.relStep > tol) return false;
+    this.thetaInto(false);
+    return this.mTheta <= 1e-4;
   }
 
   /**
@@ -1265,8 +1329,10 @@ export class IpmCore {
    */
   private lineSearch(): boolean {
     const o = this.o;
-    this.refTheta = this.theta(false);
-    this.refBarr = this.barrierObjective(false);
+    this.thetaInto(false);
+    this.refTheta = this.mTheta;
+    this.barrierInto(false);
+    this.refBarr = this.mBarr;
     const { dw, ds, costGrad, s } = this;
     let gd = 0;
     for (let i = 0; i < dw.length; i++) gd += costGrad[i]! * dw[i]!;
@@ -1274,10 +1340,12 @@ export class IpmCore {
     const kd = o.kappaD * mub;
     for (let i = 0; i < this.nTotalH; i++) gd += (-mub / s[i]! + kd) * ds[i]!;
     this.refGradBarrTDelta = gd;
-    const alphaMax = this.fractionToBoundary(s, ds);
-    const relStep = this.relativeStepSize(dw, ds);
+    this.fractionToBoundary(s, ds);
+    const alphaMax = this.ftb;
+    this.relativeStepSize(dw, ds);
     // tiny steps are taken unchecked
-    if (this.detectTinyStep(relStep) && this.setTrial(alphaMax, dw, ds)) {
+    this.alphaTrial = alphaMax;
+    if (this.detectTinyStep() && this.setTrial(dw, ds)) {
       let dyMax = 0;
       for (let i = 0; i < this.dl.length; i++) dyMax = Math.max(dyMax, Math.abs(this.dl[i]!));
       for (let i = 0; i < this.dm.length; i++) dyMax = Math.max(dyMax, Math.abs(this.dm[i]!));
@@ -1285,7 +1353,9 @@ export class IpmCore {
       if (this.tinyStepLast) this.tinyStepFlag = true;
       this.tinyStepLast = dyMax < o.tinyStepYTol;
       this.lsTrials = 1;
-      this.acceptStep(alphaMax, alphaMax);
+      this.alphaStep = alphaMax;
+      this.alphaTest = alphaMax;
+      this.acceptStep();
       return true;
     }
     this.tinyStepLast = false;
@@ -1304,15 +1374,17 @@ export class IpmCore {
     // backtrack down to α_min, but not to steps that no longer change the iterate (10ε relative):
     // there the acceptance tests would compare the current point with itself
     const floor = 10 * Number.EPSILON;
-    while ((alpha > amin || nSteps === 0) && alpha * relStep > floor) {
-      const ok = this.setTrial(alpha, dw, ds);
-      if (ok && this.checkAcceptability(alpha)) {
+    while ((alpha > amin || nSteps === 0) && alpha * this.relStep > floor) {
+      this.alphaTrial = alpha;
+      this.alphaTest = alpha;
+      const ok = this.setTrial(dw, ds);
+      if (ok && this.checkAcceptability()) {
         accepted = true;
         break;
       }
       if (ok && alpha === alphaMax && o.maxSoc > 0) {
-        const thetaTrial = this.theta(true);
-        if (this.refTheta <= thetaTrial && this.trySecondOrderCorrection(alpha)) {
+        this.thetaInto(true);
+        if (this.refTheta <= this.mTheta && this.trySecondOrderCorrection()) {
           accepted = true;
           soc = true;
           break;
@@ -1323,9 +1395,14 @@ export class IpmCore {
     }
     this.lsTrials = nSteps + 1;
     if (!accepted) return false;
-    this.acceptStep(soc ? this.alphaSoc : alpha, alpha);
+    this.alphaStep = soc ? this.alphaSoc : alpha;
+    this.alphaTest = alpha;
+    this.acceptStep();
     return true;
   }
+
+  /** The primal step length of the accepted step (α, or α_soc for a corrected step). */
+  private alphaStep = 0.5;
 
   private alphaSoc = 0;
 
@@ -1333,15 +1410,16 @@ export class IpmCore {
    * Second-order corrections [WB A-5.5–A-5.10]: c_soc ← α c_soc + c(x_trial), solve with the same
    * matrix, test x + α_soc d_soc with the original step size in the acceptance tests.
    */
-  private trySecondOrderCorrection(alphaTest: number): boolean {
+  private trySecondOrderCorrection(): boolean {
     const o = this.o;
     const { cSoc, gSoc, hsSoc } = this;
     cSoc.set(this.c);
     gSoc.set(this.g);
     for (let i = 0; i < this.nTotalH; i++) hsSoc[i] = this.h[i]! - this.s[i]!;
-    let alphaSoc = alphaTest;
+    let alphaSoc = this.alphaTest;
     let thetaOld = 0;
-    let thetaTrial = this.theta(true);
+    this.thetaInto(true);
+    let thetaTrial = this.mTheta;
     for (let count = 0; count < o.maxSoc; count++) {
       if (count > 0 && !(thetaTrial <= o.kappaSoc * thetaOld)) return false;
       thetaOld = thetaTrial;
@@ -1362,9 +1440,11 @@ export class IpmCore {
         this.rhsC,
         gSoc,
       );
-      alphaSoc = this.fractionToBoundary(this.s, this.dsS);
-      if (!this.setTrial(alphaSoc, this.dwS, this.dsS)) return false;
-      if (this.checkAcceptability(alphaTest)) {
+      this.fractionToBoundary(this.s, this.dsS);
+      alphaSoc = this.ftb;
+      this.alphaTrial = alphaSoc;
+      if (!this.setTrial(this.dwS, this.dsS)) return false;
+      if (this.checkAcceptability()) {
         this.alphaSoc = alphaSoc;
         // the accepted direction is the corrected one
         this.dw.set(this.dwS);
@@ -1375,7 +1455,8 @@ export class IpmCore {
         this.dz.set(this.dzS);
         return true;
       }
-      thetaTrial = this.theta(true);
+      this.thetaInto(true);
+      thetaTrial = this.mTheta;
     }
     return false;
   }
@@ -1385,16 +1466,17 @@ export class IpmCore {
    * Armijo decrease), primal variables, multipliers with α (λ, μ, y) and α_z (z) [WB (14)], and
    * the κ_Σ safeguard [WB (16)].
    */
-  private acceptStep(alpha: number, alphaTest: number): void {
+  private acceptStep(): void {
     const o = this.o;
-    const trialBarr = this.barrierObjective(true);
-    if (!(this.isFtype(alphaTest) && this.armijoHolds(alphaTest, trialBarr))) {
-      this.augmentFilter(this.refTheta, this.refBarr);
-    }
+    const alpha = this.alphaStep;
+    this.barrierInto(true);
+    this.testBarr = this.mBarr;
+    if (!(this.isFtype() && this.armijoHolds())) this.augmentFilter();
     this.x.set(this.xT);
     this.u.set(this.uT);
     this.s.set(this.sT);
-    const az = this.fractionToBoundary(this.z, this.dz);
+    this.fractionToBoundary(this.z, this.dz);
+    const az = this.ftb;
     const { lam, mu, y, z, dl, dm, dy, dz, s } = this;
     for (let i = 0; i < lam.length; i++) lam[i] = lam[i]! + alpha * dl[i]!;
     for (let i = 0; i < mu.length; i++) mu[i] = mu[i]! + alpha * dm[i]!;
@@ -1431,7 +1513,7 @@ export class IpmCore {
     }
     this.refTheta = th;
     this.refBarr = this.barrierObjective(false);
-    this.augmentFilter(th, this.refBarr);
+    this.augmentFilter();
     const r = this.restoration.restore(this);
     if (r !== 'success') {
       // report the point the restoration phase ended at
@@ -1480,16 +1562,22 @@ export class IpmCore {
   }
 
   /**
-   * Factors the KKT matrix at the current point without primal regularization and with the
-   * current Σ (fixing strongly active inequalities), counting the whole inertia: the second-order
-   * test. Zero pivots are judged on the problem's own scale (the largest entry of the Lagrangian
-   * Hessian and of the constraint Jacobians, not Σ). When the matrix is singular, it is factored
-   * once more with a dual regularization δ = `dualReg`·scale on the constraint rows: by Finsler's
-   * lemma W + JᵀJ/δ is positive definite for small δ exactly when W is positive definite on the
-   * null space of J, so dependent active constraints (a degenerate vertex) still give a verdict,
-   * while a zero-curvature direction in the null space stays singular.
+   * The second-order test at the current point, with the current Σ (fixing strongly active
+   * inequalities): is the reduced Hessian (the Lagrangian Hessian on the null space of the
+   * constraint Jacobian) positive definite with a margin? With ε = `margin`·scale (scale: the largest
+   * entry of the Lagrangian Hessian and of the constraint Jacobians, not Σ), the KKT matrix is
+   * factored with the primal shifts −ε and +ε, whose inertia counts are exact (Haynsworth; they do
+   * not depend on any pivot being large, only on none being zero):
+   * - correct inertia with −ε: every reduced curvature exceeds ε → 'ok' (a strict minimum);
+   * - wrong inertia with +ε: a curvature below −ε → 'wrongInertia' (a saddle or maximum);
+   * - correct with +ε but not with −ε: a curvature in [−ε, ε] → 'singular' (a flat direction,
+   *   e.g. a continuous symmetry).
+   * When a shifted matrix is singular (dependent active constraints, as at a degenerate vertex of
+   * a linear program), the test is repeated with the dual regularization δ = `dualReg`·scale on
+   * the constraint rows: by Finsler's lemma W + JᵀJ/δ has the inertia of W on null(J) for small δ.
+   * The KKT matrix is then factored once more without shift for the reported inertia.
    */
-  factorForVerdict(zeroRtol: number, dualReg: number): KktFactorStatus {
+  factorForVerdict(margin: number, dualReg: number): KktFactorStatus {
     // the Hessian buffer holds the condensed matrix of the last step, or the raw Hessian after
     // the final evaluation: rebuild it from a fresh level-2 evaluation
     if (!this.evaluate(2, false)) return 'nonFinite';
@@ -1499,8 +1587,30 @@ export class IpmCore {
       for (let i = 0; i < a.length; i++) scale = Math.max(scale, Math.abs(a[i]!));
     }
     this.prepareMatrix();
-    const st = kkt.factor(0, 0, true, zeroRtol * scale);
-    if (st !== 'singular') return st;
-    return kkt.factor(0, dualReg * scale, true, zeroRtol * scale);
+    const eps = margin * scale;
+    let verdict: KktFactorStatus = 'singular';
+    let dC = 0;
+    for (const dc of [0, dualReg * scale]) {
+      dC = dc;
+      const minus = kkt.factor(-eps, dc);
+      if (minus === 'ok') {
+        verdict = 'ok';
+        break;
+      }
+      if (minus === 'nonFinite' || minus === 'singularDynamics' || minus === 'tooManyCarried') {
+        return minus;
+      }
+      const plus = kkt.factor(eps, dc);
+      if (plus === 'wrongInertia') {
+        verdict = 'wrongInertia';
+        break;
+      }
+      if (plus === 'ok') {
+        verdict = 'singular';
+        break;
+      }
+    }
+    kkt.factor(0, dC);
+    return verdict;
   }
 }

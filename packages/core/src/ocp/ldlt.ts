@@ -25,14 +25,15 @@ const BK_ALPHA = (1 + Math.sqrt(17)) / 8;
  * Factors the symmetric n×n matrix `a` (row-major at `off`, both triangles) in place as described
  * in the module comment, and adds its inertia to `inertia = [positive, negative, zero]`.
  *
- * A pivot counts as zero when its magnitude is at most max(`zeroRtol`·r, `zeroAbs`), where r is
+ * A pivot counts as zero when its magnitude is at most max(`tol[0]`·r, `tol[1]`), where r is
  * the largest |entry| of the pivot's row in the original matrix (the scale of the rounding errors
  * that row can carry: a row-wise test keeps a badly scaled matrix, e.g. one with some huge diagonal
  * entries, from hiding the small but exact curvature of its other rows): a 1×1 pivot, or a
  * trailing column whose entries are all that small. Such a column is not eliminated (its L column
  * is set to zero), so the factorization still completes. Solving with a factorization that has
  * zero pivots is not allowed ({@link bunchKaufmanSolveInPlace} divides by them). `work` (length
- * ≥ n) is scratch for the row scales.
+ * ≥ n) is scratch for the row scales. The two tolerances come in an array because a computed
+ * double passed as an argument is boxed (allocated) on every call.
  *
  * @returns the number of zero pivots (0 for a nonsingular matrix).
  *
@@ -42,7 +43,7 @@ const BK_ALPHA = (1 + Math.sqrt(17)) / 8;
  * const perm = new Int32Array(2);
  * const blocks = new Int32Array(2);
  * const inertia = new Int32Array(3);
- * bunchKaufmanFactorInPlace(a, 2, perm, blocks, inertia, 1e-12, 0, new Float64Array(2));
+ * bunchKaufmanFactorInPlace(a, 2, perm, blocks, inertia, Float64Array.of(1e-12, 0), new Float64Array(2));
  * // one 2×2 pivot; inertia = [1, 1, 0]
  * ```
  */
@@ -52,12 +53,13 @@ export function bunchKaufmanFactorInPlace(
   perm: Int32Array,
   blocks: Int32Array,
   inertia: Int32Array,
-  zeroRtol: number,
-  zeroAbs: number,
+  tol: Float64Array,
   work: Float64Array,
   off = 0,
   permOff = 0,
 ): number {
+  const zeroRtol = tol[0]!;
+  const zeroAbs = tol[1]!;
   for (let i = 0; i < n; i++) {
     perm[permOff + i] = i;
     let r = 0;
@@ -242,6 +244,16 @@ function symmetricSwap(
  * Solves `A x = b` in place (`b` becomes x, read and written at `bOff`) from the output of
  * {@link bunchKaufmanFactorInPlace}: `x = Pᵀ L⁻ᵀ D⁻¹ L⁻¹ P b`. `work` (length ≥ n) is scratch.
  * Requires a factorization without zero pivots.
+ *
+ * @example
+ * ```ts
+ * const a = Float64Array.of(2, 1, 1, -3); // indefinite
+ * const perm = new Int32Array(2);
+ * const blocks = new Int32Array(2);
+ * bunchKaufmanFactorInPlace(a, 2, perm, blocks, new Int32Array(3), Float64Array.of(1e-12, 0), new Float64Array(2));
+ * const b = Float64Array.of(3, -2);
+ * bunchKaufmanSolveInPlace(a, 2, perm, blocks, b, new Float64Array(2)); // b = [1, 1]
+ * ```
  */
 export function bunchKaufmanSolveInPlace(
   a: Float64Array,
@@ -288,4 +300,67 @@ export function bunchKaufmanSolveInPlace(
     work[j] = s;
   }
   for (let i = 0; i < n; i++) b[bOff + perm[permOff + i]!] = work[i]!;
+}
+
+/**
+ * Solves `A X = B` in place for `count` right-hand sides stored one after another (column j at
+ * `bOff + j·n`), from the output of {@link bunchKaufmanFactorInPlace}; `work` (length ≥ n) is
+ * scratch. The same as `count` calls of {@link bunchKaufmanSolveInPlace}, without the calls.
+ *
+ * @example
+ * ```ts
+ * const a = Float64Array.of(2, 1, 1, -3);
+ * const perm = new Int32Array(2);
+ * const blocks = new Int32Array(2);
+ * bunchKaufmanFactorInPlace(a, 2, perm, blocks, new Int32Array(3), Float64Array.of(1e-12, 0), new Float64Array(2));
+ * const B = Float64Array.of(3, -2, 2, 1); // two right-hand sides
+ * bunchKaufmanSolveManyInPlace(a, 2, perm, blocks, B, new Float64Array(2), 2); // B = [1, 1, 1, 0]
+ * ```
+ */
+export function bunchKaufmanSolveManyInPlace(
+  a: Float64Array,
+  n: number,
+  perm: Int32Array,
+  blocks: Int32Array,
+  b: Float64Array,
+  work: Float64Array,
+  count: number,
+  off = 0,
+  permOff = 0,
+  bOff = 0,
+): void {
+  for (let c = 0; c < count; c++) {
+    const bo = bOff + c * n;
+    for (let i = 0; i < n; i++) work[i] = b[bo + perm[permOff + i]!]!;
+    for (let j = 0; j < n; j++) {
+      const yj = work[j]!;
+      if (yj === 0) continue;
+      const start = blocks[permOff + j] === 2 ? j + 2 : j + 1;
+      for (let i = start; i < n; i++) work[i] = work[i]! - a[off + i * n + j]! * yj;
+    }
+    for (let k = 0; k < n; ) {
+      const rk = off + k * n;
+      if (blocks[permOff + k] === 2) {
+        const d11 = a[rk + k]!;
+        const d21 = a[rk + n + k]!;
+        const d22 = a[rk + n + k + 1]!;
+        const det = d11 * d22 - d21 * d21;
+        const y1 = work[k]!;
+        const y2 = work[k + 1]!;
+        work[k] = (d22 * y1 - d21 * y2) / det;
+        work[k + 1] = (d11 * y2 - d21 * y1) / det;
+        k += 2;
+      } else {
+        work[k] = work[k]! / a[rk + k]!;
+        k++;
+      }
+    }
+    for (let j = n - 1; j >= 0; j--) {
+      let s = work[j]!;
+      const start = blocks[permOff + j] === 2 ? j + 2 : j + 1;
+      for (let i = start; i < n; i++) s -= a[off + i * n + j]! * work[i]!;
+      work[j] = s;
+    }
+    for (let i = 0; i < n; i++) b[bo + perm[permOff + i]!] = work[i]!;
+  }
 }

@@ -241,10 +241,12 @@ export class RestorationOcp implements StageOcp {
     const hw = nwP + ny;
     const H = out.hess;
     H.fill(0);
-    const map = (a: number) => (a < nx + nu ? a : a + 2 * e);
+    // indices of (x, u, x⁺) in (x, u, p, n, x⁺): x⁺ moves by the 2e elastic controls
+    const split = nx + nu;
+    const shift = 2 * e;
     for (let a = 0; a < cwI; a++) {
-      const ra = map(a) * hw;
-      for (let b = 0; b < cwI; b++) H[ra + map(b)] = ie.hess[a * cwI + b]!;
+      const ra = (a < split ? a : a + shift) * hw;
+      for (let b = 0; b < cwI; b++) H[ra + (b < split ? b : b + shift)] = ie.hess[a * cwI + b]!;
     }
     for (let i = 0; i < nx; i++) H[i * hw + i] = H[i * hw + i]! + zeta;
     for (let i = 0; i < nu; i++) {
@@ -455,9 +457,9 @@ export class RestorationPhase implements RestorationHandler {
       }
     }
     const barr = f - main.barrier * lg + o.kappaD * main.barrier * sum;
-    return (
-      main.acceptableToFilter(barr, theta) && main.acceptableToCurrentIterate(barr, theta, true)
-    );
+    main.testTheta = theta;
+    main.testBarr = barr;
+    return main.acceptableToFilter() && main.acceptableToCurrentIterate(true);
   }
 
   /** Copies the restoration iterate (states, controls, original slacks) into the main core. */

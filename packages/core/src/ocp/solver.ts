@@ -24,22 +24,23 @@
  *   `constr_mult_reset_threshold` 0) and the bound multipliers take IPOPT's Newton update;
  * - the restoration phase's buffers are allocated the first time it is needed and kept.
  *
- * The second-order verdict: at the returned point the KKT matrix is factored once more with
- * δ_w = δ_c = 0 and the final Σ = S⁻¹Z (which fixes the strongly active inequalities), counting the
- * whole inertia. `minimum`: inertia (n, m, 0), i.e. the constraint Jacobian has full rank and the
- * reduced Hessian on its null space is positive definite; `saddle`: a negative eigenvalue of the
- * reduced Hessian; `singular`: a zero pivot (|pivot| ≤ {@link OCP_SECOND_ORDER_ZERO_RTOL} relative)
- * that a small dual regularization does not remove, i.e. a direction of zero curvature in the null
- * space (dependent active constraints alone, as at a degenerate vertex of a linear program, are
- * handled by that regularization and still give `minimum`; see `factorForVerdict`). A problem with a continuous symmetry (a
- * cost and constraints invariant under a one-parameter group, such as a rotation of the whole
- * trajectory) has a zero direction at every solution; remove it with a gauge constraint (fix the
- * symmetry's coordinate at one stage with a row of g). `success` is true only for `converged` or
- * `acceptable` with a `minimum`.
+ * The second-order verdict: at the returned point, with the final Σ = S⁻¹Z (which fixes the
+ * strongly active inequalities), the KKT matrix is factored with the primal shifts −ε and +ε,
+ * ε = {@link OCP_SECOND_ORDER_MARGIN} relative to the problem's scale, counting the whole inertia
+ * each time (so the test does not depend on the size of any single pivot). `minimum`: the shifted
+ * matrix still has the inertia (n, m, 0), i.e. the constraint Jacobian has full rank and the
+ * reduced Hessian on its null space is positive definite with curvatures above ε; `saddle`: a
+ * curvature below −ε; `singular`: a flat direction (curvature within ±ε). Dependent active
+ * constraints alone (a degenerate vertex of a linear program) are handled by a small dual
+ * regularization and still give `minimum`. A problem with a continuous symmetry (a cost and
+ * constraints invariant under a one-parameter group, such as a rotation of the whole trajectory)
+ * has a flat direction at every solution; remove it with a gauge constraint (fix the symmetry's
+ * coordinate at one stage with a row of g). `success` is true only for `converged` or `acceptable`
+ * with a `minimum`; `inertia` is that of the unshifted matrix.
  *
  * @module
  */
-import { OCP_SECOND_ORDER_DUAL_REG, OCP_SECOND_ORDER_ZERO_RTOL } from '../constants.js';
+import { OCP_SECOND_ORDER_DUAL_REG, OCP_SECOND_ORDER_MARGIN } from '../constants.js';
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
 import { type CoreExit, IpmCore } from './ipm.js';
 import {
@@ -104,6 +105,10 @@ export interface OcpGuess {
 /** Wall-clock times of a solve in milliseconds. */
 export interface OcpTimings {
   readonly totalMs: number;
+  /** Time in the problem's `evaluate` (with the `profile` option; restoration included). */
+  readonly evaluationMs: number | undefined;
+  /** Time in the stage-wise factorizations and solves (with the `profile` option). */
+  readonly linearAlgebraMs: number | undefined;
 }
 
 /** The answer of {@link OcpSolver.solve}. */
@@ -116,7 +121,7 @@ export interface OcpResult {
   readonly iterations: number;
   /** Σ ℓ_k at the returned point (unscaled). */
   readonly cost: number;
-  /** ‖(c, g, min(h, 0)-ish: h − s)‖∞, unscaled. */
+  /** Constraint violation max(‖c‖∞, ‖g‖∞, ‖max(0, −h)‖∞) at the returned point, unscaled. */
   readonly primalInfeasibility: number;
   /** ‖∇L‖∞, unscaled (including the slack rows). */
   readonly dualInfeasibility: number;
@@ -282,6 +287,12 @@ export class OcpSolver {
     this.checkGuess(guess);
     this.history = o.history ? [] : undefined;
     core.resetForRun(o.muInit);
+    core.evaluationMs = 0;
+    core.linearAlgebraMs = 0;
+    if (this.restorationPhase !== null) {
+      this.restorationPhase.core.evaluationMs = 0;
+      this.restorationPhase.core.linearAlgebraMs = 0;
+    }
     core.iterBase = 0;
     core.iterLimit = o.maxIterations;
     core.deadline = Number.isFinite(o.maxWallTime)
@@ -318,9 +329,10 @@ export class OcpSolver {
     let secondOrder: OcpSecondOrder | undefined;
     let inertia: OcpInertia | undefined;
     if (exit !== 'infeasible' && exit !== 'diverging' && exit !== 'invalidNumbers') {
-      const st = core.factorForVerdict(OCP_SECOND_ORDER_ZERO_RTOL, OCP_SECOND_ORDER_DUAL_REG);
+      const st = core.factorForVerdict(OCP_SECOND_ORDER_MARGIN, OCP_SECOND_ORDER_DUAL_REG);
       if (st === 'ok' || st === 'wrongInertia' || st === 'singular') {
         secondOrder = st === 'ok' ? 'minimum' : st === 'wrongInertia' ? 'saddle' : 'singular';
+        // the inertia of the unshifted matrix (possibly with the verdict's dual regularization)
         const I = core.kkt.inertia;
         inertia = { positive: I[0]!, negative: I[1]!, zero: I[2]! };
       }
@@ -339,7 +351,7 @@ export class OcpSolver {
       message,
       iterations: core.iter,
       cost: core.fCur / sc.objScale,
-      primalInfeasibility: core.unscaledPrimalInf,
+      primalInfeasibility: this.constraintViolation(),
       dualInfeasibility: core.unscaledDualInf,
       complementarity: core.unscaledComplInf,
       secondOrder,
@@ -348,7 +360,30 @@ export class OcpSolver {
       barrier: core.barrier,
       restorations: (this.restorationPhase?.calls ?? 0) - restorationsBefore,
       history: this.history,
-      timings: { totalMs: performance.now() - t0 },
+      timings: this.timings(t0),
+    };
+  }
+
+  /** max(‖c‖∞, ‖g‖∞, ‖max(0, −h)‖∞) of the original (unscaled) problem at the current point. */
+  private constraintViolation(): number {
+    const core = this.core;
+    const sc = this.scaled;
+    let v = 0;
+    for (let i = 0; i < core.c.length; i++) v = Math.max(v, Math.abs(core.c[i]! / sc.cScale[i]!));
+    for (let i = 0; i < core.g.length; i++) v = Math.max(v, Math.abs(core.g[i]! / sc.gScale[i]!));
+    for (let i = 0; i < core.h.length; i++) v = Math.max(v, -core.h[i]! / sc.hScale[i]!);
+    return v;
+  }
+
+  private timings(t0: number): OcpTimings {
+    const totalMs = performance.now() - t0;
+    if (!this.options.profile)
+      return { totalMs, evaluationMs: undefined, linearAlgebraMs: undefined };
+    const r = this.restorationPhase?.core;
+    return {
+      totalMs,
+      evaluationMs: this.core.evaluationMs + (r?.evaluationMs ?? 0),
+      linearAlgebraMs: this.core.linearAlgebraMs + (r?.linearAlgebraMs ?? 0),
     };
   }
 
@@ -473,6 +508,24 @@ export class OcpSolver {
 /**
  * One-shot convenience: `new OcpSolver(problem, options).solve(guess)`. Keep an {@link OcpSolver}
  * for repeated solves (it owns the buffers).
+ *
+ * @example
+ * ```ts
+ * // min (x − 2)² over one stage with x ≥ 3 (one inequality row): x = 3, z = 2
+ * const problem: StageOcp = {
+ *   N: 0,
+ *   dims: () => ({ nx: 1, nu: 0, ng: 0, nh: 1 }),
+ *   stateStorage: () => 1,
+ *   retract: (_k, out, x, dx) => { out[0] = x[0]! + dx[0]!; },
+ *   evaluate: (_k, x, _u, _xn, level, sigma, _l, _m, _e, out) => {
+ *     out.cost = (x[0]! - 2) ** 2;
+ *     out.h[0] = x[0]! - 3;
+ *     if (level >= 1) { out.costGrad[0] = 2 * (x[0]! - 2); out.hJac[0] = 1; }
+ *     if (level === 2) out.hess[0] = 2 * sigma;
+ *   },
+ * };
+ * const r = solveOcp(problem, { x: [5], u: [] }); // r.x ≈ [3], r.z ≈ [2], r.status 'converged'
+ * ```
  */
 export function solveOcp(
   problem: StageOcp,

@@ -47,12 +47,14 @@
  * Δx_{k+1} and Δλ_k = −E_k⁻ᵀ(W_yw w_k + P_{k+1}Δx_{k+1} + F_{k+1}ν + p_{k+1}).
  *
  * Every pivot block is a principal Schur complement, so by Sylvester's law and Haynsworth's
- * inertia additivity the inertia of the KKT matrix is the sum of the pivots' inertias: the matrix
- * has the inertia (n, m, 0) that makes the step a descent direction (n primal unknowns, m equality
- * rows) exactly when every B_k and the final block have their expected inertia, i.e. when the
- * constraint Jacobian has full row rank and the reduced Hessian on its null space is positive
- * definite. The backward order is essential: a forward recursion meets singular blocks whenever
- * a stage cost does not depend on the state.
+ * inertia additivity the inertia of the KKT matrix is the sum of the pivots' inertias (each
+ * dynamics pair contributes (n_y, n_y)); the matrix has the inertia (n, m, 0) that makes the step a
+ * descent direction (n primal unknowns, m equality rows) exactly when the constraint Jacobian has
+ * full row rank and the reduced Hessian on its null space is positive definite. The individual
+ * blocks need not have "their" share: a control direction of negative curvature in B_k may be
+ * fixed by a carried constraint, whose final-block pivot then has one negative eigenvalue less, so
+ * only the total is tested. The backward order is essential: a forward recursion meets singular
+ * blocks whenever a stage cost does not depend on the state.
  *
  * Generality: any stage dimensions (n_u = 0 and n_g up to and beyond n_x at any stage), cross-stage
  * Hessian blocks, indefinite W; the limit is {@link OCP_MAX_CARRIED_CONSTRAINTS} carried rows at
@@ -68,7 +70,11 @@ import {
 } from '../constants.js';
 import { DimensionError } from '../errors.js';
 import { applyHouseholders, qrColumnPivotInPlace } from './householder.js';
-import { bunchKaufmanFactorInPlace, bunchKaufmanSolveInPlace } from './ldlt.js';
+import {
+  bunchKaufmanFactorInPlace,
+  bunchKaufmanSolveInPlace,
+  bunchKaufmanSolveManyInPlace,
+} from './ldlt.js';
 
 /** Dimensions of one stage of a {@link StageKktSystem}. */
 export interface KktStageDims {
@@ -86,9 +92,9 @@ export interface KktStageDims {
 
 /**
  * Outcome of {@link StageKktSystem.factor}:
- * - `ok`: every pivot block has its expected inertia; the matrix has inertia (n, m, 0);
- * - `wrongInertia`: a pivot block has a negative eigenvalue too many (W not positive definite on
- *   the constraints' null space);
+ * - `ok`: the matrix has inertia (n, m, 0);
+ * - `wrongInertia`: it has more than m negative eigenvalues (W is not positive definite on the
+ *   constraints' null space);
  * - `singular`: a zero pivot (dependent constraints or a singular reduced Hessian);
  * - `singularDynamics`: some E_k = ∂c_k/∂x_{k+1} is singular (see `failStage`);
  * - `tooManyCarried`: more than {@link OCP_MAX_CARRIED_CONSTRAINTS} carried rows;
@@ -170,8 +176,8 @@ export class StageKktSystem {
   readonly rowReg: Float64Array;
   /**
    * Inertia [positive, negative, zero] of the KKT matrix from the last `factor`: exact when the
-   * status is `ok` or `wrongInertia` (in counting mode); after an early exit or a `singular`
-   * status, the counts of the blocks processed so far.
+   * status is `ok` or `wrongInertia`; after a `singular` status (or a failure), the counts of the
+   * blocks processed so far.
    */
   readonly inertia = new Int32Array(3);
   /** Stage at which the last `factor` stopped (−1: none; N+1 stands for the final block). */
@@ -367,18 +373,22 @@ export class StageKktSystem {
 
   /**
    * Factors the KKT matrix with primal regularization `deltaW` and dual regularization `deltaC`
-   * (on the rows of g) and computes its inertia. In the default mode the factorization stops at
-   * the first pivot block whose inertia is not the expected one (the IPM only needs to know that
-   * the inertia is wrong); with `countAll` it continues through blocks with negative eigenvalues
-   * and counts the whole inertia (it still stops at a zero pivot, beyond which the Schur
-   * complements do not exist). A pivot is zero when |pivot| ≤ max(OCP_PIVOT_ZERO_RTOL·r, `zeroAbs`)
+   * (on the local rows) and counts its inertia: the sum of the inertias of the pivot blocks
+   * (Haynsworth). Blocks with negative eigenvalues are factored like any other (Bunch–Kaufman),
+   * because a direction of negative curvature in one block can be compensated by a carried
+   * constraint in a later one; the recursion stops only at a zero pivot, beyond which the Schur
+   * complements do not exist. A pivot is zero when |pivot| ≤ max(OCP_PIVOT_ZERO_RTOL·r, `zeroAbs`)
    * with r the largest entry of its row in the pivot block (the rounding level of that row);
    * `zeroAbs` lets a caller impose a threshold on the problem's own scale (the second-order verdict
    * does).
    */
-  factor(deltaW: number, deltaC: number, countAll = false, zeroAbs = 0): KktFactorStatus {
+  factor(deltaW: number, deltaC: number, zeroAbs = 0): KktFactorStatus {
+    // the scalars go to fields: a double passed to a method that is not inlined is boxed
+    this.dW = deltaW;
+    this.dC = deltaC;
+    this.zeroTol[1] = zeroAbs;
     for (;;) {
-      const status = this.factorOnce(deltaW, deltaC, countAll, zeroAbs);
+      const status = this.factorOnce();
       if (status !== 'grow') {
         this.factored = true;
         this.factorStatus = status;
@@ -395,12 +405,12 @@ export class StageKktSystem {
   // Per-stage steps of the factorization. They are separate small methods (rather than one long
   // loop body) so that the optimizing compiler compiles each quickly and keeps them optimized.
 
-  private factorOnce(
-    deltaW: number,
-    deltaC: number,
-    countAll: boolean,
-    zeroAbs: number,
-  ): KktFactorStatus | 'grow' {
+  private dW = 0.5;
+  private dC = 0.5;
+  /** [relative, absolute] zero-pivot tolerances of the Bunch–Kaufman factorizations. */
+  private readonly zeroTol = Float64Array.of(OCP_PIVOT_ZERO_RTOL, 0);
+
+  private factorOnce(): KktFactorStatus | 'grow' {
     const N = this.N;
     const inertia = this.inertia;
     inertia[0] = 0;
@@ -420,7 +430,7 @@ export class StageKktSystem {
         if (code === 1) return this.fail('nonFinite', k);
         if (code === 2) return this.fail('singularDynamics', k);
       }
-      this.stageHessian(k, deltaW);
+      this.stageHessian(k);
       const qt = this.qStage[k + 1]!;
       if (this.nyA(k) > 0) this.tailCoupling(k, qt);
       const rho = this.localSplit(k, ng);
@@ -432,19 +442,21 @@ export class StageKktSystem {
         return 'grow';
       }
       this.qStage[k] = qk;
-      this.rotatedDiagonal(k, ng, rho, deltaC);
+      this.rotatedDiagonal(k, ng, rho);
       this.newCarriedRows(k, ng, rho, qt);
       this.buildBlock(k, ng, rho, qk, qt);
       const nb = this.nu[k]! + rho;
       const ny = this.nyA(k);
       if (nb > 0) {
-        const code = this.factorBlock(k, nb, zeroAbs);
+        const code = this.factorBlock(k, nb);
         if (code === 1) return this.fail('nonFinite', k);
         inertia[0]! += this.localInertia[0]! + ny;
         inertia[1]! += this.localInertia[1]! + ny;
         inertia[2]! += this.localInertia[2]!;
         if (code === 2) return this.fail('singular', k);
-        if (this.localInertia[1] !== rho && !countAll) return this.fail('wrongInertia', k);
+        // no early exit on an indefinite block: a control direction of negative curvature may be
+        // fixed by a carried constraint, and the final block then has one negative eigenvalue
+        // less (e.g. [[−1, 1], [1, 0]] eliminated in this order); only the total inertia decides
         this.solveCoupling(k, nb, qk);
       } else {
         inertia[0]! += ny;
@@ -455,7 +467,7 @@ export class StageKktSystem {
       this.sNext = this.sCur;
       this.sCur = tmp;
     }
-    return this.finalBlock(countAll, zeroAbs);
+    return this.finalBlock();
   }
 
   private nyA(k: number): number {
@@ -501,8 +513,9 @@ export class StageKktSystem {
   }
 
   /** M = W_ww + δ_w I (+ stage k−1's Δx_kΔx_k block) + W_wyÂ + ÂᵀW_yw + ÂᵀP_{k+1}Â. */
-  private stageHessian(k: number, deltaW: number): void {
+  private stageHessian(k: number): void {
     const { hess, ahatT } = this;
+    const deltaW = this.dW;
     const M = this.mScr;
     const nx = this.nx[k]!;
     const nw = nx + this.nu[k]!;
@@ -611,7 +624,7 @@ export class StageKktSystem {
         this.tauOff[k]!,
         this.colPerm,
         this.colPermOff[k]!,
-        OCP_LOCAL_RANK_RTOL * gmax,
+        OCP_LOCAL_RANK_RTOL,
       );
     }
     this.rank[k] = rho;
@@ -619,8 +632,9 @@ export class StageKktSystem {
   }
 
   /** T = U·diag(D + δ_c)·Uᵀ over the stage's local rows (δ_c·I when D = 0), into tScr. */
-  private rotatedDiagonal(k: number, ng: number, rho: number, deltaC: number): void {
+  private rotatedDiagonal(k: number, ng: number, rho: number): void {
     const T = this.tScr;
+    const deltaC = this.dC;
     const go = this.gOffset[k]!;
     let uniform = true;
     for (let i = 0; i < ng; i++) if (this.rowReg[go + i] !== 0) uniform = false;
@@ -710,7 +724,7 @@ export class StageKktSystem {
   }
 
   /** Bunch–Kaufman LDLᵀ of B_k; its inertia in localInertia. 0 ok, 1 non-finite, 2 zero pivot. */
-  private factorBlock(k: number, nb: number, zeroAbs: number): number {
+  private factorBlock(k: number, nb: number): number {
     const { bMat } = this;
     const bo = this.bOff[k]!;
     let chk = 0;
@@ -726,8 +740,7 @@ export class StageKktSystem {
       this.bPerm,
       this.bBlocks,
       li,
-      OCP_PIVOT_ZERO_RTOL,
-      zeroAbs,
+      this.zeroTol,
       this.bkWork,
       bo,
       this.bPermOff[k]!,
@@ -741,21 +754,18 @@ export class StageKktSystem {
     const co = this.cplOff[k]!;
     const rows = this.nx[k]! + qk;
     for (let t = 0; t < rows * nb; t++) xT[co + t] = cplT[co + t]!;
-    const bo = this.bOff[k]!;
-    const po = this.bPermOff[k]!;
-    for (let j = 0; j < rows; j++) {
-      bunchKaufmanSolveInPlace(
-        this.bMat,
-        nb,
-        this.bPerm,
-        this.bBlocks,
-        xT,
-        this.bkWork,
-        bo,
-        po,
-        co + j * nb,
-      );
-    }
+    bunchKaufmanSolveManyInPlace(
+      this.bMat,
+      nb,
+      this.bPerm,
+      this.bBlocks,
+      xT,
+      this.bkWork,
+      rows,
+      this.bOff[k]!,
+      this.bPermOff[k]!,
+      co,
+    );
   }
 
   /** P_k, F_k, S_k from the Schur complement of B_k; false when P_k is not finite. */
@@ -819,7 +829,7 @@ export class StageKktSystem {
   }
 
   /** The final block [[P_0, F_0], [F_0ᵀ, S_0]]: factor, inertia, status. */
-  private finalBlock(countAll: boolean, zeroAbs: number): KktFactorStatus {
+  private finalBlock(): KktFactorStatus {
     const N = this.N;
     const inertia = this.inertia;
     const qCap = this.qCap;
@@ -855,15 +865,13 @@ export class StageKktSystem {
       this.finalPerm,
       this.finalBlocks,
       li,
-      OCP_PIVOT_ZERO_RTOL,
-      zeroAbs,
+      this.zeroTol,
       this.bkWork,
     );
     inertia[0]! += li[0]!;
     inertia[1]! += li[1]!;
     inertia[2]! += li[2]!;
     if (zeros > 0) return this.fail('singular', N + 1);
-    if (li[1] !== q0 && !countAll) return this.fail('wrongInertia', N + 1);
     return inertia[1] === this.nEquality && inertia[2] === 0 ? 'ok' : 'wrongInertia';
   }
 
@@ -893,7 +901,31 @@ export class StageKktSystem {
         this.factorStatus,
       );
     }
-    const { N, hess, eLu, ePiv, ahatT, gw, tau, bMat, bPerm, bBlocks, kall, cplT, xT } = this;
+    const N = this.N;
+    this.hNext = this.hA;
+    this.hCur = this.hB;
+    for (let k = N; k >= 0; k--) {
+      this.backwardVector(k, rhsW, rhsC, rhsG);
+      const tmp = this.hNext;
+      this.hNext = this.hCur;
+      this.hCur = tmp;
+    }
+    this.finalSolve(dw);
+    for (let k = 0; k <= N; k++) this.forwardStage(k, dw, dLambda, dMu);
+  }
+
+  // rolling carried-row constants of the vector pass: h_{k+1} (hNext) → h_k (hCur)
+  private hNext = new Float64Array(0);
+  private hCur = new Float64Array(0);
+
+  /** Backward vector pass at stage k: b̂_k, the stage gradient m, k_all, p_k and h_k. */
+  private backwardVector(
+    k: number,
+    rhsW: Float64Array,
+    rhsC: Float64Array,
+    rhsG: Float64Array,
+  ): void {
+    const { hess, eLu, ePiv, ahatT, gw, tau, kall, cplT } = this;
     const qCap = this.qCap;
     const P = this.pMat;
     const F = this.fMat;
@@ -901,174 +933,205 @@ export class StageKktSystem {
     const m = this.vecScr;
     const t2 = this.vecScr2;
     const bhat = this.bhat;
-    let hNext = this.hA;
-    let hCur = this.hB;
-    // ---- backward vector pass
-    for (let k = N; k >= 0; k--) {
-      const nx = this.nx[k]!;
-      const nu = this.nu[k]!;
-      const ng = this.localRows[k]!;
-      const ny = this.ny[k]!;
-      const nw = nx + nu;
-      const hw = nw + ny;
-      const hOff = this.hessOffset[k]!;
-      const wo = this.wOffset[k]!;
-      const qt = this.qStage[k + 1]!;
-      const qk = this.qStage[k]!;
-      const rho = this.rank[k]!;
-      for (let a = 0; a < nw; a++) m[a] = -rhsW[wo + a]!;
+    const hNext = this.hNext;
+    const hCur = this.hCur;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const ng = this.localRows[k]!;
+    const ny = this.ny[k]!;
+    const nw = nx + nu;
+    const hw = nw + ny;
+    const hOff = this.hessOffset[k]!;
+    const wo = this.wOffset[k]!;
+    const qt = this.qStage[k + 1]!;
+    const qk = this.qStage[k]!;
+    const rho = this.rank[k]!;
+    for (let a = 0; a < nw; a++) m[a] = -rhsW[wo + a]!;
+    if (ny > 0) {
       const eo = this.ePivOff[k]!;
-      if (ny > 0) {
-        const co = this.cOffset[k]!;
-        for (let i = 0; i < ny; i++) bhat[eo + i] = rhsC[co + i]!;
-        luSolve(eLu, this.eLuOff[k]!, ny, ePiv, eo, bhat, eo);
-        const pn = this.pOff[k + 1]!;
-        const pvn = this.pVecOff[k + 1]!;
-        for (let i = 0; i < ny; i++) {
-          let s = pv[pvn + i]!;
-          for (let j = 0; j < ny; j++) s += P[pn + i * ny + j]! * bhat[eo + j]!;
-          t2[i] = s;
-        }
-        const aOff = this.ahatOff[k]!;
-        for (let a = 0; a < nw; a++) {
-          let s = 0;
-          for (let i = 0; i < ny; i++) {
-            s += hess[hOff + a * hw + nw + i]! * bhat[eo + i]! + ahatT[aOff + a * ny + i]! * t2[i]!;
-          }
-          m[a] = m[a]! + s;
-        }
-        const fn = this.fOff[k + 1]!;
-        for (let r = 0; r < qt; r++) {
-          let s = hNext[r]!;
-          for (let i = 0; i < ny; i++) s += F[fn + i * qCap + r]! * bhat[eo + i]!;
-          hCur[r] = s;
-        }
+      const co = this.cOffset[k]!;
+      for (let i = 0; i < ny; i++) bhat[eo + i] = rhsC[co + i]!;
+      luSolve(eLu, this.eLuOff[k]!, ny, ePiv, eo, bhat, eo);
+      const pn = this.pOff[k + 1]!;
+      const pvn = this.pVecOff[k + 1]!;
+      for (let i = 0; i < ny; i++) {
+        let s = pv[pvn + i]!;
+        for (let j = 0; j < ny; j++) s += P[pn + i * ny + j]! * bhat[eo + j]!;
+        t2[i] = s;
       }
-      // local rows: U·(−r_g) → [g₁; constants of the new carried rows]
-      const gOff = this.gJacOffset[k]!;
-      const go = this.gOffset[k]!;
-      for (let i = 0; i < ng; i++) t2[i] = -rhsG[go + i]!;
-      if (rho > 0) applyHouseholders(gw, gOff, ng, nw, nx, rho, tau, this.tauOff[k]!, t2, 0, false);
-      for (let r = 0; r < ng - rho; r++) hCur[qt + r] = t2[rho + r]!;
-      // k_all = −B⁻¹[m_u; g₁]
-      const nb = nu + rho;
-      const ko = this.kallOff[k]!;
-      const co = this.cplOff[k]!;
-      for (let t = 0; t < nu; t++) kall[ko + t] = -m[nx + t]!;
-      for (let i = 0; i < rho; i++) kall[ko + nu + i] = -t2[i]!;
-      if (nb > 0) {
-        bunchKaufmanSolveInPlace(
-          bMat,
-          nb,
-          bPerm,
-          bBlocks,
-          kall,
-          this.bkWork,
-          this.bOff[k]!,
-          this.bPermOff[k]!,
-          ko,
-        );
+      const aOff = this.ahatOff[k]!;
+      for (let a = 0; a < nw; a++) {
+        const hr = hOff + a * hw + nw;
+        const ar = aOff + a * ny;
+        let s = 0;
+        for (let i = 0; i < ny; i++) s += hess[hr + i]! * bhat[eo + i]! + ahatT[ar + i]! * t2[i]!;
+        m[a] = m[a]! + s;
       }
-      const pvo = this.pVecOff[k]!;
-      for (let a = 0; a < nx; a++) {
-        let s = m[a]!;
-        for (let t = 0; t < nb; t++) s += cplT[co + a * nb + t]! * kall[ko + t]!;
-        pv[pvo + a] = s;
-      }
-      for (let r = 0; r < qk; r++) {
-        let s = hCur[r]!;
-        for (let t = 0; t < nb; t++) s += cplT[co + (nx + r) * nb + t]! * kall[ko + t]!;
+      const fn = this.fOff[k + 1]!;
+      for (let r = 0; r < qt; r++) {
+        let s = hNext[r]!;
+        for (let i = 0; i < ny; i++) s += F[fn + i * qCap + r]! * bhat[eo + i]!;
         hCur[r] = s;
       }
-      const tmp = hNext;
-      hNext = hCur;
-      hCur = tmp;
     }
-    // ---- final block: [P_0 F_0; F_0ᵀ S_0][Δx_0; ν] = −[p_0; h_0]
+    // local rows: U·(−r_g) → [g₁; constants of the new carried rows]
+    const go = this.gOffset[k]!;
+    for (let i = 0; i < ng; i++) t2[i] = -rhsG[go + i]!;
+    if (rho > 0) {
+      applyHouseholders(
+        gw,
+        this.gJacOffset[k]!,
+        ng,
+        nw,
+        nx,
+        rho,
+        tau,
+        this.tauOff[k]!,
+        t2,
+        0,
+        false,
+      );
+    }
+    for (let r = 0; r < ng - rho; r++) hCur[qt + r] = t2[rho + r]!;
+    // k_all = −B⁻¹[m_u; g₁]
+    const nb = nu + rho;
+    const ko = this.kallOff[k]!;
+    const co = this.cplOff[k]!;
+    for (let t = 0; t < nu; t++) kall[ko + t] = -m[nx + t]!;
+    for (let i = 0; i < rho; i++) kall[ko + nu + i] = -t2[i]!;
+    if (nb > 0) {
+      bunchKaufmanSolveInPlace(
+        this.bMat,
+        nb,
+        this.bPerm,
+        this.bBlocks,
+        kall,
+        this.bkWork,
+        this.bOff[k]!,
+        this.bPermOff[k]!,
+        ko,
+      );
+    }
+    const pvo = this.pVecOff[k]!;
+    for (let a = 0; a < nx; a++) {
+      const ca = co + a * nb;
+      let s = m[a]!;
+      for (let t = 0; t < nb; t++) s += cplT[ca + t]! * kall[ko + t]!;
+      pv[pvo + a] = s;
+    }
+    for (let r = 0; r < qk; r++) {
+      const cr = co + (nx + r) * nb;
+      let s = hCur[r]!;
+      for (let t = 0; t < nb; t++) s += cplT[cr + t]! * kall[ko + t]!;
+      hCur[r] = s;
+    }
+  }
+
+  /** [P_0 F_0; F_0ᵀ S_0][Δx_0; ν] = −[p_0; h_0] into dw (Δx_0) and nuVec (ν). */
+  private finalSolve(dw: Float64Array): void {
     const nx0 = this.nx[0]!;
     const q0 = this.qStage[0]!;
     const nf = nx0 + q0;
     const z = this.finalRhs;
+    const pv = this.pVec;
+    const h0 = this.hNext;
     for (let a = 0; a < nx0; a++) z[a] = -pv[a]!;
-    for (let r = 0; r < q0; r++) z[nx0 + r] = -hNext[r]!;
+    for (let r = 0; r < q0; r++) z[nx0 + r] = -h0[r]!;
     bunchKaufmanSolveInPlace(this.finalMat, nf, this.finalPerm, this.finalBlocks, z, this.bkWork);
     const nuV = this.nuVec;
     for (let a = 0; a < nx0; a++) dw[a] = z[a]!;
     for (let r = 0; r < q0; r++) nuV[r] = z[nx0 + r]!;
-    // ---- forward pass
-    for (let k = 0; k <= N; k++) {
-      const nx = this.nx[k]!;
-      const nu = this.nu[k]!;
-      const ng = this.localRows[k]!;
-      const ny = this.ny[k]!;
-      const nw = nx + nu;
-      const hw = nw + ny;
-      const wo = this.wOffset[k]!;
-      const qt = this.qStage[k + 1]!;
-      const qk = this.qStage[k]!;
-      const rho = this.rank[k]!;
-      const nb = nu + rho;
-      const ko = this.kallOff[k]!;
-      const co = this.cplOff[k]!;
-      // v = k_all − Xᵀ·[Δx_k; ν]
-      for (let t = 0; t < nb; t++) m[t] = kall[ko + t]!;
-      for (let a = 0; a < nx; a++) {
-        const za = dw[wo + a]!;
-        if (za === 0) continue;
-        for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[co + a * nb + t]! * za;
-      }
-      for (let r = 0; r < qk; r++) {
-        const zr = nuV[r]!;
-        if (zr === 0) continue;
-        for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[co + (nx + r) * nb + t]! * zr;
-      }
-      for (let t = 0; t < nu; t++) dw[wo + nx + t] = m[t]!;
-      if (ng > 0) {
-        const go = this.gOffset[k]!;
-        for (let i = 0; i < rho; i++) dMu[go + i] = m[nu + i]!;
-        for (let r = 0; r < ng - rho; r++) dMu[go + rho + r] = nuV[qt + r]!;
-        if (rho > 0) {
-          applyHouseholders(
-            gw,
-            this.gJacOffset[k]!,
-            ng,
-            nw,
-            nx,
-            rho,
-            tau,
-            this.tauOff[k]!,
-            dMu,
-            go,
-            true,
-          );
-        }
-      }
-      if (ny > 0) {
-        const aOff = this.ahatOff[k]!;
-        const eo = this.ePivOff[k]!;
-        const wn = this.wOffset[k + 1]!;
-        for (let i = 0; i < ny; i++) {
-          let s = bhat[eo + i]!;
-          for (let b = 0; b < nw; b++) s += ahatT[aOff + b * ny + i]! * dw[wo + b]!;
-          dw[wn + i] = s;
-        }
-        const hOff = this.hessOffset[k]!;
-        const pn = this.pOff[k + 1]!;
-        const pvn = this.pVecOff[k + 1]!;
-        const fn = this.fOff[k + 1]!;
-        const co2 = this.cOffset[k]!;
-        for (let i = 0; i < ny; i++) {
-          let s = pv[pvn + i]!;
-          const hr = hOff + (nw + i) * hw;
-          for (let b = 0; b < nw; b++) s += hess[hr + b]! * dw[wo + b]!;
-          for (let j = 0; j < ny; j++) s += P[pn + i * ny + j]! * dw[wn + j]!;
-          for (let r = 0; r < qt; r++) s += F[fn + i * qCap + r]! * nuV[r]!;
-          dLambda[co2 + i] = s;
-        }
-        luSolveTranspose(eLu, this.eLuOff[k]!, ny, ePiv, eo, dLambda, co2);
-        for (let i = 0; i < ny; i++) dLambda[co2 + i] = -dLambda[co2 + i]!;
+  }
+
+  /** Forward pass at stage k: Δu_k, Δμ_k, Δx_{k+1} and Δλ_k from Δx_k and ν. */
+  private forwardStage(
+    k: number,
+    dw: Float64Array,
+    dLambda: Float64Array,
+    dMu: Float64Array,
+  ): void {
+    const { hess, eLu, ePiv, ahatT, gw, tau, kall, xT } = this;
+    const qCap = this.qCap;
+    const P = this.pMat;
+    const F = this.fMat;
+    const pv = this.pVec;
+    const nuV = this.nuVec;
+    const m = this.vecScr;
+    const bhat = this.bhat;
+    const nx = this.nx[k]!;
+    const nu = this.nu[k]!;
+    const ng = this.localRows[k]!;
+    const ny = this.ny[k]!;
+    const nw = nx + nu;
+    const hw = nw + ny;
+    const wo = this.wOffset[k]!;
+    const qt = this.qStage[k + 1]!;
+    const qk = this.qStage[k]!;
+    const rho = this.rank[k]!;
+    const nb = nu + rho;
+    const ko = this.kallOff[k]!;
+    const co = this.cplOff[k]!;
+    // v = k_all − Xᵀ·[Δx_k; ν]
+    for (let t = 0; t < nb; t++) m[t] = kall[ko + t]!;
+    for (let a = 0; a < nx; a++) {
+      const za = dw[wo + a]!;
+      if (za === 0) continue;
+      const xa = co + a * nb;
+      for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[xa + t]! * za;
+    }
+    for (let r = 0; r < qk; r++) {
+      const zr = nuV[r]!;
+      if (zr === 0) continue;
+      const xr = co + (nx + r) * nb;
+      for (let t = 0; t < nb; t++) m[t] = m[t]! - xT[xr + t]! * zr;
+    }
+    for (let t = 0; t < nu; t++) dw[wo + nx + t] = m[t]!;
+    if (ng > 0) {
+      const go = this.gOffset[k]!;
+      for (let i = 0; i < rho; i++) dMu[go + i] = m[nu + i]!;
+      for (let r = 0; r < ng - rho; r++) dMu[go + rho + r] = nuV[qt + r]!;
+      if (rho > 0) {
+        applyHouseholders(
+          gw,
+          this.gJacOffset[k]!,
+          ng,
+          nw,
+          nx,
+          rho,
+          tau,
+          this.tauOff[k]!,
+          dMu,
+          go,
+          true,
+        );
       }
     }
+    if (ny === 0) return;
+    const aOff = this.ahatOff[k]!;
+    const eo = this.ePivOff[k]!;
+    const wn = this.wOffset[k + 1]!;
+    for (let i = 0; i < ny; i++) {
+      let s = bhat[eo + i]!;
+      for (let b = 0; b < nw; b++) s += ahatT[aOff + b * ny + i]! * dw[wo + b]!;
+      dw[wn + i] = s;
+    }
+    const hOff = this.hessOffset[k]!;
+    const pn = this.pOff[k + 1]!;
+    const pvn = this.pVecOff[k + 1]!;
+    const fn = this.fOff[k + 1]!;
+    const lo = this.cOffset[k]!;
+    for (let i = 0; i < ny; i++) {
+      let s = pv[pvn + i]!;
+      const hr = hOff + (nw + i) * hw;
+      for (let b = 0; b < nw; b++) s += hess[hr + b]! * dw[wo + b]!;
+      const pr = pn + i * ny;
+      for (let j = 0; j < ny; j++) s += P[pr + j]! * dw[wn + j]!;
+      const fr = fn + i * qCap;
+      for (let r = 0; r < qt; r++) s += F[fr + r]! * nuV[r]!;
+      dLambda[lo + i] = s;
+    }
+    luSolveTranspose(eLu, this.eLuOff[k]!, ny, ePiv, eo, dLambda, lo);
+    for (let i = 0; i < ny; i++) dLambda[lo + i] = -dLambda[lo + i]!;
   }
 }
 

@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DenseLU } from '../../src/linalg/lu.js';
 import { symmetricEigen } from '../../src/linalg/mlmatrix.js';
-import { bunchKaufmanFactorInPlace, bunchKaufmanSolveInPlace } from '../../src/ocp/ldlt.js';
+import {
+  bunchKaufmanFactorInPlace,
+  bunchKaufmanSolveInPlace,
+  bunchKaufmanSolveManyInPlace,
+} from '../../src/ocp/ldlt.js';
 import { rng } from '../support/random.js';
 
 /** Random symmetric n×n matrix Q·diag(λ)·Qᵀ with prescribed eigenvalues (Q from Householder products). */
@@ -50,14 +54,37 @@ function factor(A: Float64Array, n: number, zeroRtol = 1e-12) {
     perm,
     blocks,
     inertia,
-    zeroRtol,
-    0,
+    Float64Array.of(zeroRtol, 0),
     new Float64Array(n),
   );
   return { a, perm, blocks, inertia, zeros };
 }
 
 describe('Bunch–Kaufman LDLᵀ', () => {
+  it('the examples of the solve kernels', () => {
+    const a = Float64Array.of(2, 1, 1, -3);
+    const perm = new Int32Array(2);
+    const blocks = new Int32Array(2);
+    const inertia = new Int32Array(3);
+    bunchKaufmanFactorInPlace(
+      a,
+      2,
+      perm,
+      blocks,
+      inertia,
+      Float64Array.of(1e-12, 0),
+      new Float64Array(2),
+    );
+    expect(Array.from(inertia)).toEqual([1, 1, 0]);
+    const b = Float64Array.of(3, -2);
+    bunchKaufmanSolveInPlace(a, 2, perm, blocks, b, new Float64Array(2));
+    expect(b[0]).toBeCloseTo(1, 14);
+    expect(b[1]).toBeCloseTo(1, 14);
+    const B = Float64Array.of(3, -2, 2, 1);
+    bunchKaufmanSolveManyInPlace(a, 2, perm, blocks, B, new Float64Array(2), 2);
+    for (const [i, v] of [1, 1, 1, 0].entries()) expect(B[i]).toBeCloseTo(v, 14);
+  });
+
   it('inertia equals the signs of prescribed eigenvalues; solves agree with LU (residual ≤ 1e-13‖A‖‖x‖)', () => {
     fc.assert(
       fc.property(

@@ -282,6 +282,95 @@ describe('OcpSolver on nonlinear problems with known optima', () => {
   });
 });
 
+/**
+ * The nonholonomic (Brockett) integrator x⁺ = x + hu₁, y⁺ = y + hu₂, z⁺ = z + h(xu₂ − yu₁),
+ * h = 1/N, from rest at 0 back to (0, 0, 1), cost Σ h|u|²/2, gauge u₂,₀ = 0 (the problem is
+ * invariant under rotations about the z axis). z_N is twice the area enclosed by the polygon of the
+ * (x, y) path (shoelace formula), so by the discrete isoperimetric inequality Σ|eᵢ|² ≥ 4 tan(π/N)·A
+ * (equality only for the regular N-gon) the optimum is the regular N-gon with cost N·tan(π/N).
+ * At rest the linearized dynamics do not reach z: the constraint Jacobian is rank-deficient there.
+ */
+function brockett(N: number): StageOcp {
+  const h = 1 / N;
+  const stages: RnStage[] = [];
+  for (let k = 0; k <= N; k++) {
+    const last = k === N;
+    stages.push({
+      nx: 3,
+      nu: last ? 0 : 2,
+      ng: k === 0 ? 4 : last ? 3 : 0,
+      cost: last
+        ? undefined
+        : (_x, [u1, u2]) => {
+            const H = zeroH(5);
+            H[3]![3] = h;
+            H[4]![4] = h;
+            return { v: 0.5 * h * (u1! ** 2 + u2! ** 2), g: [0, 0, 0, h * u1!, h * u2!], H };
+          },
+      dynamics: last
+        ? undefined
+        : ([x, y, z], [u1, u2], [xn, yn, zn]) => {
+            const w = [x!, y!, z!, u1!, u2!, xn!, yn!, zn!];
+            const H = zeroH(8);
+            H[0]![4] = h;
+            H[4]![0] = h;
+            H[1]![3] = -h;
+            H[3]![1] = -h;
+            return [
+              linear([1, 0, 0, h, 0, -1, 0, 0], 0, w),
+              linear([0, 1, 0, 0, h, 0, -1, 0], 0, w),
+              {
+                v: z! + h * (x! * u2! - y! * u1!) - zn!,
+                g: [h * u2!, -h * u1!, 1, -h * y!, h * x!, 0, 0, -1],
+                H,
+              },
+            ];
+          },
+      eq:
+        k === 0
+          ? (x, u) => {
+              const w = [...x, ...u];
+              return [0, 1, 2, 4].map((i) =>
+                linear(
+                  w.map((_, j) => (i === j ? 1 : 0)),
+                  0,
+                  w,
+                ),
+              );
+            }
+          : last
+            ? (x) => [linear([1, 0, 0], 0, x), linear([0, 1, 0], 0, x), linear([0, 0, 1], -1, x)]
+            : undefined,
+    });
+  }
+  return rnProblem(stages);
+}
+
+describe('a nonholonomic problem (rank-deficient constraints at rest, negative curvature)', () => {
+  it('the Brockett integrator: the regular N-gon, cost N·tan(π/N), in as many iterations as IPOPT 3.11', () => {
+    // IPOPT 3.11.9 (MUMPS, exact Hessian, the same problem and starting points): 8, 15, 14, 23
+    const r = rng(11);
+    for (const [N, amp, ipopt] of [
+      [12, 2, 8],
+      [12, 0.01, 15],
+      [24, 0.5, 14],
+      [48, 1, 23],
+    ] as const) {
+      const u = Float64Array.from({ length: 2 * N }, () => amp * (r() - 0.5));
+      const res = new OcpSolver(brockett(N)).solve({ x: new Float64Array(3 * (N + 1)), u });
+      expect(res.status).toBe('converged');
+      expect(res.secondOrder).toBe('minimum');
+      expect(res.success).toBe(true);
+      expect(Math.abs(res.cost - N * Math.tan(Math.PI / N))).toBeLessThan(1e-7);
+      expect(res.iterations).toBeLessThanOrEqual(ipopt + 2);
+      // the vertices are on a circle through the origin: equal edges
+      const edge = (k: number) =>
+        Math.hypot(res.x[3 * k + 3]! - res.x[3 * k]!, res.x[3 * k + 4]! - res.x[3 * k + 1]!);
+      for (let k = 1; k < N; k++) expect(Math.abs(edge(k) - edge(0))).toBeLessThan(1e-6);
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // saddles and the second-order verdict
 
@@ -436,6 +525,14 @@ describe('feasibility restoration and the statuses', () => {
     const [a, b, c] = res.x as unknown as [number, number, number];
     const l1 = Math.abs(a * a - b - 1) + Math.abs(a - c - 0.5) + Math.max(0, -b) + Math.max(0, -c);
     expect(l1).toBeCloseTo(1.5, 6);
+  });
+
+  it('Wächter–Biegler from (−3, 1, 1): the restoration phase returns to the main phase, which converges', () => {
+    const res = new OcpSolver(waechterBiegler()).solve({ x: [-3, 1, 1], u: [] });
+    expect(res.restorations).toBeGreaterThanOrEqual(1);
+    expect(res.status).toBe('converged');
+    expect(res.success).toBe(true);
+    expect(maxDiff(res.x, [1, 0, 0.5])).toBeLessThan(1e-7);
   });
 
   it('Wächter–Biegler from a start beyond the fold converges to the solution (1, 0, 1/2)', () => {
@@ -691,9 +788,46 @@ describe('warm start, options and inputs', () => {
     expect(() => new OcpSolver(badN)).toThrow(DimensionError);
   });
 
+  it('the profile option splits the time into evaluation and linear algebra', () => {
+    const plain = new OcpSolver(hs071()).solve({ x: [1, 5], u: [5, 1] });
+    expect(plain.timings.evaluationMs).toBeUndefined();
+    const res = new OcpSolver(hs071(), { profile: true }).solve({ x: [1, 5], u: [5, 1] });
+    expect(res.timings.evaluationMs).toBeGreaterThan(0);
+    expect(res.timings.linearAlgebraMs).toBeGreaterThan(0);
+    expect(res.timings.evaluationMs! + res.timings.linearAlgebraMs!).toBeLessThanOrEqual(
+      res.timings.totalMs,
+    );
+  });
+
   it('solveOcp is new OcpSolver(problem, options).solve(guess)', () => {
     const res = solveOcp(hs071(), { x: [1, 5], u: [5, 1] }, { tol: 1e-9 });
     expect(res.status).toBe('converged');
+  });
+
+  it('the example of the solveOcp comment: an active inequality and its multiplier', () => {
+    const problem: StageOcp = {
+      N: 0,
+      dims: () => ({ nx: 1, nu: 0, ng: 0, nh: 1 }),
+      stateStorage: () => 1,
+      retract: (_k, out, x, dx) => {
+        out[0] = x[0]! + dx[0]!;
+      },
+      evaluate: (_k, x, _u, _xn, level, sigma, _l, _m, _e, out) => {
+        out.cost = (x[0]! - 2) ** 2;
+        out.h[0] = x[0]! - 3;
+        if (level >= 1) {
+          out.costGrad[0] = 2 * (x[0]! - 2);
+          out.hJac[0] = 1;
+        }
+        if (level === 2) out.hess[0] = 2 * sigma;
+      },
+    };
+    const r = solveOcp(problem, { x: [5], u: [] });
+    expect(r.status).toBe('converged');
+    expect(r.x[0]).toBeCloseTo(3, 8);
+    expect(r.z[0]).toBeCloseTo(2, 7);
+    expect(r.s[0]).toBeCloseTo(0, 8);
+    expect(r.secondOrder).toBe('minimum');
   });
 
   it('the example of the OcpSolver comment', () => {

@@ -98,7 +98,7 @@ describe('StageKktSystem: solves against a dense LU of the assembled KKT matrix'
           const { K, size } = assembleDense(kkt, deltaW, deltaC);
           // skip the (measure-zero, but numerically possible) nearly singular draws
           fc.pre(minAbsEigenRatio(K, size) > 1e-7);
-          const status = kkt.factor(deltaW, deltaC, true);
+          const status = kkt.factor(deltaW, deltaC);
           if (status === 'singular') return; // an intermediate pivot block of an indefinite W is singular
           expect(['ok', 'wrongInertia']).toContain(status);
           expect(Array.from(kkt.inertia)).toEqual(denseInertia(K, size));
@@ -197,7 +197,7 @@ describe('StageKktSystem: local rows with their own diagonals', () => {
           const deltaC = r() < 0.5 ? 0 : 1e-6;
           const { K, size } = assembleDense(kkt, 0, deltaC);
           fc.pre(minAbsEigenRatio(K, size) > 1e-9);
-          const status = kkt.factor(0, deltaC, true);
+          const status = kkt.factor(0, deltaC);
           if (status === 'singular') return;
           expect(['ok', 'wrongInertia']).toContain(status);
           expect(Array.from(kkt.inertia)).toEqual(denseInertia(K, size));
@@ -222,7 +222,7 @@ describe('StageKktSystem: singular and special cases', () => {
     const go = kkt.gJacOffset[2]!;
     for (let j = 0; j < 2; j++)
       kkt.gJac[go + 2 * 2 + j] = kkt.gJac[go + j]! + kkt.gJac[go + 2 + j]!;
-    expect(kkt.factor(0, 0, true)).toBe('singular');
+    expect(kkt.factor(0, 0)).toBe('singular');
     expect(kkt.inertia[2]).toBeGreaterThan(0);
     const { K, size } = assembleDense(kkt, 0, 0);
     expect(denseInertia(K, size)[2]).toBe(1);
@@ -248,7 +248,7 @@ describe('StageKktSystem: singular and special cases', () => {
     kkt.cJac.set([1, 1, -1], co);
     kkt.gJac.set([1, 0], kkt.gJacOffset[0]!);
     expect(kkt.factor(0, 0)).toBe('wrongInertia');
-    expect(kkt.factor(0, 0, true)).toBe('wrongInertia');
+    expect(kkt.factor(0, 0)).toBe('wrongInertia');
     expect(Array.from(kkt.inertia)).toEqual([2, 3, 0]);
     const { K, size } = assembleDense(kkt, 0, 0);
     expect(denseInertia(K, size)).toEqual([2, 3, 0]);
