@@ -5,12 +5,14 @@
  * `implicit-z-midpoint`, `exact`).
  *
  * A Lagrangian of the mechanical form L = ½|q̇|² − V(q) + γz (γ free of q, q̇, z, t) is recognised
- * symbolically and runs on the library's mechanical fast path (`mechanicalContactLagrangian`,
- * `MidpointHerglotz`) exactly as the built-in `damped-oscillator` does; any other L runs through
- * the generic discrete Lagrangians with all first and second partials compiled from mathjs
- * derivatives. A time-dependent L is evaluated at the quadrature time of each step: t_k + h/2 for
- * `midpoint` and `implicit-z-midpoint`, t_k for `left-rectangle` (the exact discrete Lagrangian
- * needs an autonomous L and is not offered then).
+ * on its derivative graph and runs on the library's mechanical fast path
+ * (`mechanicalContactLagrangian`, `MidpointHerglotz`) exactly as the built-in `damped-oscillator`
+ * does; any other L runs through the generic discrete Lagrangians with all first and second
+ * partials from automatic differentiation (core `SymGraph`: one reverse sweep for the gradient,
+ * forward-over-reverse for the Hessian in (q, q̇, z)), compiled once per model. A time-dependent
+ * L is evaluated at the quadrature time of each step: t_k + h/2 for `midpoint` and
+ * `implicit-z-midpoint`, t_k for `left-rectangle` (the exact discrete Lagrangian needs an
+ * autonomous L and is not offered then).
  *
  * @module
  */
@@ -30,8 +32,13 @@ import {
   numericExactLd,
   type Potential,
 } from '@geomech/contact';
-import { GeomechError, integrateDopri5 } from '@geomech/core';
-import { type MathNode, OperatorNode } from 'mathjs';
+import {
+  compileSym,
+  compileSymScalar,
+  GeomechError,
+  integrateDopri5,
+  type SX,
+} from '@geomech/core';
 import { UsageError } from '../errors.js';
 import {
   requestScalar,
@@ -41,45 +48,37 @@ import {
   type SystemRunner,
 } from '../runner.js';
 import { ModelError } from './errors.js';
-import {
-  assignments,
-  compile,
-  dependsOn,
-  isNumber,
-  simplifyNode,
-  substitute,
-} from './expressions.js';
 import { KIND_METHODS, type ModelSpec } from './parse.js';
-import { ModelSymbols, T, Z } from './symbols.js';
+import { ModelSymbols } from './symbols.js';
 
 /** The symbolic pieces of L = ½|q̇|² − V(q) + γz. */
 interface MechanicalParts {
-  readonly V: MathNode;
-  readonly gradV: readonly MathNode[];
-  /** ∇²V, row-major n×n (symmetric by construction). */
-  readonly hessV: readonly MathNode[];
-  /** γ = ∂L/∂z, a tree in the parameters only. */
-  readonly gamma: MathNode;
+  readonly V: SX;
+  readonly gradV: readonly SX[];
+  /** ∇²V, row-major n×n (symmetric). */
+  readonly hessV: readonly SX[];
+  /** γ = ∂L/∂z, an expression in the parameters only. */
+  readonly gamma: SX;
 }
 
 /** All partials of a general L(q, v, z, t); matrices row-major n×n. */
 interface GeneralParts {
-  readonly Lq: readonly MathNode[];
-  readonly Lv: readonly MathNode[];
-  readonly Lz: MathNode;
-  readonly Lqq: readonly MathNode[];
+  readonly Lq: readonly SX[];
+  readonly Lv: readonly SX[];
+  readonly Lz: SX;
+  readonly Lqq: readonly SX[];
   /** Entry (i, j) = ∂²L/∂vᵢ∂qⱼ (the ContactLagrangian convention). */
-  readonly Lvq: readonly MathNode[];
-  readonly Lvv: readonly MathNode[];
-  readonly Lqz: readonly MathNode[];
-  readonly Lvz: readonly MathNode[];
-  readonly Lzz: MathNode;
+  readonly Lvq: readonly SX[];
+  readonly Lvv: readonly SX[];
+  readonly Lqz: readonly SX[];
+  readonly Lvz: readonly SX[];
+  readonly Lzz: SX;
 }
 
 /** A checked and differentiated contact model. */
 export interface ContactModel {
   readonly symbols: ModelSymbols;
-  readonly L: MathNode;
+  readonly L: SX;
   /** True when L uses t. */
   readonly timeDependent: boolean;
   /** Set when L = ½|q̇|² − V(q) + γz. */
@@ -90,68 +89,61 @@ export interface ContactModel {
   readonly methods: readonly string[];
 }
 
-/** Symmetric n×n matrix of second derivatives from the first ones (upper triangle, mirrored). */
-function hessian(
-  sym: ModelSymbols,
-  first: readonly MathNode[],
-  vars: readonly string[],
-  field: string,
-): MathNode[] {
-  const n = vars.length;
-  const out = new Array<MathNode>(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) {
-      const d = sym.d(first[i]!, vars[j]!, field);
-      out[i * n + j] = d;
-      out[j * n + i] = d;
-    }
-  }
-  return out;
-}
-
 /**
- * Recognises L = ½|q̇|² − V(q) + γz symbolically: ∂²L/∂q̇∂q̇ = I, ∂L/∂q̇ = q̇ at q̇ = 0 ↦ 0,
- * γ = ∂L/∂z free of q, q̇, z, t, and V = −L(q, 0, 0) free of t.
+ * Recognises L = ½|q̇|² − V(q) + γz on the graph: ∂²L/∂q̇∂q̇ = I (structurally: constant 1 on the
+ * diagonal, no other entry), ∂L/∂q̇ = 0 at q̇ = 0, γ = ∂L/∂z free of q, q̇, z, t, and
+ * V = −L(q, 0, 0) free of t.
  */
-function mechanicalParts(sym: ModelSymbols, L: MathNode): MechanicalParts | undefined {
-  const field = 'lagrangian';
-  const { n, q, v } = sym;
-  const Lv = v.map((vi) => sym.d(L, vi, field));
+function mechanicalParts(s: ModelSymbols, L: SX): MechanicalParts | undefined {
+  const { g, n, q, v, z, t } = s;
+  const Lv = g.gradient(L, v);
+  const J = g.jacobian(Lv, v);
+  const { rowStart, col } = J.pattern;
+  const M = J.values;
   for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) {
-      if (!isNumber(sym.d(Lv[i]!, v[j]!, field), i === j ? 1 : 0)) return undefined;
-    }
+    const k = rowStart[i]!;
+    if (rowStart[i + 1]! - k !== 1 || col[k] !== i || g.constantValue(M[k]!) !== 1)
+      return undefined;
   }
-  const atRest = new Map<string, number>(v.map((vi) => [vi, 0]));
-  for (const Lvi of Lv) if (!isNumber(simplifyNode(substitute(Lvi, atRest)), 0)) return undefined;
-  const gamma = sym.d(L, Z, field);
-  if (dependsOn(gamma, [...q, ...v, Z, T])) return undefined;
-  atRest.set(Z, 0);
-  const V = simplifyNode(new OperatorNode('-', 'unaryMinus', [substitute(L, atRest)]));
-  if (dependsOn(V, [T])) return undefined;
-  const gradV = q.map((qi) => sym.d(V, qi, field));
-  return { V, gradV, hessV: hessian(sym, gradV, q, field), gamma };
+  const zero = g.constant(0);
+  const atRest = g.substitute(
+    Lv,
+    v,
+    v.map(() => zero),
+  );
+  if (!atRest.every((e) => g.constantValue(e) === 0)) return undefined;
+  const [gamma] = g.gradient(L, [z]);
+  if (g.dependsOn([gamma!], [...q, ...v, z, t])) return undefined;
+  const [L0] = g.substitute([L], [...v, z], [...v.map(() => zero), zero]);
+  const V = g.neg(L0!);
+  if (g.dependsOn([V], [t])) return undefined;
+  const gradV = g.gradient(V, q);
+  return { V, gradV, hessV: g.dense(g.hessian(V, q)), gamma: gamma! };
 }
 
-function generalParts(sym: ModelSymbols, L: MathNode): GeneralParts {
-  const field = 'lagrangian';
-  const { n, q, v } = sym;
-  const Lq = q.map((qi) => sym.d(L, qi, field));
-  const Lv = v.map((vi) => sym.d(L, vi, field));
-  const Lz = sym.d(L, Z, field);
-  const Lvq = new Array<MathNode>(n * n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) Lvq[i * n + j] = sym.d(Lv[i]!, q[j]!, field);
+/** Every partial by one gradient and one Hessian in x = (q, v, z). */
+function generalParts(s: ModelSymbols, L: SX): GeneralParts {
+  const { g, n, q, v, z } = s;
+  const x = [...q, ...v, z];
+  const N = 2 * n + 1;
+  const grad = g.gradient(L, x);
+  const H = g.dense(g.hessian(L, x));
+  const block = (r0: number, c0: number, rows: number, cols: number): SX[] => {
+    const out: SX[] = [];
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < cols; j++) out.push(H[(r0 + i) * N + c0 + j]!);
+    return out;
+  };
   return {
-    Lq,
-    Lv,
-    Lz,
-    Lqq: hessian(sym, Lq, q, field),
-    Lvq,
-    Lvv: hessian(sym, Lv, v, field),
-    Lqz: Lq.map((d) => sym.d(d, Z, field)),
-    Lvz: Lv.map((d) => sym.d(d, Z, field)),
-    Lzz: sym.d(Lz, Z, field),
+    Lq: grad.slice(0, n),
+    Lv: grad.slice(n, 2 * n),
+    Lz: grad[2 * n]!,
+    Lqq: block(0, 0, n, n),
+    Lvq: block(n, 0, n, n),
+    Lvv: block(n, n, n, n),
+    Lqz: block(0, 2 * n, n, 1),
+    Lvz: block(n, 2 * n, n, 1),
+    Lzz: H[N * N - 1]!,
   };
 }
 
@@ -159,10 +151,12 @@ function generalParts(sym: ModelSymbols, L: MathNode): GeneralParts {
  * Checks and differentiates a contact model: parses L in (q, q̇, z, t, params), recognises the
  * mechanical form or takes every partial the generic integrators need.
  *
- * @throws {@link ModelError} for a malformed expression or a method the model cannot run.
+ * @throws {@link ModelError} for a malformed expression, a method the model cannot run, or
+ *   derivatives beyond the symbolic budget.
  * @example
  * ```ts
- * analyzeContact(readModel(text, 'damped-oscillator.json')).mechanical?.gamma.toString(); // '_p1'
+ * const model = analyzeContact(readModel(text, 'damped-oscillator.json'));
+ * model.symbols.display(model.mechanical!.gamma); // 'gamma'
  * ```
  */
 export function analyzeContact(spec: ModelSpec): ContactModel {
@@ -173,7 +167,7 @@ export function analyzeContact(spec: ModelSpec): ContactModel {
     z: true,
     t: true,
   }).node;
-  const timeDependent = dependsOn(L, [T]);
+  const timeDependent = symbols.g.dependsOn([L], [symbols.t]);
   const methods = KIND_METHODS.contact.filter((m) => !(timeDependent && m === 'exact'));
   if (spec.method !== undefined && !methods.includes(spec.method)) {
     throw new ModelError(
@@ -182,9 +176,11 @@ export function analyzeContact(spec: ModelSpec): ContactModel {
       spec.file,
     );
   }
-  const mechanical = mechanicalParts(symbols, L);
-  if (mechanical) return { symbols, L, timeDependent, mechanical, methods };
-  return { symbols, L, timeDependent, general: generalParts(symbols, L), methods };
+  return symbols.within('lagrangian', () => {
+    const mechanical = mechanicalParts(symbols, L);
+    if (mechanical) return { symbols, L, timeDependent, mechanical, methods };
+    return { symbols, L, timeDependent, general: generalParts(symbols, L), methods };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,8 +192,9 @@ type VectorFn = (
   v: Float64Array,
   z: number,
   t: number,
-) => Float64Array;
-type ScalarFn = (q: Float64Array, v: Float64Array, z: number, t: number) => number;
+  p: Float64Array,
+) => void;
+type ScalarFn = (q: Float64Array, v: Float64Array, z: number, t: number, p: Float64Array) => number;
 
 /** A contact Lagrangian of (q, v, z) at the time held in its mutable field `t`. */
 export interface TimedContactLagrangian extends ContactLagrangian {
@@ -205,109 +202,136 @@ export interface TimedContactLagrangian extends ContactLagrangian {
   t: number;
 }
 
+/** The compiled partials of a general L, functions of (q, v, z, t, p). */
+interface GeneralFunctions {
+  readonly L: ScalarFn;
+  readonly Lq: VectorFn;
+  readonly Lv: VectorFn;
+  readonly Lz: ScalarFn;
+  readonly Lqq: VectorFn;
+  readonly Lvq: VectorFn;
+  readonly Lvv: VectorFn;
+  readonly Lqz: VectorFn;
+  readonly Lvz: VectorFn;
+  readonly Lzz: ScalarFn;
+}
+
 /**
- * A {@link ContactLagrangian} whose value and partials are generated JavaScript functions of
- * (q, v, z, t); the time is the mutable field {@link t} (set by the stepping loop before each step).
+ * A {@link ContactLagrangian} whose value and partials are compiled functions of (q, v, z, t, p);
+ * the time is the mutable field {@link t} (set by the stepping loop before each step), the
+ * parameters are fixed per run.
  */
 class CompiledContactLagrangian implements TimedContactLagrangian {
   /** The time at which L and its partials are evaluated. */
   t = 0;
   constructor(
     readonly n: number,
-    private readonly f: {
-      readonly L: ScalarFn;
-      readonly Lq: VectorFn;
-      readonly Lv: VectorFn;
-      readonly Lz: ScalarFn;
-      readonly Lqq: VectorFn;
-      readonly Lvq: VectorFn;
-      readonly Lvv: VectorFn;
-      readonly Lqz: VectorFn;
-      readonly Lvz: VectorFn;
-      readonly Lzz: ScalarFn;
-    },
+    private readonly f: GeneralFunctions,
+    private readonly p: Float64Array,
   ) {}
   L(q: Float64Array, v: Float64Array, z: number): number {
-    return this.f.L(q, v, z, this.t);
+    return this.f.L(q, v, z, this.t, this.p);
   }
   Lq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lq(out, q, v, z, this.t);
+    this.f.Lq(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lv(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lv(out, q, v, z, this.t);
+    this.f.Lv(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lz(q: Float64Array, v: Float64Array, z: number): number {
-    return this.f.Lz(q, v, z, this.t);
+    return this.f.Lz(q, v, z, this.t, this.p);
   }
   Lqq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lqq(out, q, v, z, this.t);
+    this.f.Lqq(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lvq(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lvq(out, q, v, z, this.t);
+    this.f.Lvq(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lvv(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lvv(out, q, v, z, this.t);
+    this.f.Lvv(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lqz(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lqz(out, q, v, z, this.t);
+    this.f.Lqz(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lvz(out: Float64Array, q: Float64Array, v: Float64Array, z: number): Float64Array {
-    return this.f.Lvz(out, q, v, z, this.t);
+    this.f.Lvz(out, q, v, z, this.t, this.p);
+    return out;
   }
   Lzz(q: Float64Array, v: Float64Array, z: number): number {
-    return this.f.Lzz(q, v, z, this.t);
+    return this.f.Lzz(q, v, z, this.t, this.p);
   }
 }
 
-function compileGeneral(
-  sym: ModelSymbols,
-  parts: GeneralParts,
-  L: MathNode,
-  values: ReadonlyMap<string, number>,
-): CompiledContactLagrangian {
-  const origin = sym.origin('lagrangian');
-  const bindings = sym.bindings(values, { q: 'q', v: 'v', z: 'z', t: 't' });
-  const vector = (nodes: readonly MathNode[]): VectorFn =>
-    compile<VectorFn>(['out', 'q', 'v', 'z', 't'], bindings, origin, (e) => {
-      return `${assignments(e, 'out', nodes)}return out;\n`;
-    });
-  const scalar = (node: MathNode): ScalarFn =>
-    compile<ScalarFn>(['q', 'v', 'z', 't'], bindings, origin, (e) => {
-      return `return ${e.expression(node)};\n`;
-    });
-  return new CompiledContactLagrangian(sym.n, {
-    L: scalar(L),
-    Lq: vector(parts.Lq),
-    Lv: vector(parts.Lv),
-    Lz: scalar(parts.Lz),
-    Lqq: vector(parts.Lqq),
-    Lvq: vector(parts.Lvq),
-    Lvv: vector(parts.Lvv),
-    Lqz: vector(parts.Lqz),
-    Lvz: vector(parts.Lvz),
-    Lzz: scalar(parts.Lzz),
-  });
+/** Compiled functions of each model, built on first use and shared by its runs. */
+const compiled = new WeakMap<ContactModel, GeneralFunctions | MechanicalFunctions>();
+
+interface MechanicalFunctions {
+  readonly V: (q: Float64Array, p: Float64Array) => number;
+  readonly gradV: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
+  readonly hessV: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
 }
 
-function compilePotential(
-  sym: ModelSymbols,
-  parts: MechanicalParts,
-  values: ReadonlyMap<string, number>,
-): Potential {
-  const origin = sym.origin('lagrangian');
-  const bindings = sym.bindings(values, { q: 'q' });
-  type Out = (out: Float64Array, q: Float64Array) => void;
+function generalFunctions(model: ContactModel, parts: GeneralParts): GeneralFunctions {
+  const known = compiled.get(model);
+  if (known !== undefined) return known as GeneralFunctions;
+  const { g, q, v, z, t, p } = model.symbols;
+  const inputs = [q, v, z, t, p];
+  const functions = model.symbols.within('lagrangian', () => {
+    const vector = (outputs: readonly SX[], name: string) =>
+      compileSym(g, inputs, outputs, { name }) as unknown as VectorFn;
+    const scalar = (output: SX, name: string) =>
+      compileSymScalar(g, inputs, output, { name }) as unknown as ScalarFn;
+    return {
+      L: scalar(model.L, 'L'),
+      Lq: vector(parts.Lq, 'Lq'),
+      Lv: vector(parts.Lv, 'Lv'),
+      Lz: scalar(parts.Lz, 'Lz'),
+      Lqq: vector(parts.Lqq, 'Lqq'),
+      Lvq: vector(parts.Lvq, 'Lvq'),
+      Lvv: vector(parts.Lvv, 'Lvv'),
+      Lqz: vector(parts.Lqz, 'Lqz'),
+      Lvz: vector(parts.Lvz, 'Lvz'),
+      Lzz: scalar(parts.Lzz, 'Lzz'),
+    };
+  });
+  compiled.set(model, functions);
+  return functions;
+}
+
+function mechanicalFunctions(model: ContactModel, parts: MechanicalParts): MechanicalFunctions {
+  const known = compiled.get(model);
+  if (known !== undefined) return known as MechanicalFunctions;
+  const { g, q, p } = model.symbols;
+  const functions = model.symbols.within('lagrangian', () => ({
+    V: compileSymScalar(g, [q, p], parts.V, { name: 'V' }) as unknown as MechanicalFunctions['V'],
+    gradV: compileSym(g, [q, p], parts.gradV, {
+      name: 'gradV',
+    }) as unknown as MechanicalFunctions['gradV'],
+    hessV: compileSym(g, [q, p], parts.hessV, {
+      name: 'hessV',
+    }) as unknown as MechanicalFunctions['hessV'],
+  }));
+  compiled.set(model, functions);
+  return functions;
+}
+
+function compilePotential(model: ContactModel, parts: MechanicalParts, p: Float64Array): Potential {
+  const f = mechanicalFunctions(model, parts);
   return {
-    dim: sym.n,
-    value: compile<(q: Float64Array) => number>(['q'], bindings, origin, (e) => {
-      return `return ${e.expression(parts.V)};\n`;
-    }),
-    gradient: compile<Out>(['out', 'q'], bindings, origin, (e) =>
-      assignments(e, 'out', parts.gradV),
-    ),
-    hessian: compile<Out>(['out', 'q'], bindings, origin, (e) =>
-      assignments(e, 'out', parts.hessV),
-    ),
+    dim: model.symbols.n,
+    value: (q) => f.V(q, p),
+    gradient: (out, q) => {
+      f.gradV(out, q, p);
+    },
+    hessian: (out, q) => {
+      f.hessV(out, q, p);
+    },
   };
 }
 
@@ -503,6 +527,7 @@ export function buildContactLagrangian(
   values: ReadonlyMap<string, number>,
 ): ContactLagrangian {
   const { symbols } = model;
+  const p = symbols.parameters(values);
   if (model.mechanical) {
     const gamma = symbols.evaluateConstant(model.mechanical.gamma, values, 'lagrangian');
     if (!Number.isFinite(gamma))
@@ -510,9 +535,9 @@ export function buildContactLagrangian(
         `the damping ∂L/∂z = ${gamma} is not finite for these parameters`,
         '--param',
       );
-    return mechanicalContactLagrangian(compilePotential(symbols, model.mechanical, values), gamma);
+    return mechanicalContactLagrangian(compilePotential(model, model.mechanical, p), gamma);
   }
-  return compileGeneral(symbols, model.general!, model.L, values);
+  return new CompiledContactLagrangian(symbols.n, generalFunctions(model, model.general!), p);
 }
 
 /** Options for the integrators from `--tol` and `--max-iter`. */

@@ -5,19 +5,23 @@
  * (spec 001 §5) and the comparators `euler`, `trapezium`, `ab3`, `rk4` (index-reduced ODE,
  * spec 001 §6) and `rattle`.
  *
- * Those integrators need a constant diagonal mass matrix, so the form of L is checked
- * symbolically: ∂²L/∂q̇ᵢ∂q̇ⱼ must vanish for i ≠ j and be free of q and q̇ for i = j (the mass mᵢ,
- * a tree in the parameters), and ∂L/∂q̇ must vanish at q̇ = 0 (no gyroscopic or velocity-linear
- * terms); then V = −L(q, 0). Other forms are rejected with the term at fault.
+ * Those integrators need a constant diagonal mass matrix, so the form of L is checked on its
+ * derivative graph (core `SymGraph`): ∂²L/∂q̇ᵢ∂q̇ⱼ must vanish structurally for i ≠ j and be free of q
+ * and q̇ for i = j (the mass mᵢ, an expression in the parameters), and ∂L/∂q̇ must vanish at
+ * q̇ = 0 (no gyroscopic or velocity-linear terms); then V = −L(q, 0). Other forms are rejected with
+ * the term at fault.
  *
  * Constraint one-forms follow the papers' convention ψᵃ = ½ dφᵃ (spec 001 §2: C = ½∇φ, the
  * pendulum's C = [x, y]), with the curvature cₐ(q, v) = ½ vᵀ∇²φᵃ v of d/dt (C(q)v) = C v̇ + c, so
- * the multipliers λ mean what they mean for the built-in systems.
+ * the multipliers λ mean what they mean for the built-in systems. ∇φ comes from one reverse sweep
+ * per constraint and vᵀ∇²φ v from two forward sweeps along v (a second directional derivative),
+ * so no Hessian of φ is ever built: the work is linear in φ's size.
  *
  * @module
  */
+
+import { compileSym, compileSymScalar, type SX, type SymInput } from '@geomech/core';
 import type { ConstrainedMechanicalSystem } from '@geomech/dirac';
-import { ConstantNode, type MathNode, OperatorNode, SymbolNode } from 'mathjs';
 import { UsageError } from '../errors.js';
 import {
   requestVector,
@@ -27,53 +31,42 @@ import {
 } from '../runner.js';
 import { holonomicReference, integrateHolonomic } from '../systems/holonomic.js';
 import { ModelError } from './errors.js';
-import {
-  assignments,
-  compile,
-  dependsOn,
-  isNumber,
-  simplifyNode,
-  substitute,
-} from './expressions.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
 /** Size of φ(q0) or C(q0)·v0 above which the initial data are reported as off the constraints. */
 const INIT_CONSTRAINT_TOL = 1e-9;
 
-/** A checked and differentiated holonomic model (trees in internal names). */
+/** A checked and differentiated holonomic model (expressions of the model's graph). */
 export interface HolonomicModel {
   readonly symbols: ModelSymbols;
-  /** The masses mᵢ = ∂²L/∂q̇ᵢ², trees in the parameters. */
-  readonly mass: readonly MathNode[];
-  readonly V: MathNode;
-  readonly gradV: readonly MathNode[];
-  /** φ(q), m trees. */
-  readonly phi: readonly MathNode[];
+  /** The masses mᵢ = ∂²L/∂q̇ᵢ², expressions in the parameters. */
+  readonly mass: readonly SX[];
+  readonly V: SX;
+  readonly gradV: readonly SX[];
+  /** φ(q), m expressions. */
+  readonly phi: readonly SX[];
   /** C = ½∇φ, row-major m×n. */
-  readonly C: readonly MathNode[];
-  /** cₐ = ½ vᵀ∇²φᵃ v, m trees in (q, v). */
-  readonly curvature: readonly MathNode[];
+  readonly C: readonly SX[];
+  /** cₐ = ½ vᵀ∇²φᵃ v, m expressions in (q, v). */
+  readonly curvature: readonly SX[];
   readonly m: number;
 }
-
-const half = (node: MathNode): MathNode =>
-  new OperatorNode('*', 'multiply', [new ConstantNode(0.5), node]);
 
 /**
  * Checks the mechanical form of L and differentiates L and the constraints.
  *
  * @throws {@link ModelError} naming `lagrangian` (a form other than ½ Σ mᵢ q̇ᵢ² − V(q), saying
- *   which term is at fault) or `constraints[a]`.
+ *   which term is at fault) or `constraints[a]`, or derivatives beyond the symbolic budget.
  * @example
  * ```ts
  * const model = analyzeHolonomic(readModel(text, 'pendulum.json'));
- * model.C.map(String); // ['_q0', '_q1'] (C = ½∇(x² + y² − l²))
+ * model.C.map((c) => model.symbols.display(c)); // ['0.5 * (2 * x)', '0.5 * (2 * y)'] (C = ½∇(x² + y² − l²))
  * ```
  */
 export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
-  const sym = new ModelSymbols(spec);
-  const { n, q, v } = sym;
+  const s = new ModelSymbols(spec);
+  const { g, n, q, v } = s;
   const field = 'lagrangian';
   const reject = (what: string): never => {
     throw new ModelError(
@@ -82,79 +75,126 @@ export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
       spec.file,
     );
   };
-  const L = sym.parse(spec.lagrangian, field, { q: true, v: true }).node;
-  const Lv = v.map((vi) => sym.d(L, vi, field));
-  const mass: MathNode[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) {
-      const d = sym.d(Lv[i]!, v[j]!, field);
-      if (i !== j && !isNumber(d, 0)) {
-        reject(
-          `it couples ${spec.velocities[i]} and ${spec.velocities[j]} (∂²L/∂${spec.velocities[i]}∂${spec.velocities[j]} = ${sym.display(d)})`,
-        );
-      }
-      if (i === j) {
-        if (dependsOn(d, [...q, ...v])) {
+  const L = s.parse(spec.lagrangian, field, { q: true, v: true }).node;
+  const zero = g.constant(0);
+  const { mass, V, gradV } = s.within(field, () => {
+    const Lv = g.gradient(L, v);
+    const J = g.jacobian(Lv, v, 'reverse');
+    const { rowStart, col } = J.pattern;
+    const entry = (i: number, j: number): SX => {
+      for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] === j) return J.values[k]!;
+      return zero;
+    };
+    const masses: SX[] = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = i; j < n; j++) {
+        const d = entry(i, j);
+        if (i !== j && g.constantValue(d) !== 0) {
           reject(
-            `the mass of ${spec.coordinates[i]} depends on the state (∂²L/∂${spec.velocities[i]}² = ${sym.display(d)})`,
+            `it couples ${spec.velocities[i]} and ${spec.velocities[j]} (∂²L/∂${spec.velocities[i]}∂${spec.velocities[j]} = ${s.display(d)})`,
           );
         }
-        mass.push(d);
+        if (i === j) {
+          if (g.dependsOn([d], [...q, ...v])) {
+            reject(
+              `the mass of ${spec.coordinates[i]} depends on the state (∂²L/∂${spec.velocities[i]}² = ${s.display(d)})`,
+            );
+          }
+          masses.push(d);
+        }
       }
     }
-  }
-  const atRest = new Map<string, number>(v.map((vi) => [vi, 0]));
-  Lv.forEach((Lvi, i) => {
-    const b = simplifyNode(substitute(Lvi, atRest));
-    if (!isNumber(b, 0)) {
-      reject(
-        `it has a term linear in ${spec.velocities[i]} (∂L/∂${spec.velocities[i]} at rest = ${sym.display(b)})`,
-      );
-    }
+    const atRest = g.substitute(
+      Lv,
+      v,
+      v.map(() => zero),
+    );
+    atRest.forEach((b, i) => {
+      if (g.constantValue(b) !== 0) {
+        reject(
+          `it has a term linear in ${spec.velocities[i]} (∂L/∂${spec.velocities[i]} at rest = ${s.display(b)})`,
+        );
+      }
+    });
+    const [L0] = g.substitute(
+      [L],
+      v,
+      v.map(() => zero),
+    );
+    const potential = g.neg(L0!);
+    return { mass: masses, V: potential, gradV: g.gradient(potential, q) };
   });
-  const V = simplifyNode(new OperatorNode('-', 'unaryMinus', [substitute(L, atRest)]));
-  const gradV = q.map((qi) => sym.d(V, qi, field));
 
-  const phi: MathNode[] = [];
-  const C: MathNode[] = [];
-  const curvature: MathNode[] = [];
+  const phi: SX[] = [];
+  const C: SX[] = [];
+  const curvature: SX[] = [];
+  const half = g.constant(0.5);
   spec.positions.forEach((source, a) => {
     const cf = `constraints[${a}]`;
-    const node = sym.parse(source, cf, { q: true }).node;
-    if (!dependsOn(node, q)) {
+    const node = s.parse(source, cf, { q: true }).node;
+    if (!g.dependsOn([node], q)) {
       throw new ModelError(cf, 'a position constraint must depend on the coordinates', spec.file);
     }
     phi.push(node);
-    const grad = q.map((qi) => sym.d(node, qi, cf));
-    for (const g of grad) C.push(simplifyNode(half(g)));
-    // cₐ = ½ Σᵢ H_ii vᵢ² + Σ_{i<j} H_ij vᵢ vⱼ
-    const terms: MathNode[] = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = i; j < n; j++) {
-        const H = sym.d(grad[i]!, q[j]!, cf);
-        if (isNumber(H, 0)) continue;
-        const vv = new OperatorNode('*', 'multiply', [
-          new SymbolNode(v[i]!),
-          new SymbolNode(v[j]!),
-        ]);
-        const term = new OperatorNode('*', 'multiply', [H, vv]);
-        terms.push(i === j ? half(term) : term);
-      }
-    }
-    const sum =
-      terms.length === 0
-        ? new ConstantNode(0)
-        : terms.length === 1
-          ? terms[0]!
-          : new OperatorNode('+', 'add', terms);
-    curvature.push(simplifyNode(sum));
+    s.within(cf, () => {
+      for (const d of g.gradient(node, q)) C.push(g.mul(half, d));
+      // cₐ = ½ vᵀ∇²φ v = ½ d²/ds² φ(q + s v) at s = 0: two forward sweeps along v
+      const [dphi] = g.jvp([node], q, v);
+      const [d2phi] = g.jvp([dphi!], q, v);
+      curvature.push(g.mul(half, d2phi!));
+    });
   });
-  return { symbols: sym, mass, V, gradV, phi, C, curvature, m: phi.length };
+  return { symbols: s, mass, V, gradV, phi, C, curvature, m: phi.length };
+}
+
+/** The compiled functions of a model (of q, v and the parameter vector), built on first use. */
+interface HolonomicFunctions {
+  readonly V: (q: Float64Array, p: Float64Array) => number;
+  readonly gradV: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
+  readonly phi: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
+  readonly C: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
+  readonly curvature: (
+    out: Float64Array,
+    q: Float64Array,
+    v: Float64Array,
+    p: Float64Array,
+  ) => void;
+}
+
+const compiled = new WeakMap<HolonomicModel, HolonomicFunctions>();
+
+function functions(model: HolonomicModel): HolonomicFunctions {
+  const known = compiled.get(model);
+  if (known !== undefined) return known;
+  const { g, q, v, p } = model.symbols;
+  const s = model.symbols;
+  const vector = (outputs: readonly SX[], name: string, inputs: readonly SymInput[] = [q, p]) =>
+    compileSym(g, inputs, outputs, { name });
+  const f: HolonomicFunctions = {
+    ...s.within('lagrangian', () => ({
+      V: compileSymScalar(g, [q, p], model.V, {
+        name: 'V',
+      }) as unknown as HolonomicFunctions['V'],
+      gradV: vector(model.gradV, 'gradV') as unknown as HolonomicFunctions['gradV'],
+    })),
+    ...s.within('constraints', () => ({
+      phi: vector(model.phi, 'phi') as unknown as HolonomicFunctions['phi'],
+      C: vector(model.C, 'C') as unknown as HolonomicFunctions['C'],
+      curvature: vector(model.curvature, 'curvature', [
+        q,
+        v,
+        p,
+      ]) as unknown as HolonomicFunctions['curvature'],
+    })),
+  };
+  compiled.set(model, f);
+  return f;
 }
 
 /**
  * The library system of a model for parameter values by internal name (`ModelSymbols.values`):
- * the masses evaluated and checked > 0, everything else generated functions, compiled once.
+ * the masses evaluated and checked > 0, everything else compiled functions (compiled once per
+ * model, shared by its runs).
  *
  * @throws UsageError (naming `--param`) for a mass that is not a positive finite number.
  * @example
@@ -168,43 +208,41 @@ export function compileHolonomic(
   model: HolonomicModel,
   values: ReadonlyMap<string, number>,
 ): ConstrainedMechanicalSystem {
-  const { symbols: sym, m } = model;
-  const n = sym.n;
+  const { symbols: s, m } = model;
+  const n = s.n;
   const mass = Float64Array.from(model.mass, (node, i) => {
-    const mi = sym.evaluateConstant(node, values, 'lagrangian');
+    const mi = s.evaluateConstant(node, values, 'lagrangian');
     if (!(mi > 0 && Number.isFinite(mi))) {
       throw new UsageError(
-        `the mass of ${sym.spec.coordinates[i]} (∂²L/∂${sym.spec.velocities[i]}²) is ${mi}, must be > 0`,
+        `the mass of ${s.spec.coordinates[i]} (∂²L/∂${s.spec.velocities[i]}²) is ${mi}, must be > 0`,
         '--param',
       );
     }
     return mi;
   });
-  const bindings = sym.bindings(values, { q: 'q', v: 'v' });
-  const lag = sym.origin('lagrangian');
-  const cons = sym.origin('constraints');
-  type OfQ = (out: Float64Array, q: Float64Array) => Float64Array;
-  type OfQV = (out: Float64Array, q: Float64Array, v: Float64Array) => Float64Array;
-  const ofQ = (nodes: readonly MathNode[], origin = lag): OfQ =>
-    compile<OfQ>(
-      ['out', 'q'],
-      bindings,
-      origin,
-      (e) => `${assignments(e, 'out', nodes)}return out;\n`,
-    );
+  const p = s.parameters(values);
+  const f = functions(model);
   return {
     n,
     m,
     mass,
-    V: compile<(q: Float64Array) => number>(['q'], bindings, lag, (e) => {
-      return `return ${e.expression(model.V)};\n`;
-    }),
-    gradV: ofQ(model.gradV),
-    phi: ofQ(model.phi, cons),
-    C: ofQ(model.C, cons),
-    curvature: compile<OfQV>(['out', 'q', 'v'], bindings, cons, (e) => {
-      return `${assignments(e, 'out', model.curvature)}return out;\n`;
-    }),
+    V: (q) => f.V(q, p),
+    gradV: (out, q) => {
+      f.gradV(out, q, p);
+      return out;
+    },
+    phi: (out, q) => {
+      f.phi(out, q, p);
+      return out;
+    },
+    C: (out, q) => {
+      f.C(out, q, p);
+      return out;
+    },
+    curvature: (out, q, v) => {
+      f.curvature(out, q, v, p);
+      return out;
+    },
   };
 }
 

@@ -7,19 +7,19 @@
  * `rolling-disk` and `heisenberg` systems.
  *
  * The library's Lagrangian interface takes any L(q, v) with ∂L/∂q, ∂L/∂v, M = ∂²L/∂v² and
- * N = ∂²L/∂v∂q, so L needs no mechanical form here: all four are compiled from mathjs
- * derivatives (M symmetric by construction), and Ȧ = Σₖ (∂A/∂qₖ) q̇ₖ from the derivatives of the
- * coefficients.
+ * N = ∂²L/∂v∂q, so L needs no mechanical form here: all four come from one gradient and one
+ * Hessian in (q, v) on L's graph (core `SymGraph`, M symmetric by construction), and
+ * Ȧ = Σₖ (∂A/∂qₖ) q̇ₖ from one forward sweep of the coefficients along q̇, compiled once per model.
  *
  * @module
  */
+import { compileSym, compileSymScalar, type SX } from '@geomech/core';
 import {
   type Distribution,
   integrateLagrangeDirac,
   type LagrangeDiracSign,
   type Lagrangian,
 } from '@geomech/dirac';
-import { ConstantNode, type MathNode, OperatorNode, SymbolNode } from 'mathjs';
 import { UsageError } from '../errors.js';
 import {
   requestVector,
@@ -27,7 +27,6 @@ import {
   type SimulationOutput,
   type SystemRunner,
 } from '../runner.js';
-import { assignments, compile, isNumber } from './expressions.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
@@ -40,31 +39,21 @@ const METHODS: Readonly<Record<string, LagrangeDiracSign>> = {
 /** Relative size of A(q0)·v0 above which the initial velocity is reported as outside Δ(q0). */
 const INIT_CONSTRAINT_RTOL = 1e-9;
 
-/** A checked and differentiated Lagrange–Dirac model (trees in internal names). */
+/** A checked and differentiated Lagrange–Dirac model (expressions of the model's graph). */
 export interface LagrangeDiracModel {
   readonly symbols: ModelSymbols;
-  readonly L: MathNode;
-  readonly dLdq: readonly MathNode[];
-  readonly dLdv: readonly MathNode[];
+  readonly L: SX;
+  readonly dLdq: readonly SX[];
+  readonly dLdv: readonly SX[];
   /** M = ∂²L/∂v², row-major n×n, symmetric. */
-  readonly M: readonly MathNode[];
+  readonly M: readonly SX[];
   /** N_ij = ∂²L/∂vᵢ∂qⱼ. */
-  readonly N: readonly MathNode[];
+  readonly N: readonly SX[];
   /** A(q), row-major m×n. */
-  readonly A: readonly MathNode[];
+  readonly A: readonly SX[];
   /** Ȧ(q, v) = Σₖ (∂A/∂qₖ) vₖ, row-major m×n. */
-  readonly Adot: readonly MathNode[];
+  readonly Adot: readonly SX[];
   readonly m: number;
-}
-
-/** Σₖ dₖ·vₖ over the nonzero dₖ, as a tree (0 when all vanish). */
-function directional(terms: readonly MathNode[], v: readonly string[]): MathNode {
-  const parts: MathNode[] = [];
-  terms.forEach((d, k) => {
-    if (!isNumber(d, 0)) parts.push(new OperatorNode('*', 'multiply', [d, new SymbolNode(v[k]!)]));
-  });
-  if (parts.length === 0) return new ConstantNode(0);
-  return parts.length === 1 ? parts[0]! : new OperatorNode('+', 'add', parts);
 }
 
 /**
@@ -78,45 +67,82 @@ function directional(terms: readonly MathNode[], v: readonly string[]): MathNode
  * ```
  */
 export function analyzeLagrangeDirac(spec: ModelSpec): LagrangeDiracModel {
-  const sym = new ModelSymbols(spec);
-  const { n, q, v } = sym;
+  const s = new ModelSymbols(spec);
+  const { g, n, q, v } = s;
   const field = 'lagrangian';
-  const L = sym.parse(spec.lagrangian, field, { q: true, v: true }).node;
-  const dLdq = q.map((qi) => sym.d(L, qi, field));
-  const dLdv = v.map((vi) => sym.d(L, vi, field));
-  const M = new Array<MathNode>(n * n);
-  const N = new Array<MathNode>(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      if (j >= i) {
-        const d = sym.d(dLdv[i]!, v[j]!, field);
-        M[i * n + j] = d;
-        M[j * n + i] = d;
+  const L = s.parse(spec.lagrangian, field, { q: true, v: true }).node;
+  const parts = s.within(field, () => {
+    const x = [...q, ...v];
+    const N2 = 2 * n;
+    const grad = g.gradient(L, x);
+    const H = g.dense(g.hessian(L, x));
+    const M: SX[] = [];
+    const N: SX[] = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        M.push(H[(n + i) * N2 + n + j]!);
+        N.push(H[(n + i) * N2 + j]!);
       }
-      N[i * n + j] = sym.d(dLdv[i]!, q[j]!, field);
     }
-  }
-  const A: MathNode[] = [];
-  const Adot: MathNode[] = [];
+    return { dLdq: grad.slice(0, n), dLdv: grad.slice(n), M, N };
+  });
+  const A: SX[] = [];
+  const Adot: SX[] = [];
   spec.oneForms.forEach((row, a) => {
     row.forEach((c, i) => {
       const cf = `constraints[${a}][${i}]`;
-      const node = typeof c === 'number' ? new ConstantNode(c) : sym.parse(c, cf, { q: true }).node;
+      const node = typeof c === 'number' ? g.constant(c) : s.parse(c, cf, { q: true }).node;
       A.push(node);
-      Adot.push(
-        directional(
-          q.map((qk) => sym.d(node, qk, cf)),
-          v,
-        ),
-      );
+      Adot.push(s.within(cf, () => g.jvp([node], q, v)[0]!));
     });
   });
-  return { symbols: sym, L, dLdq, dLdv, M, N, A, Adot, m: spec.oneForms.length };
+  return { symbols: s, L, ...parts, A, Adot, m: spec.oneForms.length };
+}
+
+type Vec = (out: Float64Array, q: Float64Array, v: Float64Array, p: Float64Array) => void;
+
+/** The compiled functions of a model, built on first use and shared by its runs. */
+interface LagrangeDiracFunctions {
+  readonly L: (q: Float64Array, v: Float64Array, p: Float64Array) => number;
+  readonly dLdq: Vec;
+  readonly dLdv: Vec;
+  readonly M: Vec;
+  readonly N: Vec;
+  readonly A: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
+  readonly Adot: Vec;
+}
+
+const compiled = new WeakMap<LagrangeDiracModel, LagrangeDiracFunctions>();
+
+function functions(model: LagrangeDiracModel): LagrangeDiracFunctions {
+  const known = compiled.get(model);
+  if (known !== undefined) return known;
+  const s = model.symbols;
+  const { g, q, v, p } = s;
+  const vec = (outputs: readonly SX[], name: string) =>
+    compileSym(g, [q, v, p], outputs, { name }) as unknown as Vec;
+  const f: LagrangeDiracFunctions = {
+    ...s.within('lagrangian', () => ({
+      L: compileSymScalar(g, [q, v, p], model.L, {
+        name: 'L',
+      }) as unknown as LagrangeDiracFunctions['L'],
+      dLdq: vec(model.dLdq, 'dLdq'),
+      dLdv: vec(model.dLdv, 'dLdv'),
+      M: vec(model.M, 'M'),
+      N: vec(model.N, 'N'),
+    })),
+    ...s.within('constraints', () => ({
+      A: compileSym(g, [q, p], model.A, { name: 'A' }) as unknown as LagrangeDiracFunctions['A'],
+      Adot: vec(model.Adot, 'Adot'),
+    })),
+  };
+  compiled.set(model, f);
+  return f;
 }
 
 /**
  * The library Lagrangian and distribution of a model for parameter values by internal name
- * (`ModelSymbols.values`): generated functions, compiled once.
+ * (`ModelSymbols.values`): compiled functions (once per model) bound to the parameters.
  *
  * @example
  * ```ts
@@ -128,41 +154,32 @@ export function compileLagrangeDirac(
   model: LagrangeDiracModel,
   values: ReadonlyMap<string, number>,
 ): { L: Lagrangian; Delta: Distribution } {
-  const { symbols: sym, m } = model;
-  const n = sym.n;
-  const bindings = sym.bindings(values, { q: 'q', v: 'v' });
-  type Vec = (out: Float64Array, q: Float64Array, v: Float64Array) => Float64Array;
-  const lag = sym.origin('lagrangian');
-  const vector = (nodes: readonly MathNode[], field = lag): Vec =>
-    compile<Vec>(
-      ['out', 'q', 'v'],
-      bindings,
-      field,
-      (e) => `${assignments(e, 'out', nodes)}return out;\n`,
-    );
+  const { symbols: s, m } = model;
+  const n = s.n;
+  const p = s.parameters(values);
+  const f = functions(model);
+  const bind =
+    (fn: Vec) =>
+    (out: Float64Array, q: Float64Array, v: Float64Array): Float64Array => {
+      fn(out, q, v, p);
+      return out;
+    };
   const L: Lagrangian = {
     n,
-    L: compile<(q: Float64Array, v: Float64Array) => number>(['q', 'v'], bindings, lag, (e) => {
-      return `return ${e.expression(model.L)};\n`;
-    }),
-    dLdq: vector(model.dLdq),
-    dLdv: vector(model.dLdv),
-    d2Ldv2: vector(model.M),
-    d2Ldvdq: vector(model.N),
+    L: (q, v) => f.L(q, v, p),
+    dLdq: bind(f.dLdq),
+    dLdv: bind(f.dLdv),
+    d2Ldv2: bind(f.M),
+    d2Ldvdq: bind(f.N),
   };
-  const cons = sym.origin('constraints');
   const Delta: Distribution = {
     n,
     m,
-    A: compile<(out: Float64Array, q: Float64Array) => Float64Array>(
-      ['out', 'q'],
-      bindings,
-      cons,
-      (e) => {
-        return `${assignments(e, 'out', model.A)}return out;\n`;
-      },
-    ),
-    Adot: vector(model.Adot, cons),
+    A: (out, q) => {
+      f.A(out, q, p);
+      return out;
+    },
+    Adot: bind(f.Adot),
   };
   return { L, Delta };
 }

@@ -28,8 +28,12 @@ export const KIND_DEFAULTS: Readonly<Record<ModelKind, { h: number; steps: numbe
   holonomic: { h: 0.01, steps: 1000 },
 };
 
-/** Most coordinates a model may have (the symbolic Hessians grow like n²). */
-export const MAX_COORDINATES = 64;
+/**
+ * Most coordinates a model may have. The derivatives cost (number of coordinates) × (size of the
+ * expressions) node visits, linear in each (measured: 256 coordinates compile in about a second);
+ * the integrators' dense Newton steps cost O(n³) per step beyond that.
+ */
+export const MAX_COORDINATES = 256;
 /** Most constraints a model may have. */
 export const MAX_CONSTRAINTS = 64;
 /** Most parameters a model may have. */

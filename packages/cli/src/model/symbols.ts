@@ -1,17 +1,15 @@
 /**
- * The symbols of a model: user names of coordinates, velocities, the action z, the time t and the
- * parameters, their internal names in the symbolic trees (`_q0`, `_v0`, `_z`, `_t`, `_p0`, …),
- * the scopes of each field's expressions, and the bindings that turn internal names into
- * generated code (inputs read from the arguments, parameters substituted as constants).
+ * The symbols of a model: one symbolic graph (core's `SymGraph`) per model file, holding a symbol for
+ * each coordinate, velocity (`<name>dot`), the action z, the time t and each parameter, named as
+ * the user named them; the scopes of each field's expressions; the budget of the symbolic work,
+ * which turns into a one-line ModelError naming the field; and the parameter values of a run.
  *
  * @module
  */
-import { isSymbolNode, type MathNode, SymbolNode } from 'mathjs';
+import { ComputeBudgetError, compileSymScalar, type SX, SymGraph } from '@geomech/core';
 import { requestScalar, type SimulateRequest } from '../runner.js';
+import { ModelError } from './errors.js';
 import {
-  type Binding,
-  compile,
-  differentiate,
   type Expression,
   type Origin,
   parseExpression,
@@ -20,10 +18,19 @@ import {
 } from './expressions.js';
 import type { ModelSpec } from './parse.js';
 
-/** Internal name of the action variable z (contact models). */
-export const Z = '_z';
-/** Internal name of the time t (contact models). */
-export const T = '_t';
+/**
+ * Most nodes of a model's symbolic graph (expressions, all their derivatives and the compiled
+ * functions' operations): 10⁶ nodes, about 30 MB. The graph of a model is linear in the size of
+ * its expressions per derivative direction (measured: a 128-coordinate coupled oscillator needs
+ * ≈ 2·10⁴ nodes), so only hostile files come near it.
+ */
+export const MODEL_MAX_NODES = 1_000_000;
+/**
+ * Most node visits of the differentiation and compilation sweeps of one model: 3·10⁷, about a
+ * second of work. A sweep per derivative direction visits the nodes that depend on it, so this
+ * bounds the (number of coordinates) × (expression size) product that a file may ask for.
+ */
+export const MODEL_MAX_WORK = 30_000_000;
 
 /** Which variables an expression may use besides the parameters. */
 export interface Roles {
@@ -33,40 +40,41 @@ export interface Roles {
   readonly t?: boolean;
 }
 
-/** Which generated-function arguments carry the variables (`q[i]`, `v[i]`, `z`, `t`). */
-export interface Inputs {
-  readonly q?: string;
-  readonly v?: string;
-  readonly z?: string;
-  readonly t?: string;
-}
-
 /**
- * The symbol tables of one model: internal names, the scope of each field, derivatives with the
- * user's names in messages, and the bindings of generated code.
+ * The symbol tables of one model: its graph and symbols, the scope of each field, and the
+ * parameter values of a run.
  *
  * @example
  * ```ts
- * const sym = new ModelSymbols(readModel(text, 'pendulum.json'));
- * sym.parse('x^2 + y^2 - l^2', 'constraints[0]', { q: true }).node.toString(); // '_q0 ^ 2 + …'
- * sym.label('_v1'); // 'ydot'
+ * const s = new ModelSymbols(readModel(text, 'pendulum.json'));
+ * s.display(s.parse('x^2 + y^2 - l^2', 'constraints[0]', { q: true }).node); // 'x ^ 2 + y ^ 2 - l ^ 2'
  * ```
  */
 export class ModelSymbols {
-  /** Internal names of the coordinates. */
-  readonly q: readonly string[];
-  /** Internal names of the velocities. */
-  readonly v: readonly string[];
-  /** Internal names of the parameters, in file order. */
-  readonly p: readonly string[];
+  /** The model's symbolic graph (with its node and work budgets). */
+  readonly g: SymGraph;
+  /** The coordinates. */
+  readonly q: readonly SX[];
+  /** The velocities. */
+  readonly v: readonly SX[];
+  /** The action z (contact models). */
+  readonly z: SX;
+  /** The time t (contact models). */
+  readonly t: SX;
+  /** The parameters, in file order. */
+  readonly p: readonly SX[];
   /** Parameter names, in file order. */
   readonly paramNames: readonly string[];
 
   constructor(readonly spec: ModelSpec) {
-    this.q = spec.coordinates.map((_, i) => `_q${i}`);
-    this.v = spec.coordinates.map((_, i) => `_v${i}`);
+    const g = new SymGraph({ maxNodes: MODEL_MAX_NODES, maxWork: MODEL_MAX_WORK });
+    this.g = g;
+    this.q = spec.coordinates.map((c) => g.symbol(c));
+    this.v = spec.velocities.map((c) => g.symbol(c));
+    this.z = g.symbol('z');
+    this.t = g.symbol('t');
     this.paramNames = [...spec.params.keys()];
-    this.p = this.paramNames.map((_, j) => `_p${j}`);
+    this.p = this.paramNames.map((c) => g.symbol(c));
   }
 
   get n(): number {
@@ -81,11 +89,11 @@ export class ModelSymbols {
   /** The scope of expressions that may use `roles` (and always the parameters). */
   scope(roles: Roles): Scope {
     const { spec } = this;
-    const names = new Map<string, string>();
+    const names = new Map<string, SX>();
     if (roles.q) for (const [i, c] of spec.coordinates.entries()) names.set(c, this.q[i]!);
     if (roles.v) for (const [i, c] of spec.velocities.entries()) names.set(c, this.v[i]!);
-    if (roles.z) names.set('z', Z);
-    if (roles.t) names.set('t', T);
+    if (roles.z) names.set('z', this.z);
+    if (roles.t) names.set('t', this.t);
     for (const [j, c] of this.paramNames.entries()) names.set(c, this.p[j]!);
     const hint = (name: string): string | undefined => {
       if (!roles.v && spec.velocities.includes(name))
@@ -100,69 +108,65 @@ export class ModelSymbols {
 
   /** Parses the expression of `field` in the scope of `roles`. */
   parse(source: string, field: string, roles: Roles): Expression {
-    return parseExpression(source, this.origin(field), this.scope(roles));
+    return this.within(field, () =>
+      parseExpression(source, this.origin(field), this.scope(roles), this.g),
+    );
   }
 
-  /** ∂node/∂(internal variable), with the user's name of the variable in messages. */
-  d(node: MathNode, variable: string, field: string): MathNode {
-    return differentiate(node, variable, this.label(variable), this.origin(field));
-  }
-
-  /** A tree in the user's names, for messages. */
-  display(node: MathNode): string {
-    return node
-      .transform((n) => (isSymbolNode(n) ? new SymbolNode(this.label(n.name)) : n))
-      .toString();
-  }
-
-  /** The user's name of an internal symbol. */
-  label(internal: string): string {
-    if (internal === Z) return 'z';
-    if (internal === T) return 't';
-    const i = this.q.indexOf(internal);
-    if (i >= 0) return this.spec.coordinates[i]!;
-    const k = this.v.indexOf(internal);
-    if (k >= 0) return this.spec.velocities[k]!;
-    const j = this.p.indexOf(internal);
-    return j >= 0 ? this.paramNames[j]! : internal;
-  }
-
-  /** The parameter values of a request, by internal name (`--param` overrides the file). */
-  values(request: SimulateRequest): Map<string, number> {
-    const out = new Map<string, number>();
-    this.paramNames.forEach((name, j) => {
-      out.set(this.p[j]!, requestScalar(request.params, name, '--param'));
-    });
-    return out;
+  /** An expression in the user's names, for messages. */
+  display(node: SX): string {
+    return this.g.format(node, 120);
   }
 
   /**
-   * Bindings of generated code: parameters as constants from `values`, the variables read from
-   * the argument names in `inputs` (locals `q0`, `v0`, `zeta`, `time`).
+   * Runs symbolic work for `field`, turning an exhausted budget into a one-line ModelError that
+   * names the field.
    */
-  bindings(values: ReadonlyMap<string, number>, inputs: Inputs): Map<string, Binding> {
-    const out = new Map<string, Binding>();
-    if (inputs.q !== undefined) {
-      this.q.forEach((s, i) => {
-        out.set(s, { kind: 'input', local: `q${i}`, load: `${inputs.q}[${i}]` });
-      });
+  within<T>(field: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof ComputeBudgetError) {
+        const what =
+          error.resource === 'nodes'
+            ? `more than ${error.budget} symbolic nodes`
+            : `more than ${error.budget} node visits`;
+        throw new ModelError(
+          field,
+          `the expression is too large to differentiate and compile (needs ${what})`,
+          this.spec.file,
+        );
+      }
+      throw error;
     }
-    if (inputs.v !== undefined) {
-      this.v.forEach((s, i) => {
-        out.set(s, { kind: 'input', local: `v${i}`, load: `${inputs.v}[${i}]` });
-      });
-    }
-    if (inputs.z !== undefined) out.set(Z, { kind: 'input', local: 'zeta', load: inputs.z });
-    if (inputs.t !== undefined) out.set(T, { kind: 'input', local: 'time', load: inputs.t });
-    for (const [name, value] of values) out.set(name, { kind: 'value', value });
+  }
+
+  /**
+   * The parameter values of a request by internal name `_p0`, `_p1`, … in file order
+   * (`--param` overrides the file).
+   */
+  values(request: SimulateRequest): Map<string, number> {
+    const out = new Map<string, number>();
+    this.paramNames.forEach((name, j) => {
+      out.set(`_p${j}`, requestScalar(request.params, name, '--param'));
+    });
     return out;
   }
 
-  /** The number a tree in the parameters alone takes for the given values. */
-  evaluateConstant(node: MathNode, values: ReadonlyMap<string, number>, field: string): number {
-    const f = compile<() => number>([], this.bindings(values, {}), this.origin(field), (e) => {
-      return `return ${e.expression(node)};\n`;
+  /** The parameter vector (file order) of values by internal name (see {@link values}). */
+  parameters(values: ReadonlyMap<string, number>): Float64Array {
+    return Float64Array.from(this.paramNames, (name, j) => {
+      const v = values.get(`_p${j}`);
+      if (v === undefined) throw new Error(`model: no value for parameter ${name}`);
+      return v;
     });
-    return f();
+  }
+
+  /** The value of an expression in the parameters alone, for parameter values by internal name. */
+  evaluateConstant(node: SX, values: ReadonlyMap<string, number>, field: string): number {
+    const f = this.within(field, () =>
+      compileSymScalar(this.g, [this.p], node, { mode: 'interpreter', name: field }),
+    );
+    return f(this.parameters(values));
   }
 }
