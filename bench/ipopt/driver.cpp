@@ -13,6 +13,7 @@
 // problem's own post-solve checks). Exit status 0 when IPOPT reports Solve_Succeeded, 1 for any
 // other IPOPT status, 2 for bad arguments.
 #include <IpIpoptApplication.hpp>
+#include <IpoptConfig.h>
 #include <IpSolveStatistics.hpp>
 
 #include <algorithm>
@@ -126,6 +127,9 @@ int run(int argc, char** argv) {
 
   gm::Json out;
   out.str("problem", problem->name()).raw("params", problem->params());
+#ifdef IPOPT_VERSION
+  out.str("ipopt", IPOPT_VERSION);
+#endif
   out.str("status", statusName(status)).integer("statusCode", status);
   const bool solved = status == Ipopt::Solve_Succeeded;
   if (Ipopt::IsValid(stats)) {
