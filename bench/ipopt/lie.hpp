@@ -82,6 +82,14 @@ void veeSkew(const T* A, T* w) {
   w[2] = 0.5 * (A[3] - A[1]);
 }
 
+/** tr(AᵀG) = Σ_ij A_ij G_ij for a constant A. */
+template <class T>
+T traceProduct(const double* A, const T* G) {
+  T s = A[0] * G[0];
+  for (int i = 1; i < 9; i++) s += A[i] * G[i];
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------------
 // doubles only
 

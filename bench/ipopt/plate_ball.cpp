@@ -13,7 +13,14 @@
 //              G_{k+1} − G_k·τ_skew(s_k) = 0,  τ_skew(s) = I + ŝ + ŝ²/(1 + √(1 − |s|²))
 //              1 − |s_k|² ≥ 0                            (the near-identity branch; inactive)
 //              x_n − x_end = 0,  y_n − y_end = 0,  vee(skew(G_endᵀG_n)) = 0
+//              tr(G_endᵀG_n) − 1 ≥ 0                     (terminal branch; inactive, see below)
 //              −sin α·x_m + cos α·y_m = 0                 (only with --gauge, see below)
+//
+// Terminal branch: vee(skew(E)) = 0 holds for E = G_endᵀG_n = I and for every rotation by π
+// (E symmetric), where its Jacobian drops to rank 1. Without the inequality IPOPT converged to
+// such points on random targets (e.g. cost 1046 with G_n = G_end·(rotation by π), reported as
+// Solved_To_Acceptable_Level); tr E − 1 ≥ 0 (rotation error ≤ π/2) keeps G_n on the identity
+// branch and is linear in G_n.
 //
 // Ends: --start x,y,ax,ay,az and --end x,y,ax,ay,az (position and rotation vector: G = exp(â));
 // defaults start (0, 0, I), end (0, 0, exp(0.3E3)) (S7 with ψ = 0.3).
@@ -126,6 +133,9 @@ class PlateBall : public Problem {
     out.num("constraints8Residual", phi).num("dynamicsResidual", dyn);
     out.num("terminalPosition", std::max(std::abs(last[2] - end_[0]), std::abs(last[3] - end_[1])));
     out.num("terminalRotation", std::max({std::abs(w[0]), std::abs(w[1]), std::abs(w[2])}));
+    double th, u[3];
+    angleAxis(E, th, u);
+    out.num("terminalAngle", th);
     out.num("orthogonality", orth).num("maxSineNorm", smax).num("minIncrementTrace", trMin);
   }
 
@@ -254,6 +264,11 @@ class PlateBall : public Problem {
           veeSkew(E, out);
         },
         Inputs().vars(last + 4, 9), true));
+    // terminal branch: tr(G_endᵀG_n) − 1 ≥ 0 (rotation error ≤ π/2) excludes the spurious
+    // solutions of vee(skew(·)) = 0 at rotation error π
+    constraint(func<9, 1>([Tt](const auto* G, auto* out) { out[0] = traceProduct(Tt, G) - 1.0; },
+                          Inputs().vars(last + 4, 9), true),
+               0, INF);
     if (gauge_) {
       m_ = std::max(1, n_ / 4);
       alpha_ = std::atan2(Y[m_], X[m_]);

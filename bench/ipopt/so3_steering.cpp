@@ -8,6 +8,8 @@
 //   subject to G_{k+1} − G_k·τ(hξ_k) = 0     (9 per step; τ = Cayley, or exp with --map exp)
 //              ξ_{k,3} = 0                     (Ψ(ξ) = ξ₃, controls in span{E1, E2})
 //              vee(skew(G_targetᵀG_n)) = 0     (3; skew(A) = (A − Aᵀ)/2)
+//              tr(G_targetᵀG_n) − 1 ≥ 0        (terminal branch: vee∘skew also vanishes at a
+//                                              rotation error of π; inactive at the optimum)
 //              ξ_{0,2} = 0                     (only with --gauge; targets about z only)
 //
 // Target: --phi φ (default 1) for G_target = exp(φE3), or --target ax,ay,az (a rotation vector,
@@ -250,6 +252,11 @@ class So3Steering : public Problem {
           veeSkew(E, out);
         },
         Inputs().vars(12 * (n_ - 1) + 3, 9), true));
+    // terminal branch: tr(G_targetᵀG_n) − 1 ≥ 0 (see plate_ball.cpp: vee∘skew also vanishes at
+    // rotation errors of π)
+    constraint(func<9, 1>([Tt](const auto* G, auto* out) { out[0] = traceProduct(Tt, G) - 1.0; },
+                          Inputs().vars(12 * (n_ - 1) + 3, 9), true),
+               0, INF);
     if (gauge_) constraint(func<1, 1>([](const auto* z, auto* out) { out[0] = z[0]; }, Inputs().var(1), true));
   }
 

@@ -24,8 +24,9 @@
 // uniform in the unit disc, end rotation by an angle ∈ [0, 1] about a uniform random axis, start
 // (0, 0, I), r = 1, c = 0) and 10 SO(3) targets (seed 1016: n cycling 200, 500, 1000, 2000, target
 // rotation by an angle ∈ [0.1, 3] about a uniform random axis). Each case records IPOPT's default
-// solve (tol 1e-8), a tol = 1e-10 solve (the reference cost), and restarts from perturbed guesses
-// (--perturb 1 and 3; plate-ball also the opposite loop orientation) with their costs.
+// solve (tol 1e-8), a tol = 1e-10 solve (the reference cost), and tol = 1e-10 restarts from
+// perturbed guesses (--perturb 1 seed 1, --perturb 3 seeds 2 and 3; plate-ball also the opposite
+// loop orientation, plain and with --perturb 3 seed 4) with their costs.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -365,7 +366,12 @@ function writeCases(bin) {
     const res = solveCase(bin, base, [
       ['perturb 1, seed 1', ['--perturb', '1', '--seed', '1']],
       ['perturb 3, seed 2', ['--perturb', '3', '--seed', '2']],
+      ['perturb 3, seed 3', ['--perturb', '3', '--seed', '3']],
       ['opposite loop', ['--loop', String(-loop)]],
+      [
+        'opposite loop, perturb 3, seed 4',
+        ['--loop', String(-loop), '--perturb', '3', '--seed', '4'],
+      ],
     ]);
     return { ...c, args: base, ...res };
   });
@@ -374,7 +380,7 @@ function writeCases(bin) {
     `${JSON.stringify(
       {
         description:
-          'Issue 16 robustness set: 20 random plate-ball targets (seed 16; Ω ∈ [0, 1], n ∈ {300, 500, 1000}, end position uniform in the unit disc, end rotation vector = angle·axis with angle ∈ [0, 1] and a uniform random axis, start (0, 0, I), r = 1, c = 0), solved by bench/ipopt (problem plate-ball, default line + circle guess). reference.cost is the tol = 1e-10 solve; restarts start from perturbed guesses (--perturb a: v_k += a·U(−1, 1)) or the opposite loop; defaultIsBest is false when a restart found a cost lower by more than 1e-8 relative.',
+          'Issue 16 robustness set: 20 random plate-ball targets (seed 16; Ω ∈ [0, 1], n ∈ {300, 500, 1000}, end position uniform in the unit disc, end rotation vector = angle·axis with angle ∈ [0, 1] and a uniform random axis, start (0, 0, I), r = 1, c = 0), solved by bench/ipopt (problem plate-ball, default line + circle guess). reference.cost is the tol = 1e-10 solve; restarts start from perturbed guesses (--perturb a --seed s: v_k += a·U(−1, 1)) and the opposite loop orientation (--loop), see the args of each restart; defaultIsBest is false when a restart found a cost lower by more than 1e-8 relative.',
         ...common,
         cases: pb,
       },
@@ -397,6 +403,7 @@ function writeCases(bin) {
     const res = solveCase(bin, base, [
       ['perturb 1, seed 1', ['--perturb', '1', '--seed', '1']],
       ['perturb 3, seed 2', ['--perturb', '3', '--seed', '2']],
+      ['perturb 3, seed 3', ['--perturb', '3', '--seed', '3']],
     ]);
     return { ...c, args: base, ...res };
   });
@@ -405,7 +412,7 @@ function writeCases(bin) {
     `${JSON.stringify(
       {
         description:
-          'Issue 16 robustness set: 10 random SO(3) steering targets (seed 1016; n ∈ {200, 500, 1000, 2000}, target rotation vector = angle·axis with angle ∈ [0.1, 3] and a uniform random axis, Cayley, Ψ = ξ₃), solved by bench/ipopt (problem so3-steering, default extremal guess). reference.cost is the tol = 1e-10 solve; restarts start from perturbed guesses (--perturb a: ξ_{k,1..2} += a·U(−1, 1)); defaultIsBest is false when a restart found a cost lower by more than 1e-8 relative.',
+          'Issue 16 robustness set: 10 random SO(3) steering targets (seed 1016; n ∈ {200, 500, 1000, 2000}, target rotation vector = angle·axis with angle ∈ [0.1, 3] and a uniform random axis, Cayley, Ψ = ξ₃), solved by bench/ipopt (problem so3-steering, default extremal guess). reference.cost is the tol = 1e-10 solve; restarts start from perturbed guesses (--perturb a --seed s: ξ_{k,1..2} += a·U(−1, 1)), see the args of each restart; defaultIsBest is false when a restart found a cost lower by more than 1e-8 relative.',
         ...common,
         cases: so3,
       },
