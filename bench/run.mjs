@@ -4,7 +4,8 @@
 //
 //   node bench/run.mjs            full run (≈ 3–5 min on 2 cores), writes bench/RESULTS.md
 //   node bench/run.mjs --quick    shorter batches and smaller sizes (for trying changes)
-//   options: --no-c, --no-python (skip those parts), --out=<file> (default bench/RESULTS.md)
+//   options: --no-c, --no-python (skip those parts; --no-c also skips the C++ IPOPT driver),
+//            --out=<file> (default bench/RESULTS.md)
 //
 // Every measurement runs in its own Node process (`node bench/js/<script>.mjs --json --only=<id>`
 // or the package benches under packages/*/bench), so no row inherits the JIT feedback of another;
@@ -17,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ipoptSection } from './lib/ipopt.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -229,6 +231,12 @@ if (HAVE_PY) {
     ...(QUICK ? ['30'] : ['30', '60', '120']),
   ]);
 }
+
+// Section 5: the IPOPT reference driver (bench/ipopt, C++; bench/js/ipopt.mjs builds it when
+// IPOPT's headers are present and emits { skipped } with the reason when not)
+log('Section 5: optimal control, IPOPT reference');
+const ipopt = NO_C ? { skipped: 'IPOPT driver skipped: --no-c' } : runNode('bench/js/ipopt.mjs');
+if (ipopt?.skipped) log(`  ${ipopt.skipped}`);
 if (tmp) rmSync(tmp, { recursive: true, force: true });
 
 // -------------------------------------------------------------------------------------------
@@ -633,6 +641,14 @@ if (!HAVE_PY) {
   }
   p();
 }
+
+// Section 5. The geomech column: when the optimal-control solver of issue 16 lands, measure it
+// (its own section script, in-process solves timed like section 2) and pass its rows
+// { id, n, ms: { median, min, max, runs }, iterations, cost } here; ids and n as in
+// bench/js/ipopt.mjs (so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge; n = 200 …
+// 4000). Until then the geomech columns of section 5 read "pending".
+const ocpRows = [];
+for (const line of ipoptSection(ipopt, ocpRows)) p(line);
 
 if (failures.length) {
   p('## Failures');
