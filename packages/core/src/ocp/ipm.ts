@@ -244,8 +244,6 @@ export class IpmCore {
   };
   /** Receives the iteration line (the solver reports restoration lines through the main one). */
   reporter: ((core: IpmCore) => boolean) | null = null;
-  /** Unscaled objective reported in the iteration line (set by the solver; default f). */
-  objectiveForReport: ((core: IpmCore) => number) | null = null;
 
   constructor(problem: StageOcp, options: ResolvedOcpOptions, role: 'main' | 'restoration') {
     this.problem = problem;
@@ -1536,12 +1534,6 @@ export class IpmCore {
     this.y.fill(0);
     this.tinyStepLast = false;
     this.deltaW = 0;
-  }
-
-  /** Reference values of the line search at the current point (for the restoration's tests). */
-  setReference(theta: number, barr: number): void {
-    this.refTheta = theta;
-    this.refBarr = barr;
   }
 
   /** The iteration line of the current point. */

@@ -57,8 +57,12 @@
  * blocks whenever a stage cost does not depend on the state.
  *
  * Generality: any stage dimensions (n_u = 0 and n_g up to and beyond n_x at any stage), cross-stage
- * Hessian blocks, indefinite W; the limit is {@link OCP_MAX_CARRIED_CONSTRAINTS} carried rows at
- * one stage (boundary conditions carry ≤ 2 n_x). The cost per stage is O((n_x + n_u)³ + q·n_x·n_w).
+ * Hessian blocks, indefinite W; the limits are {@link OCP_MAX_CARRIED_CONSTRAINTS} carried rows at
+ * one stage (boundary conditions carry ≤ 2 n_x), and a pivot block B_k that is exactly singular
+ * although the whole matrix is not (a control without curvature, M_uu = 0 in some direction, that
+ * only a carried constraint determines): the recursion then reports `singular`, and the
+ * interior-point method regularizes (δ_w) as for a singular matrix. The cost per stage is
+ * O((n_x + n_u)³ + q·n_x·n_w).
  *
  * @module
  */
@@ -507,8 +511,8 @@ export class StageKktSystem {
     for (let b = 0; b < nw; b++) {
       const r = aOff + b * ny;
       for (let i = 0; i < ny; i++) ahatT[r + i] = -cJac[cjOff + i * hw + b]!;
-      luSolve(eLu, eOff, ny, ePiv, epo, ahatT, r);
     }
+    luSolveMany(eLu, eOff, ny, ePiv, epo, ahatT, aOff, nw);
     return 0;
   }
 
@@ -1204,6 +1208,42 @@ function luSolve(
     let s = b[bOff + i]!;
     for (let j = i + 1; j < n; j++) s -= lu[off + i * n + j]! * b[bOff + j]!;
     b[bOff + i] = s / lu[off + i * n + i]!;
+  }
+}
+
+/** The n_rhs right-hand sides stored one after another at bOff: each b ← E⁻¹b. */
+function luSolveMany(
+  lu: Float64Array,
+  off: number,
+  n: number,
+  piv: Int32Array,
+  pivOff: number,
+  b: Float64Array,
+  bOff: number,
+  count: number,
+): void {
+  for (let c = 0; c < count; c++) {
+    const bo = bOff + c * n;
+    for (let k = 0; k < n; k++) {
+      const p = piv[pivOff + k]!;
+      if (p !== k) {
+        const t = b[bo + k]!;
+        b[bo + k] = b[bo + p]!;
+        b[bo + p] = t;
+      }
+    }
+    for (let i = 1; i < n; i++) {
+      let s = b[bo + i]!;
+      const ri = off + i * n;
+      for (let j = 0; j < i; j++) s -= lu[ri + j]! * b[bo + j]!;
+      b[bo + i] = s;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      let s = b[bo + i]!;
+      const ri = off + i * n;
+      for (let j = i + 1; j < n; j++) s -= lu[ri + j]! * b[bo + j]!;
+      b[bo + i] = s / lu[ri + i]!;
+    }
   }
 }
 
