@@ -12,8 +12,11 @@
  *   `new Function` (a Content Security Policy without `unsafe-eval`) and for huge graphs.
  *
  * Both evaluate every operation by the definitions of opcodes.ts, so they give bit-identical
- * results. Neither allocates per call once V8 has optimised it; neither is reentrant (the work
- * vector is shared by the calls of one compiled function).
+ * results. Outputs are written in place (a constant covering half of many outputs, such as the
+ * zeros of a dense matrix, by one `fill`). Neither allocates per call once V8 has optimised it
+ * (a scalar function's returned double is boxed, 16 bytes, where V8 does not inline the call; the
+ * vector form never allocates); neither is reentrant (the work vectors are shared by the calls of
+ * one compiled function).
  *
  * @module
  */
@@ -65,6 +68,10 @@ export type SymInput = SX | readonly SX[];
 export const SYM_MAX_INPUTS = 8;
 /** Statements per generated function in `'js'` mode (see the module comment; measured in bench/sym.mjs). */
 export const SYM_JS_CHUNK = 1000;
+/** Output runs of one value at least this long are written by a loop. */
+const FILL_RUN = 4;
+/** Functions of at least this many outputs fill a constant covering half of them at once. */
+const BACKGROUND_MIN = 16;
 /** `'auto'` mode generates JavaScript up to this many operations and interprets larger graphs. */
 export const SYM_JS_MAX_OPERATIONS = 200_000;
 
@@ -207,7 +214,15 @@ function plan(
 
 let generationAllowed: boolean | undefined;
 
-/** Whether `new Function` works here (false under a Content Security Policy without eval). */
+/**
+ * Whether `new Function` works here (false under a Content Security Policy without
+ * `unsafe-eval`, where `'auto'` compilation falls back to the interpreter).
+ *
+ * @example
+ * ```ts
+ * canGenerateCode(); // true in Node
+ * ```
+ */
 export function canGenerateCode(): boolean {
   if (generationAllowed === undefined) {
     try {
@@ -252,76 +267,120 @@ function generateSource(pl: Plan, scalar: boolean): string {
     const el = pl.loadElement[s]!;
     return `const a${s} = ${el < 0 ? `i${arg}` : `i${arg}[${el}]`};`;
   };
-  const statement = (i: number): string =>
+  const operation = (i: number): string =>
     pl.op[i] === OP_STUMPFF
       ? // through the scratch S: no double crosses the call (see stumpffTo)
         `S[0] = ${ref(pl.x[i]!)};\nstumpffTo(${pl.k[i]!}, S, 0, S, 0);\nconst t${i} = S[0];`
       : `const t${i} = ${jsOf(pl.op[i]!, ref(pl.x[i]!), ref(pl.y[i]!), pl.k[i]!, pl.p[i]!)};`;
-  const result = (slot: number, inW: boolean): string =>
-    slot >= base && inW ? `w[${slot - base}]` : ref(slot);
-  const writes = (inW: boolean): string =>
-    scalar
-      ? `return ${result(pl.out[0]!, inW)};`
-      : Array.from(pl.out, (s, j) => `out[${j}] = ${result(s, inW)};`).join('\n');
 
-  if (n <= SYM_JS_CHUNK) {
+  // the outputs as runs of one value: a loop for a run of FILL_RUN or more (not out.fill, whose
+  // argument a builtin call would box when it is a computed double), single stores otherwise
+  const runs: { slot: number; start: number; end: number }[] = [];
+  const m = pl.out.length;
+  // a constant filling at least half of many outputs (the zeros of a dense matrix) is written
+  // first by one out.fill (a constant argument is no allocation), and skipped below
+  let background = -1;
+  if (!scalar && m >= BACKGROUND_MIN) {
+    const counts = new Map<number, number>();
+    for (const slot of pl.out) {
+      if (slot >= nLoads && slot < base) counts.set(slot, (counts.get(slot) ?? 0) + 1);
+    }
+    for (const [slot, count] of counts) {
+      if (2 * count >= m && (background < 0 || count > counts.get(background)!)) background = slot;
+    }
+    if (background >= 0) runs.push({ slot: background, start: 0, end: m });
+  }
+  if (!scalar) {
+    for (let j = 0; j < m; ) {
+      if (pl.out[j] === background) {
+        j++;
+        continue;
+      }
+      let e = j + 1;
+      while (e < m && pl.out[e] === pl.out[j]) e++;
+      runs.push({ slot: pl.out[j]!, start: j, end: e });
+      j = e;
+    }
+  }
+  const write = ({ slot, start, end }: { slot: number; start: number; end: number }) =>
+    slot === background && start === 0 && end === m
+      ? `out.fill(${ref(slot)}, 0, ${m});`
+      : end - start >= FILL_RUN
+        ? `for (let k = ${start}; k < ${end}; k++) out[k] = ${ref(slot)};`
+        : Array.from({ length: end - start }, (_, k) => `out[${start + k}] = ${ref(slot)};`).join(
+            '\n',
+          );
+  // statements: the operations, then the output runs (a scalar function returns its value)
+  const total = n + runs.length;
+  const operands = (i: number): number[] =>
+    i < n
+      ? isBinary(pl.op[i]!)
+        ? [pl.x[i]!, pl.y[i]!]
+        : [pl.x[i]!]
+      : scalar
+        ? []
+        : [runs[i - n]!.slot];
+  const statement = (i: number): string => (i < n ? operation(i) : write(runs[i - n]!));
+  const finish = scalar ? `return ${ref(pl.out[0]!)};` : '';
+
+  if (total <= SYM_JS_CHUNK) {
     const body = [
       checks(pl, !scalar),
       ...Array.from({ length: nLoads }, (_, s) => load(s)),
-      ...Array.from({ length: n }, (_, i) => statement(i)),
-      writes(false),
+      ...Array.from({ length: total }, (_, i) => statement(i)),
+      finish,
     ];
     return `"use strict";\nconst S = new Float64Array(1);\nreturn function (${params}) {\n${body.join('\n')}\n};`;
   }
 
-  // chunks: values used after their chunk (or as outputs) pass through w
-  const chunks = Math.ceil(n / SYM_JS_CHUNK);
+  // chunks of SYM_JS_CHUNK statements: values used after their chunk pass through w
+  const chunks = Math.ceil(total / SYM_JS_CHUNK);
   const lastUse = new Int32Array(n).fill(-1);
-  const use = (s: number, c: number): void => {
-    if (s >= base && c > lastUse[s - base]!) lastUse[s - base] = c;
-  };
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < total; i++) {
     const c = Math.floor(i / SYM_JS_CHUNK);
-    use(pl.x[i]!, c);
-    if (isBinary(pl.op[i]!)) use(pl.y[i]!, c);
+    for (const s of operands(i)) if (s >= base && c > lastUse[s - base]!) lastUse[s - base] = c;
   }
-  for (const s of pl.out) use(s, chunks);
+  if (scalar && pl.out[0]! >= base) lastUse[pl.out[0]! - base] = chunks;
   const parts: string[] = [
     '"use strict";',
     'const S = new Float64Array(1);',
     `const w = new Float64Array(${n});`,
   ];
+  const chunkParams = (scalar ? args : ['out', ...args]).join(', ');
   for (let c = 0; c < chunks; c++) {
     const first = c * SYM_JS_CHUNK;
-    const last = Math.min(n, first + SYM_JS_CHUNK);
+    const last = Math.min(total, first + SYM_JS_CHUNK);
     const lines: string[] = [];
     const loaded = new Set<number>();
-    const need = (s: number): void => {
-      if (loaded.has(s)) return;
-      if (s < nLoads) {
-        loaded.add(s);
-        lines.push(load(s));
-      } else if (s >= base && s - base < first) {
-        loaded.add(s);
-        lines.push(`const t${s - base} = w[${s - base}];`);
-      }
-    };
     for (let i = first; i < last; i++) {
-      need(pl.x[i]!);
-      if (isBinary(pl.op[i]!)) need(pl.y[i]!);
+      for (const s of operands(i)) {
+        if (loaded.has(s)) continue;
+        if (s < nLoads) {
+          loaded.add(s);
+          lines.push(load(s));
+        } else if (s >= base && s - base < Math.min(first, n)) {
+          loaded.add(s);
+          lines.push(`const t${s - base} = w[${s - base}];`);
+        }
+      }
     }
     for (let i = first; i < last; i++) {
       lines.push(statement(i));
-      if (lastUse[i]! > c) lines.push(`w[${i}] = t${i};`);
+      if (i < n && lastUse[i]! > c) lines.push(`w[${i}] = t${i};`);
     }
-    parts.push(`function chunk${c}(${args.join(', ')}) {\n${lines.join('\n')}\n}`);
+    parts.push(`function chunk${c}(${chunkParams}) {\n${lines.join('\n')}\n}`);
   }
-  const outLoads = Array.from({ length: nLoads }, (_, s) => s)
-    .filter((s) => Array.from(pl.out).includes(s))
-    .map(load);
-  const calls = Array.from({ length: chunks }, (_, c) => `chunk${c}(${args.join(', ')});`);
+  const calls = Array.from({ length: chunks }, (_, c) => `chunk${c}(${chunkParams});`);
+  const out0 = pl.out[0];
+  const tail = !scalar
+    ? ''
+    : out0! >= base
+      ? `return w[${out0! - base}];`
+      : out0! < nLoads
+        ? `${load(out0!)}\nreturn a${out0};`
+        : `return ${ref(out0!)};`;
   parts.push(
-    `return function (${params}) {\n${[checks(pl, !scalar), ...calls, ...outLoads, writes(true)].join('\n')}\n};`,
+    `return function (${params}) {\n${[checks(pl, !scalar), ...calls, tail].join('\n')}\n};`,
   );
   return parts.join('\n');
 }

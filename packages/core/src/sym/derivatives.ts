@@ -174,6 +174,18 @@ function chain(g: SymGraph, u: number, which: 0 | 1, w: SX): SX {
   }
 }
 
+/**
+ * w·(∂u/∂a + ∂u/∂b) for a binary u whose operands are one node a, as one term: a·a gives
+ * w·(2a), a + a gives 2w (equal, to the last bit, to the sum of the two chain terms, since
+ * doubling is exact); undefined for the other operations.
+ */
+function chainSame(g: SymGraph, u: number, w: SX): SX | undefined {
+  const op = g.opOf(u);
+  if (op === OP_MUL) return g.mul(w, g.mul(g.constant(2), g.argA(u)));
+  if (op === OP_ADD) return g.mul(g.constant(2), w);
+  return undefined;
+}
+
 /** Checks that `wrt` are distinct symbols of `g`. */
 function checkSymbols(g: SymGraph, wrt: readonly SX[], what: string): void {
   const seen = new Set<number>();
@@ -228,6 +240,13 @@ function reverseSweep(g: SymGraph, cone: Int32Array, active: Slots, adj: Slots):
     if (op === OP_CONST || op === OP_SYMBOL) continue;
     const w = adj.get(u);
     const a = g.argA(u);
+    if (isBinary(op) && g.argB(u) === a) {
+      const once = chainSame(g, u, w);
+      if (once !== undefined) {
+        accumulate(g, adj, a, once);
+        continue;
+      }
+    }
     if (active.has(a)) accumulate(g, adj, a, chain(g, u, 0, w));
     if (isBinary(op)) {
       const b = g.argB(u);
@@ -309,6 +328,13 @@ function forwardSweep(g: SymGraph, nodes: Int32Array | readonly number[], dot: S
     const op = g.opOf(u);
     if (op === OP_CONST || op === OP_SYMBOL) continue;
     const a = g.argA(u);
+    if (isBinary(op) && g.argB(u) === a && dot.has(a)) {
+      const once = chainSame(g, u, dot.get(a));
+      if (once !== undefined) {
+        if (!g.isZero(once)) dot.set(u, once);
+        continue;
+      }
+    }
     let d = dot.has(a) ? chain(g, u, 0, dot.get(a)) : (-1 as SX);
     if (isBinary(op)) {
       const b = g.argB(u);

@@ -69,7 +69,7 @@ import {
   OP_TAN,
   OP_TANH,
 } from './opcodes.js';
-import { STUMPFF_MAX_ORDER } from './stumpff.js';
+import { STUMPFF_MAX_ORDER, type stumpff } from './stumpff.js';
 
 declare const SX_BRAND: unique symbol;
 
@@ -426,7 +426,15 @@ export class SymGraph {
     return this.node(OP_CONST, 0, 0, c);
   }
 
-  /** True when `x` is a constant node. */
+  /**
+   * True when `x` is a constant node.
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * g.isConstant(g.ops.sin(g.constant(0))); // true (folded to 0)
+   * ```
+   */
   isConstant(x: SX): boolean {
     this.check(x, 'Graph.isConstant');
     return this.opArr[x] === OP_CONST;
@@ -447,13 +455,31 @@ export class SymGraph {
     return this.opArr[x] === OP_CONST ? this.valArr[x]! : undefined;
   }
 
-  /** True when `x` is a symbol. */
+  /**
+   * True when `x` is a symbol (an input).
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * const q = g.symbol('q');
+   * g.isSymbol(q);              // true
+   * g.isSymbol(g.ops.neg(q));   // false
+   * ```
+   */
   isSymbol(x: SX): boolean {
     this.check(x, 'Graph.isSymbol');
     return this.opArr[x] === OP_SYMBOL;
   }
 
-  /** The name of a symbol (undefined for other nodes). */
+  /**
+   * The name of a symbol (undefined for other nodes).
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * g.symbolName(g.symbols(2, 'v')[1]!); // 'v1'
+   * ```
+   */
   symbolName(x: SX): string | undefined {
     this.check(x, 'Graph.symbolName');
     return this.opArr[x] === OP_SYMBOL ? this.names.get(x) : undefined;
@@ -466,7 +492,16 @@ export class SymGraph {
     return this.opArr[x] === OP_CONST && (c === undefined || this.valArr[x] === c);
   }
 
-  /** a + b. */
+  /**
+   * a + b (folded when both are constants; x + 0 = x; x + (−y) = x − y).
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * const x = g.symbol('x');
+   * g.add(x, g.constant(0)) === x; // true
+   * ```
+   */
   add(a: SX, b: SX): SX {
     if (this.isConst(a) && this.isConst(b)) return this.constant(this.valArr[a]! + this.valArr[b]!);
     if (this.isConst(a, 0)) return b;
@@ -476,7 +511,7 @@ export class SymGraph {
     return this.node(OP_ADD, a, b, 0);
   }
 
-  /** a − b. */
+  /** a − b (folded; x − 0 = x, 0 − x = −x, x − (−y) = x + y). Same rules as {@link add}. */
   sub(a: SX, b: SX): SX {
     if (this.isConst(a) && this.isConst(b)) return this.constant(this.valArr[a]! - this.valArr[b]!);
     if (this.isConst(b, 0)) return a;
@@ -485,7 +520,16 @@ export class SymGraph {
     return this.node(OP_SUB, a, b, 0);
   }
 
-  /** a·b. */
+  /**
+   * a·b (folded; x·1 = x, x·(−1) = −x, x·0 = 0, (−x)·y = −(x·y)).
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * const x = g.symbol('x');
+   * g.constantValue(g.mul(g.ops.sin(x), g.constant(0))); // 0: a structural zero
+   * ```
+   */
   mul(a: SX, b: SX): SX {
     if (this.isConst(a) && this.isConst(b)) return this.constant(this.valArr[a]! * this.valArr[b]!);
     if (this.isConst(a, 0) || this.isConst(b, 0)) return this.constant(0);
@@ -501,7 +545,7 @@ export class SymGraph {
     return this.node(OP_MUL, a, b, 0);
   }
 
-  /** a/b. */
+  /** a/b (folded; 0/x = 0, x/1 = x, x/(−1) = −x). Same rules as {@link mul}. */
   div(a: SX, b: SX): SX {
     if (this.isConst(a) && this.isConst(b)) return this.constant(this.valArr[a]! / this.valArr[b]!);
     if (this.isConst(a, 0)) return this.constant(0);
@@ -510,7 +554,7 @@ export class SymGraph {
     return this.node(OP_DIV, a, b, 0);
   }
 
-  /** −a. */
+  /** −a (folded; −(−x) = x, −(x − y) = y − x). Same rules as {@link add}. */
   neg(a: SX): SX {
     const op = this.opArr[a]!;
     if (op === OP_CONST) return this.constant(-this.valArr[a]!);
@@ -519,7 +563,16 @@ export class SymGraph {
     return this.node(OP_NEG, a, 0, 0);
   }
 
-  /** aᵖ for a number p (p = 0 gives 1, p = 1 gives a). */
+  /**
+   * aᵖ for a number p (p = 0 gives 1, p = 1 gives a); evaluated as a·a for p = 2, a·a·a for 3,
+   * 1/a for −1, `Math.pow` otherwise; derivative p·aᵖ⁻¹.
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * g.format(g.powc(g.symbol('x'), 3)); // 'x ^ 3'
+   * ```
+   */
   powc(a: SX, p: number): SX {
     if (p === 0) return this.constant(1);
     if (p === 1) return a;
@@ -574,7 +627,15 @@ export class SymGraph {
     return this.node(op, a, b, 0);
   }
 
-  /** The Stumpff function c_k(a) (see `stumpff.ts`). */
+  /**
+   * The Stumpff function c_k(a) (see {@link stumpff}); derivative (k·c_{k+2} − c_{k+1})/2.
+   *
+   * @example
+   * ```ts
+   * const g = new SymGraph();
+   * g.constantValue(g.stumpff(2, g.constant(0))); // 0.5
+   * ```
+   */
   stumpff(k: number, a: SX): SX {
     if (!(Number.isInteger(k) && k >= 0 && k <= STUMPFF_MAX_ORDER)) {
       throw new DomainError('stumpff: order k', k, `an integer in [0, ${STUMPFF_MAX_ORDER}]`);

@@ -50,6 +50,12 @@ const INVERSE_FACTORIAL: Float64Array = (() => {
 /**
  * The series radius of order k on the side of t: |t| ≤ max(STUMPFF_SERIES_MIN, k(k − 1)) for
  * t ≥ 0, |t| ≤ STUMPFF_SERIES_NEGATIVE for t < 0.
+ *
+ * @example
+ * ```ts
+ * stumpffSeriesRadius(3);     // 6: c₃(t) from its series for 0 ≤ t ≤ 6
+ * stumpffSeriesRadius(3, -1); // 400
+ * ```
  */
 export function stumpffSeriesRadius(k: number, t = 1): number {
   return t < 0 ? STUMPFF_SERIES_NEGATIVE : Math.max(STUMPFF_SERIES_MIN, k * (k - 1));
