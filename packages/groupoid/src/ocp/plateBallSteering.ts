@@ -369,6 +369,15 @@ export function solvePlateBall(options: PlateBallOptions): PlateBallResult {
   ] as const) {
     if (!Number.isFinite(v)) throw new DomainError(`solvePlateBall: ${what}`, v, 'must be finite');
   }
+  const g = options.guess;
+  if (g !== undefined && !('solution' in g)) {
+    if (g.x.length !== n + 1)
+      throw new DimensionError('solvePlateBall: guess.x', n + 1, g.x.length);
+    if (g.y.length !== n + 1)
+      throw new DimensionError('solvePlateBall: guess.y', n + 1, g.y.length);
+    if (g.R.length !== 9 * (n + 1))
+      throw new DimensionError('solvePlateBall: guess.R', 9 * (n + 1), g.R.length);
+  }
   const G0 = checkRotation('solvePlateBall: start', options.start.R);
   const Gn = checkRotation('solvePlateBall: end', options.end.R);
   const symmetric =
@@ -574,9 +583,6 @@ function guessFrom(
 ): LieOcpGuess | LieOcpSolution {
   if ('solution' in g && compatible(g.solution, ocp)) return g.solution;
   if (g.x.length !== n + 1) throw new DimensionError('solvePlateBall: guess.x', n + 1, g.x.length);
-  if (g.y.length !== n + 1) throw new DimensionError('solvePlateBall: guess.y', n + 1, g.y.length);
-  if (g.R.length !== 9 * (n + 1))
-    throw new DimensionError('solvePlateBall: guess.R', 9 * (n + 1), g.R.length);
   const x = new Float64Array(11 * (n + 1));
   const u = new Float64Array(2 * n);
   for (let k = 0; k <= n; k++) {
