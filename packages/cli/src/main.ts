@@ -239,9 +239,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
 
   program
     .command('solve')
-    .description('solve a discrete optimal-control problem by Newton over the whole trajectory')
+    .description(
+      'solve a discrete optimal-control problem with an interior-point method over the whole trajectory',
+    )
     .argument('<problem>', 'problem name (see `geomech list`)')
-    .option('--method <name>', 'full (simultaneous Newton, default) or shooting')
+    .option('--method <name>', 'interior-point (the only one, default)')
     .option(
       '--param <name=value>',
       'problem parameter, repeatable (e.g. phi=2, map=exp)',
@@ -251,8 +253,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .option('--n <n>', 'number of steps (h = 1/n)')
     .option('--start <x,y,ax,ay,az>', 'start: contact point and rotation vector (plate-ball)')
     .option('--end <x,y,ax,ay,az>', 'end: contact point and rotation vector (plate-ball)')
-    .option('--tol <x>', 'Newton tolerance on the residual norm (default 1e-10)')
-    .option('--max-iter <k>', 'Newton iteration cap')
+    .option('--tol <x>', "the solver's tolerance on its scaled optimality error (default 1e-10)")
+    .option(
+      '--max-iter <k>',
+      'iteration cap of each solve (default 3000; 0 only evaluates the --guess)',
+    )
     .option('--guess <file.json>', 'warm start from a previous solution (its JSON output)')
     .option('--continuation <k>', 'solve k intermediate problems from an easy one first')
     .addOption(
@@ -266,7 +271,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json',
+      '\nOutput: one JSON document with ok, status (converged, acceptable, iteration-limit, infeasible,\n' +
+        'diverging, restoration-failed, ...), secondOrder (minimum, saddle, singular, not-checked: the\n' +
+        'reduced Hessian at the answer), iterations, residualNorm (the KKT error), cost and the series.\n' +
+        'Exit code 1 (with a hint) unless the answer is a converged minimum.\n' +
+        '\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json',
     )
     .action(async (name: string, opts: SolveOptions) => {
       const format = resolveFormat(opts.format, opts.out);
@@ -297,11 +306,12 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
           `${request.problem.name} (n = ${n}, cost ${out.cost.toPrecision(7)})`,
         );
       }
-      if (out.converged && out.hint !== undefined && io.stderrIsTTY && !opts.quiet)
-        io.stderr(`geomech: warning: ${out.hint}\n`);
-      if (!out.converged) {
+      if (!out.ok) {
+        const what = out.converged
+          ? `the solver converged to a ${out.secondOrder} point, not a minimum (status ${out.status}, second-order test ${out.secondOrder})`
+          : `the solver did not converge (status ${out.status} after ${out.iterations} iterations, KKT error ${out.residualNorm.toExponential(3)})`;
         throw new NumericalFailure(
-          `Newton did not converge after ${out.iterations} iterations (residual ${out.residualNorm.toExponential(3)})${out.hint ? `; ${out.hint}` : ''}`,
+          `${what}${out.hint ? `; ${out.hint}` : ''}`,
           `geomech solve ${request.problem.name}`,
         );
       }

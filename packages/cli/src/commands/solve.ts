@@ -92,11 +92,17 @@ export function resolveSolve(
     boundary,
     tol,
     continuation,
-    ...(o.maxIter === undefined
-      ? {}
-      : { maxIterations: parsePositiveInt(o.maxIter, '--max-iter') }),
+    ...(o.maxIter === undefined ? {} : { maxIterations: parseIterationCap(o.maxIter) }),
     ...(guess === undefined ? {} : { guess }),
   };
+}
+
+/** `--max-iter`: an integer ≥ 0 (0 evaluates the guess: status and second-order verdict only). */
+function parseIterationCap(text: string): number {
+  const s = text.trim();
+  if (!/^\d+$/.test(s))
+    throw new UsageError(`expected a non-negative integer, got '${text}'`, '--max-iter');
+  return Number(s);
 }
 
 function resolveParams(
@@ -200,12 +206,14 @@ export async function runSolve(
   for (const [k, v] of request.params) params[k] = v.length === 1 ? v[0]! : v;
   for (const [k, v] of request.choices) params[k] = v;
   const header: Record<string, unknown> = {
-    ok: out.converged,
+    ok: out.ok,
     problem: request.problem.name,
     method: request.method,
     params,
     ...(request.boundary.size > 0 ? { boundary: Object.fromEntries(request.boundary) } : {}),
     converged: out.converged,
+    status: out.status,
+    secondOrder: out.secondOrder,
     iterations: out.iterations,
     residualNorm: out.residualNorm,
     cost: out.cost,
