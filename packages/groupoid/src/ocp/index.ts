@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+export type { SteeringProgress } from './common.js';
 export * from './factors.js';
 export * from './plateBallSteering.js';
 export * from './problem.js';
