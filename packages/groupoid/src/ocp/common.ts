@@ -5,6 +5,28 @@
  * @module
  */
 import type { OcpIterationInfo, OcpSolverOptions } from '@geomech/core';
+import type { LieOcp, LieOcpChanges } from './problem.js';
+
+/**
+ * The last few instances of a built-in problem by key (map, gauge, n), whose data each solve
+ * updates in place ({@link LieOcp.update}): repeated solves reuse the solver's buffers instead of
+ * allocating O(n) storage per call. Least recently used instances beyond `capacity` are dropped.
+ */
+export class InstanceCache {
+  private readonly map = new Map<string, LieOcp>();
+  constructor(private readonly capacity = 4) {}
+
+  /** The instance for `key` (made by `make` when absent), with `changes` applied. */
+  get(key: string, make: () => LieOcp, changes: LieOcpChanges): LieOcp {
+    let ocp = this.map.get(key);
+    if (ocp === undefined) {
+      ocp = make();
+      if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value!);
+    } else this.map.delete(key);
+    this.map.set(key, ocp);
+    return ocp.update(changes);
+  }
+}
 
 /**
  * mulberry32 (Tommy Ettinger's 32-bit generator): uniform numbers in [0, 1) from a 32-bit seed,

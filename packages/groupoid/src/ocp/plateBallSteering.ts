@@ -55,7 +55,13 @@ import {
   tauSkew,
 } from '@geomech/core';
 import { PLATE_BALL_ELEMENT_SIZE, PlateBall } from '../plateBall.js';
-import { type SteeringProgress, seededUniform, solveHint, withProgress } from './common.js';
+import {
+  InstanceCache,
+  type SteeringProgress,
+  seededUniform,
+  solveHint,
+  withProgress,
+} from './common.js';
 import { defineOcp, type LieOcp, type LieOcpGuess, type LieOcpSolution } from './problem.js';
 import { compatible } from './so3Steering.js';
 
@@ -131,6 +137,7 @@ function sineOf<T>(
 }
 
 const bases = new Map<string, LieOcp>();
+const instances = new InstanceCache();
 
 /**
  * The plate-ball problem as a {@link LieOcp} (module comment), with or without the gauge row.
@@ -444,10 +451,12 @@ export function solvePlateBall(options: PlateBallOptions): PlateBallResult {
   let ocp: LieOcp | undefined;
   for (let j = 1; j <= K; j++) {
     const e = j === K ? { x: options.end.x, y: options.end.y, R: Gn } : stageEnd(j / K);
-    ocp = plateBallOcp(
-      { n, r, Omega, c, alpha, start: stateOf(options.start, G0), end: stateOf(e, e.R) },
-      gauge,
-    );
+    const data = { n, r, Omega, c, alpha, start: stateOf(options.start, G0), end: stateOf(e, e.R) };
+    ocp = instances.get(`${gauge}:${n}`, () => plateBallOcp(data, gauge), {
+      params: { r, Omega, c, alpha },
+      start: data.start,
+      end: data.end,
+    });
     const label = K > 1 ? `continuation ${j}/${K}` : 'interior-point';
     const solverOptions = withProgress(
       { ...options.solver, tol, maxIterations },

@@ -158,27 +158,21 @@ export class LieOcp {
   readonly program: OcpProgram;
   /** Number of steps. */
   readonly N: number;
-  /** The horizon T (a fixed horizon; the guess for a free one). */
-  readonly T: number;
-  /** The time step (fixed horizon) T/N. */
-  readonly h: number;
   /** User storage and tangent size of a state, and number of controls. */
   readonly storage: number;
   readonly dim: number;
   readonly controls: number;
   /** The factors of the user's state space. */
   readonly factors: readonly OcpFactor[];
-  /** The parameters in use. */
-  readonly params: Readonly<Record<string, number>>;
-  readonly start: Float64Array;
-  readonly end: Float64Array;
   /** The stage-structured problem handed to core's solver. */
   readonly stageOcp: CompiledStageOcp;
   /** Offsets of each stage's equality rows in `mu` and inequality rows in `z` (length N + 2). */
   readonly gOffset: Int32Array;
   readonly hOffset: Int32Array;
-  private readonly data: Data;
-  private solverCache: { options: OcpSolverOptions | undefined; solver: OcpSolver } | null = null;
+  private data: Data;
+  private solverCache: { key: string; solver: OcpSolver } | null = null;
+  /** The progress callback of the running solve (the cached solver's onIteration calls it). */
+  private hook: OcpSolverOptions['onIteration'] = undefined;
 
   /** @internal use {@link defineOcp}. */
   constructor(spec: OcpSpec, program: OcpProgram, data: Data) {
@@ -186,27 +180,12 @@ export class LieOcp {
     this.program = program;
     this.data = data;
     this.N = data.N;
-    this.T = data.T;
-    this.h = data.T / data.N;
     this.storage = program.userStorage;
     this.dim = program.userDim;
     this.controls = program.nu;
     this.factors = program.s.factors;
-    this.params = data.params;
-    this.start = data.start;
-    this.end = data.end;
-    const pr = program;
-    const p = new Float64Array(pr.np);
-    p[P_H] = data.T / data.N;
-    p[P_N] = data.N;
-    p[P_T] = data.T;
-    pr.s.paramNames.forEach((name, i) => {
-      p[pr.pParams + i] = data.params[name]!;
-    });
-    p.set(data.start, pr.pStart);
-    p.set(data.end, pr.pEnd);
-    p[pr.pTmin] = data.Tmin;
-    p[pr.pTmax] = data.Tmax;
+    const p = new Float64Array(program.np);
+    writeParameters(p, program, data);
     const atStages: number[][] = Array.from({ length: data.N + 1 }, () => []);
     (spec.at ?? []).forEach((entry, j) => {
       const k = typeof entry.stage === 'number' ? entry.stage : entry.stage(data.N);
@@ -222,6 +201,31 @@ export class LieOcp {
       this.gOffset[k + 1] = this.gOffset[k]! + d.ng;
       this.hOffset[k + 1] = this.hOffset[k]! + d.nh;
     }
+  }
+
+  /** The horizon T (a fixed horizon; the guess for a free one). */
+  get T(): number {
+    return this.data.T;
+  }
+
+  /** The time step T/N (of the fixed horizon, or of the guess of a free one). */
+  get h(): number {
+    return this.data.T / this.data.N;
+  }
+
+  /** The parameters in use. */
+  get params(): Readonly<Record<string, number>> {
+    return this.data.params;
+  }
+
+  /** The start element (storage). */
+  get start(): Float64Array {
+    return this.data.start;
+  }
+
+  /** The end element (storage). */
+  get end(): Float64Array {
+    return this.data.end;
   }
 
   /** The rows of stage k by origin (offsets within the stage's g and h). */
@@ -240,6 +244,34 @@ export class LieOcp {
    * ```
    */
   with(changes: LieOcpChanges): LieOcp {
+    return new LieOcp(this.spec, this.program, this.changed(changes));
+  }
+
+  /**
+   * Changes this instance's data in place (parameter values, start, end, horizon; not the number
+   * of steps), keeping its stage layout and its solver's buffers: for sequences of solves
+   * (continuation, parameter studies) without per-solve allocation. Solutions returned before
+   * keep their values.
+   *
+   * @throws DomainError when `steps` differs from N.
+   * @example
+   * ```ts
+   * ocp.update({ params: { Omega: 0.6 } }).solve();
+   * ```
+   */
+  update(changes: LieOcpChanges): this {
+    if (changes.steps !== undefined && changes.steps !== this.N)
+      throw new DomainError(
+        'LieOcp.update: steps',
+        changes.steps,
+        `${this.N} (use with() to change N)`,
+      );
+    this.data = this.changed(changes);
+    writeParameters(this.stageOcp.p, this.program, this.data);
+    return this;
+  }
+
+  private changed(changes: LieOcpChanges): Data {
     const d = this.data;
     const steps = changes.steps ?? d.N;
     const params = { ...d.params, ...(changes.params ?? {}) };
@@ -248,17 +280,17 @@ export class LieOcp {
       changes.start === undefined ? d.start : element(this.factors, changes.start, 'start');
     const end = changes.end === undefined ? d.end : element(this.factors, changes.end, 'end');
     const hz = horizonData(changes.horizon ?? this.spec.horizon, this.program.s.freeHorizon);
-    const T = changes.horizon === undefined ? d.T : hz.T;
-    return new LieOcp(this.spec, this.program, {
+    const same = changes.horizon === undefined;
+    return {
       N: checkSteps(steps),
-      T,
-      Tmin: changes.horizon === undefined ? d.Tmin : hz.Tmin,
-      Tmax: changes.horizon === undefined ? d.Tmax : hz.Tmax,
-      Tguess: changes.horizon === undefined ? d.Tguess : hz.Tguess,
+      T: same ? d.T : hz.T,
+      Tmin: same ? d.Tmin : hz.Tmin,
+      Tmax: same ? d.Tmax : hz.Tmax,
+      Tguess: same ? d.Tguess : hz.Tguess,
       params,
       start,
       end,
-    });
+    };
   }
 
   /** A guess at rest: every state at the start element, controls 0 (the default guess). */
@@ -360,10 +392,14 @@ export class LieOcp {
       warm && options.solver?.warmStart === undefined
         ? { ...options.solver, warmStart: true }
         : (options.solver ?? {});
-    const solver = this.solverFor(options.solver, solverOptions);
+    const solver = this.solverFor(solverOptions);
     const internal = this.internalGuess(g);
-    const result = solver.solve(internal);
-    return this.solution(result);
+    this.hook = solverOptions.onIteration;
+    try {
+      return this.solution(solver.solve(internal));
+    } finally {
+      this.hook = undefined;
+    }
   }
 
   /** The internal state layout of a user guess (states normalized onto their groups). */
@@ -398,16 +434,23 @@ export class LieOcp {
     return { x, u };
   }
 
-  private solverFor(key: OcpSolverOptions | undefined, options: OcpSolverOptions): OcpSolver {
+  /**
+   * The solver for these options, reused while they are equal (by value; `onIteration` is not
+   * part of the key: the solver's callback forwards to the running solve's {@link hook}).
+   */
+  private solverFor(options: OcpSolverOptions): OcpSolver {
+    const key = JSON.stringify(
+      Object.entries(options)
+        .filter(([k]) => k !== 'onIteration')
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
     const c = this.solverCache;
-    if (
-      c !== null &&
-      c.options === key &&
-      c.solver.options.warmStart === (options.warmStart ?? false)
-    )
-      return c.solver;
-    const solver = new OcpSolver(this.stageOcp, options);
-    this.solverCache = { options: key, solver };
+    if (c !== null && c.key === key) return c.solver;
+    const solver = new OcpSolver(this.stageOcp, {
+      ...options,
+      onIteration: (info) => (this.hook === undefined ? true : this.hook(info)),
+    });
+    this.solverCache = { key, solver };
     return solver;
   }
 
@@ -452,6 +495,20 @@ export class LieOcp {
 
 // ---------------------------------------------------------------------------------------------
 // building
+
+/** Writes the data of an instance into its parameter vector p. */
+function writeParameters(p: Float64Array, program: OcpProgram, data: Data): void {
+  p[P_H] = data.T / data.N;
+  p[P_N] = data.N;
+  p[P_T] = data.T;
+  program.s.paramNames.forEach((name, i) => {
+    p[program.pParams + i] = data.params[name]!;
+  });
+  p.set(data.start, program.pStart);
+  p.set(data.end, program.pEnd);
+  p[program.pTmin] = data.Tmin;
+  p[program.pTmax] = data.Tmax;
+}
 
 function checkSteps(steps: number): number {
   if (!Number.isInteger(steps) || steps < 1 || steps > OCP_MAX_STAGES - 1)

@@ -44,6 +44,7 @@ import { type AlgebraFunction, LieGroupOCP, type LieGroupOCPData } from '../lieG
 import { type So3Map, so3Retraction } from '../rigidBody.js';
 import {
   angleAxis,
+  InstanceCache,
   type SteeringProgress,
   seededUniform,
   solveHint,
@@ -98,6 +99,7 @@ function aboutZ(T: ArrayLike<number>): boolean {
 }
 
 const base = new Map<string, LieOcp>();
+const instances = new InstanceCache();
 
 /**
  * The S4 problem as a {@link LieOcp} (module comment): n steps, target rotation `target`
@@ -408,7 +410,8 @@ export function solveSo3Steering(options: So3SteeringOptions): So3SteeringResult
   for (let j = 0; j < stagesVec.length; j++) {
     const v = stagesVec[j]!;
     const R = rotationOfVector(v);
-    ocp = so3SteeringOcp(n, R, map, gauge && aboutZ(R));
+    const g = gauge && aboutZ(R);
+    ocp = instances.get(`${map}:${g}:${n}`, () => so3SteeringOcp(n, R, map, g), { end: R });
     const label =
       stagesVec.length > 1
         ? `continuation ${j + 1}/${stagesVec.length}${phiOf(v) === undefined ? '' : ` (phi = ${phiOf(v)})`}`

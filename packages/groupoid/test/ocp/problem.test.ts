@@ -243,6 +243,19 @@ describe('solves with known answers', () => {
     const fresh = defineOcp({ ...spec, steps: 40, end: [0.5, 0] });
     expect(Math.abs(finer.solve().cost - fresh.solve().cost)).toBeLessThan(1e-13);
   });
+  it('update() changes data in place, reuses the solver and leaves earlier solutions alone', () => {
+    const ocp = defineOcp(spec);
+    const first = ocp.solve();
+    const u0 = Float64Array.from(first.u);
+    expect(ocp.update({ end: [0.5, 0], params: {} })).toBe(ocp);
+    expect(ocp.end[0]).toBe(0.5);
+    const moved = ocp.solve();
+    const fresh = defineOcp({ ...spec, end: [0.5, 0] }).solve();
+    expect(Math.abs(moved.cost - fresh.cost)).toBeLessThan(1e-13);
+    expect(first.u).toEqual(u0);
+    expect(Math.abs(ocp.update({ end: [0, 0] }).solve().cost - first.cost)).toBeLessThan(1e-13);
+    expect(() => ocp.update({ steps: 40 })).toThrow(DomainError);
+  });
   it('minimum time with |u| ≤ 1 (free horizon): T = 2 and bang-bang controls at the bounds', () => {
     // x_{k+1} = x_k + h v_k, v_{k+1} = v_k + h u_k, h = T/N, (1, 0) → (0, 0) at rest: for even N
     // the discrete minimum is u = −1 on the first N/2 steps and +1 on the others, with
