@@ -88,8 +88,8 @@ for (const pkg of ['core', 'contact', 'dirac', 'groupoid']) {
 // running things
 
 /** Runs a section script for one id (or all) and returns its `@@RESULT` JSON, or null. */
-function runNode(script, args = []) {
-  const full = [join(ROOT, script), '--json', ...(QUICK ? ['--quick'] : []), ...args];
+function runNode(script, args = [], nodeArgs = []) {
+  const full = [...nodeArgs, join(ROOT, script), '--json', ...(QUICK ? ['--quick'] : []), ...args];
   const r = spawnSync(process.execPath, full, {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -237,6 +237,11 @@ if (HAVE_PY) {
 log('Section 5: optimal control, IPOPT reference');
 const ipopt = NO_C ? { skipped: 'IPOPT driver skipped: --no-c' } : runNode('bench/js/ipopt.mjs');
 if (ipopt?.skipped) log(`  ${ipopt.skipped}`);
+// the geomech column (bench/js/ocp.mjs: in-process solves of the same problems on groupoid's
+// solveSo3Steering/solvePlateBall; --expose-gc for the bytes per iteration); it runs with or
+// without IPOPT
+log('Section 5: optimal control, geomech (bench/js/ocp.mjs)');
+const ocp = runNode('bench/js/ocp.mjs', [], ['--expose-gc', '--max-semi-space-size=64']);
 if (tmp) rmSync(tmp, { recursive: true, force: true });
 
 // -------------------------------------------------------------------------------------------
@@ -642,13 +647,9 @@ if (!HAVE_PY) {
   p();
 }
 
-// Section 5. The geomech column: when the optimal-control solver of issue 16 lands, measure it
-// (its own section script, in-process solves timed like section 2) and pass its rows
-// { id, n, ms: { median, min, max, runs }, iterations, cost } here; ids and n as in
-// bench/js/ipopt.mjs (so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge; n = 200 …
-// 4000). Until then the geomech columns of section 5 read "pending".
-const ocpRows = [];
-for (const line of ipoptSection(ipopt, ocpRows)) p(line);
+// Section 5: IPOPT's scaling studies with the geomech column of bench/js/ocp.mjs (ids and n as in
+// bench/js/ipopt.mjs: so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge).
+for (const line of ipoptSection(ipopt, ocp)) p(line);
 
 if (failures.length) {
   p('## Failures');

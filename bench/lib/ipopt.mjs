@@ -65,15 +65,43 @@ const range = (s) => (s ? `${ft(s.median)} (${ft(s.min)}–${ft(s.max)})` : '—
 const e1 = (x) => (Number.isFinite(x) ? x.toExponential(1) : '—');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 
+const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : '—');
+
+/** The geomech column's notes under a scaling table (or alone when IPOPT is absent). */
+function geomechNotes(study, p) {
+  if (!study) return;
+  const r = study.rows;
+  p(
+    `geomech (bench/js/ocp.mjs, in-process \`solve${study.id.startsWith('plate') ? 'PlateBall' : 'So3Steering'}\`, tol 1e-10): status / verdict ${r.map((q) => `${q.status}/${q.secondOrder}`).join(', ')}; ms per iteration ${r.map((q) => ft(q.msPerIteration)).join(', ')} (fitted exponent in n ${f2(study.exponentPerIteration)}); evaluation / linear-algebra ms (profiled run) ${r.map((q) => `${ft(q.evaluationMs)} / ${ft(q.linearAlgebraMs)}`).join(', ')}; bytes allocated per iteration after the first ${r.map((q) => f0(q.bytesPerIteration)).join(', ')}.`,
+  );
+  p();
+}
+
+/** The geomech rows alone (IPOPT skipped or failed). */
+function geomechOnly(geomech, p) {
+  if (!geomech?.studies) return;
+  for (const s of geomech.studies) {
+    p(`### geomech: ${s.id}`);
+    p();
+    p('| n | geomech ms | iterations | status | verdict | cost |');
+    p('|---:|---:|---:|---|---|---:|');
+    for (const q of s.rows)
+      p(
+        `| ${q.n} | ${range(q.ms)} | ${q.iterations} | ${q.status} | ${q.secondOrder} | ${q.cost.toFixed(10)} |`,
+      );
+    p();
+    geomechNotes(s, p);
+  }
+}
+
 /**
- * Markdown lines of RESULTS.md section 5 from the @@RESULT of bench/js/ipopt.mjs.
- *
- * `geomech` is where the toolkit's optimal-control solver joins the table (issue 16): rows
- * `{ id, n, ms: { median, min, max, runs }, iterations, cost }` with the ids and n of the
- * scaling studies (`so3-steering`, `so3-steering-gauge`, `plate-ball`, `plate-ball-gauge`),
- * timed in-process. Until they exist the geomech columns read "pending".
+ * Markdown lines of RESULTS.md section 5 from the @@RESULT of bench/js/ipopt.mjs (`res`) and of
+ * bench/js/ocp.mjs (`geomech`: `{ studies: [{ id, rows, exponentPerIteration }], rows, cold }`,
+ * rows `{ id, n, ms: { median, min, max, runs }, iterations, cost, status, secondOrder,
+ * msPerIteration, evaluationMs, linearAlgebraMs, bytesPerIteration }` with the ids and n of the
+ * scaling studies, timed in-process), or null when that script failed ("pending" columns).
  */
-export function ipoptSection(res, geomech = []) {
+export function ipoptSection(res, geomech = null) {
   const md = [];
   const p = (s = '') => md.push(s);
   p('## 5. Optimal control: IPOPT reference (issue 16)');
@@ -81,11 +109,13 @@ export function ipoptSection(res, geomech = []) {
   if (!res) {
     p('The IPOPT section failed (see "Failures").');
     p();
+    geomechOnly(geomech, p);
     return md;
   }
   if (res.skipped) {
-    p(`${res.skipped}.`);
+    p(`${res.skipped}: no comparison; the geomech solves alone follow.`);
     p();
+    geomechOnly(geomech, p);
     return md;
   }
   p(
@@ -124,7 +154,7 @@ export function ipoptSection(res, geomech = []) {
       );
     p();
   }
-  const byKey = new Map(geomech.map((g) => [`${g.id} ${g.n}`, g]));
+  const byKey = new Map((geomech?.rows ?? []).map((g) => [`${g.id} ${g.n}`, g]));
   for (const s of res.scaling ?? []) {
     p(`### ${s.label}`);
     p();
@@ -148,6 +178,10 @@ export function ipoptSection(res, geomech = []) {
       `Fitted exponent against n (1 = linear): whole process ${f2(x.tol8.whole)} (tol 1e-8), ${f2(x.tol10.whole)} (tol 1e-10); whole process per iteration ${f2(x.tol8.perIteration)} / ${f2(x.tol10.perIteration)}; IPOPT CPU per iteration ${f2(x.tol8.cpuPerIteration)} / ${f2(x.tol10.cpuPerIteration)}.`,
     );
     p();
+    geomechNotes(
+      geomech?.studies?.find((g) => g.id === s.id),
+      p,
+    );
   }
   if (res.cases) {
     p('### Robustness sets (bench/ipopt/cases, the references of issue 16)');
