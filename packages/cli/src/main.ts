@@ -16,6 +16,7 @@ import {
   type SimulateOptions,
 } from './commands/simulate.js';
 import { resolveSolve, runSolve, type SolveOptions } from './commands/solve.js';
+import { addSweepCommands } from './commands/sweepProgram.js';
 import { errorLine, NumericalFailure, UsageError } from './errors.js';
 import { plotFromSeries, renderLinePlot } from './plot.js';
 import { createProgress } from './progress.js';
@@ -307,6 +308,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       }
     });
 
+  addSweepCommands(program, io);
   return program;
 }
 
