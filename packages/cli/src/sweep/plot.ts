@@ -129,7 +129,7 @@ export function renderSweepPlot(
     const v = r[valueAt];
     return typeof v === 'number' && r[statusAt] === 'ok' ? v : Number.NaN;
   };
-  const fullTitle = `${title}: ${valueName}`;
+  const fullTitle = plot?.title ?? `${title}: ${valueName}`;
   if (y === undefined) {
     const groups = panels?.values ?? [null];
     if (groups.length > MAX_LINES)
@@ -298,7 +298,7 @@ function heatMap(
     );
   }
   out.push(
-    `<text x="${bx + bar / 2}" y="${top - 8}" text-anchor="middle" font-size="11">${xml(valueName)}</text>`,
+    `<text x="${bx + bar + 40}" y="${top - 8}" text-anchor="end" font-size="11">${xml(valueName)}</text>`,
   );
   out.push('</svg>');
   return `${out.join('\n')}\n`;

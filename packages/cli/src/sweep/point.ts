@@ -80,9 +80,15 @@ function seriesStat(doc: Doc, o: Extract<OutputSpec, { kind: 'series' }>): numbe
 }
 
 function docField(doc: Doc, field: string): Cell {
+  if (field === 'finestError') {
+    // order: the error of the finest level (the last)
+    const errors = doc.error;
+    return Array.isArray(errors) && typeof errors.at(-1) === 'number'
+      ? (errors.at(-1) as number)
+      : null;
+  }
   let v = doc[field];
   if (v === undefined) v = (doc.stats as Doc | undefined)?.[field];
-  if (field === 'error' && Array.isArray(v)) v = v[v.length - 1]; // order: the finest level's error
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   return null;
 }

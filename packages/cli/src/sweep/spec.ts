@@ -70,7 +70,7 @@ export const DOC_FIELDS: Record<SweepCommand, readonly string[]> = {
     'newtonIterations',
     'maxResidual',
   ],
-  order: ['order', 'error', 'tEnd'],
+  order: ['order', 'finestError', 'tEnd'],
 };
 
 /** One summary output of a point. */
@@ -282,7 +282,8 @@ function parseOutput(c: Checker, v: unknown, field: string, command: SweepComman
       v.name === undefined
         ? `${stat}:${f}${component === undefined ? '' : `[${component}]`}${tail === 1 ? '' : `@${tail}`}`
         : c.string(v.name, `${field}.name`);
-    if (command === 'order') c.fail('order has no series; choose order, error or tEnd', field);
+    if (command === 'order')
+      c.fail('order has no series; choose order, finestError or tEnd', field);
     return { kind: 'series', name, stat: stat as SeriesStat, field: f, component, tail };
   }
   const s = c.string(v, field);
@@ -523,9 +524,13 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
   )
     c.fail(`expected a list of 1 to ${SWEEP_LIMITS.outputs} outputs`, 'outputs');
   const outputs = doc.outputs.map((o, k) => parseOutput(c, o, `outputs[${k}]`, cmd));
-  const seen = new Set<string>();
+  const seen = new Set<string>(['index', 'status', 'error']);
   outputs.forEach((o, k) => {
-    if (seen.has(o.name)) c.fail(`output '${o.name}' is listed twice`, `outputs[${k}]`);
+    if (seen.has(o.name))
+      c.fail(
+        `output '${o.name}' is listed twice or names a fixed column (index, status, error)`,
+        `outputs[${k}]`,
+      );
     seen.add(o.name);
   });
 
@@ -543,7 +548,8 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     }
     if (doc.plot.value !== undefined) {
       const v = c.string(doc.plot.value, 'plot.value');
-      if (!seen.has(v)) c.fail(`'${v}' is not one of the outputs`, 'plot.value');
+      if (!outputs.some((o) => o.name === v))
+        c.fail(`'${v}' is not one of the outputs`, 'plot.value');
       p.value = v;
     }
     if (doc.plot.title !== undefined) p.title = c.string(doc.plot.title, 'plot.title');
