@@ -231,6 +231,10 @@ if (HAVE_PY) {
 }
 if (tmp) rmSync(tmp, { recursive: true, force: true });
 
+log('Section 5: sweeps on worker threads');
+log('- packages/cli/bench/sweep.mjs');
+const sweep = runNode('packages/cli/bench/sweep.mjs');
+
 // -------------------------------------------------------------------------------------------
 // format
 
@@ -633,6 +637,15 @@ if (!HAVE_PY) {
   }
   p();
 }
+
+// Section 5: the sweep bench writes its own section
+for (const line of sweep?.markdown ?? [
+  '## 5. Parameter sweeps on worker threads',
+  '',
+  'Not measured (see Failures).',
+  '',
+])
+  p(line);
 
 if (failures.length) {
   p('## Failures');

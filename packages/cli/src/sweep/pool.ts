@@ -1,7 +1,8 @@
 /**
  * Runs sweep points on `node:worker_threads`: one worker per requested thread, fed small batches of
- * point indices on demand (so a slow region of the sweep does not idle the other workers), each row
- * handed to `onRow` as it arrives. The rows' order of arrival depends on timing; the caller sorts
+ * point indices on demand (so a slow region of the sweep does not idle the other workers; a second
+ * batch waits in the worker's queue, so it never idles on a message round trip), each row handed
+ * to `onRow` as it arrives. The rows' order of arrival depends on timing; the caller sorts
  * them by index, so the table does not depend on the number of workers.
  *
  * @module
@@ -49,6 +50,7 @@ export function runPool(
       if (err !== undefined) reject(err);
       else resolve();
     };
+    const inFlight = new Map<Worker, number>();
     const feed = (w: Worker) => {
       if (next >= indices.length) return;
       // batches shrink towards the end, so the workers finish together
@@ -58,27 +60,34 @@ export function runPool(
       );
       const batch = indices.slice(next, next + size);
       next += batch.length;
+      inFlight.set(w, (inFlight.get(w) ?? 0) + batch.length);
       w.postMessage({ indices: batch } satisfies ToWorker);
     };
     for (let k = 0; k < count; k++) {
       const w = new Worker(path, { workerData: init });
       pool.push(w);
       w.on('message', (msg: FromWorker) => {
-        if ('row' in msg) {
-          try {
-            onRow(msg.row);
-          } catch (err) {
-            finish(err);
-            return;
-          }
-          remaining--;
-          if (remaining === 0) finish();
-        } else feed(w);
+        try {
+          onRow(msg.row);
+        } catch (err) {
+          finish(err);
+          return;
+        }
+        remaining--;
+        if (remaining === 0) {
+          finish();
+          return;
+        }
+        // keep a second batch queued behind the running one
+        const left = inFlight.get(w)! - 1;
+        inFlight.set(w, left);
+        if (left <= 1) feed(w);
       });
       w.on('error', (err) => finish(err));
       w.on('exit', (code) => {
         if (remaining > 0 && !failed) finish(new Error(`a sweep worker exited with code ${code}`));
       });
+      feed(w);
       feed(w);
     }
   });

@@ -18,26 +18,35 @@ export interface WorkerInit {
   readonly files: readonly (readonly [string, string])[];
 }
 
-/** Main thread → worker: run these points (or stop). */
+/** Main thread → worker: queue these points (or stop). */
 export type ToWorker = { readonly indices: readonly number[] } | { readonly stop: true };
-/** Worker → main thread: one finished row, or the batch is done. */
-export type FromWorker = { readonly row: Row } | { readonly idle: true };
+/** Worker → main thread: one finished row. */
+export type FromWorker = { readonly row: Row };
 
 const init = workerData as WorkerInit;
 const spec = parseSweepSpec(init.specText, init.specFile);
 const files = new Map(init.files);
 const port = parentPort!;
 
+// one queue, drained by one loop: the main thread sends the next batch before this one is done,
+// so the worker never waits for a message round trip between points
+const queue: number[] = [];
+let draining = false;
+async function drain(): Promise<void> {
+  draining = true;
+  while (queue.length > 0) {
+    const index = queue.shift()!;
+    const row = await runPoint(spec, index, files, init.modelPath, init.guessPath);
+    port.postMessage({ row } satisfies FromWorker);
+  }
+  draining = false;
+}
+
 port.on('message', (msg: ToWorker) => {
   if ('stop' in msg) {
     port.close();
     return;
   }
-  void (async () => {
-    for (const index of msg.indices) {
-      const row = await runPoint(spec, index, files, init.modelPath, init.guessPath);
-      port.postMessage({ row } satisfies FromWorker);
-    }
-    port.postMessage({ idle: true } satisfies FromWorker);
-  })();
+  queue.push(...msg.indices);
+  if (!draining) void drain();
 });

@@ -1,0 +1,218 @@
+// `geomech sweep` on worker threads (issue 22): the speed-up from 1 to 2 workers on a 200-point
+// sweep, and the per-point overhead of the sweep machinery beyond the run itself. Run after a
+// build: `node packages/cli/bench/sweep.mjs` (a table) or `--json` (the `@@RESULT` line and the
+// markdown section that bench/run.mjs copies into bench/RESULTS.md); `--quick` shortens it.
+//
+// Speed-up: the same 200 points (pendulum, RATTLE, h = 0.01, 1500 steps each, initial angle
+// swept over [0.1, 1.5]) run through the sweep's worker pool with 1 and with 2 workers, alternating,
+// ROUNDS rounds; each side keeps its fastest round (a load spike from the other users of this
+// shared machine must not decide the ratio). The process's CPU time (all threads, getrusage) is
+// reported next to the wall time, with the load average, so the reader sees whether two cores were
+// actually free: CPU ms / wall ms is the parallelism the run obtained.
+//
+// Overhead: 2000 points of a 1-step pendulum run (the smallest run there is) through the pool with
+// one worker, against the same 2000 command lines run by `main()` in a loop on the main thread
+// (warm); the difference per point is what the sweep adds (messages between threads, the output
+// summary, the row). The per-point cost of `main()` itself (argument parsing, resolving, the run,
+// serializing its JSON) is listed too.
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+const dist = new URL('../dist/', import.meta.url);
+const { runPool } = await import(new URL('sweep/pool.js', dist).href);
+const { parseSweepSpec, pointArgv } = await import(new URL('sweep/spec.js', dist).href);
+const { main } = await import(new URL('main.js', dist).href);
+const { runPoint } = await import(new URL('sweep/point.js', dist).href);
+
+const QUICK = process.argv.includes('--quick');
+const JSON_OUT = process.argv.includes('--json');
+const ROUNDS = QUICK ? 1 : 3;
+const note = (s) => process.stderr.write(`${s}\n`);
+
+const specOf = (doc) => {
+  const text = JSON.stringify(doc);
+  return { text, spec: parseSweepSpec(text, 'bench.sweep.json') };
+};
+const initOf = (text) => ({
+  specText: text,
+  specFile: 'bench.sweep.json',
+  modelPath: undefined,
+  guessPath: undefined,
+  files: [],
+});
+
+/** Runs the points through the pool; wall ms, CPU ms of the process (all threads), the rows. */
+async function timed(text, points, workers) {
+  const indices = Array.from({ length: points }, (_, i) => i);
+  const rows = [];
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await runPool(initOf(text), indices, workers, (row) => rows.push(row));
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  rows.sort((a, b) => a[0] - b[0]);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, rows };
+}
+
+// -------------------------------------------------------------------------------------------
+// speed-up, 1 → 2 workers
+
+const POINTS = 200;
+const STEPS = QUICK ? 1500 : 5000;
+const speed = specOf({
+  command: 'simulate',
+  system: 'pendulum',
+  options: { method: 'rattle', h: 0.01, steps: STEPS },
+  grid: { 'init.theta0': { from: 0.1, to: 1.5, count: POINTS } },
+  outputs: ['final:q[0]', 'drift:energy', 'maxabs:constraint'],
+});
+const best = { 1: null, 2: null };
+const load = [];
+let same = true;
+let reference = null;
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const workers of [1, 2]) {
+    load.push(os.loadavg()[0]);
+    const r = await timed(speed.text, POINTS, workers);
+    note(
+      `speed-up round ${round}, ${workers} worker(s): ${r.wall.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU`,
+    );
+    const key = JSON.stringify(r.rows);
+    reference ??= key;
+    same &&= key === reference;
+    if (best[workers] === null || r.wall < best[workers].wall)
+      best[workers] = { wall: r.wall, cpu: r.cpu };
+  }
+}
+const speedup = best[1].wall / best[2].wall;
+
+// -------------------------------------------------------------------------------------------
+// per-point overhead
+
+const TINY = QUICK ? 500 : 2000;
+const tiny = specOf({
+  command: 'simulate',
+  system: 'pendulum',
+  options: { method: 'rattle', h: 0.01, steps: 1 },
+  grid: { 'init.theta0': { from: 0.1, to: 1.5, count: TINY } },
+  outputs: ['final:q[0]', 'drift:energy', 'wallMs'],
+});
+const silent = { stdout() {}, stderr() {}, stderrIsTTY: false, writeFile() {} };
+async function mainLoop() {
+  const t0 = performance.now();
+  for (let i = 0; i < TINY; i++) {
+    const code = await main(
+      [...pointArgv(tiny.spec, i, undefined, undefined), '--out=/dev/null/x.json'],
+      silent,
+    );
+    if (code !== 0) throw new Error(`point ${i}: exit ${code}`);
+  }
+  return performance.now() - t0;
+}
+/** The same points through runPoint (command line, captured output, summary, row), in-thread. */
+async function pointLoop() {
+  const t0 = performance.now();
+  for (let i = 0; i < TINY; i++) await runPoint(tiny.spec, i, new Map(), undefined, undefined);
+  return performance.now() - t0;
+}
+let inMain = Infinity;
+let inPoint = Infinity;
+for (let round = 0; round <= ROUNDS; round++) {
+  // round 0 warms both
+  const m = await mainLoop();
+  const q = await pointLoop();
+  if (round > 0) {
+    inMain = Math.min(inMain, m);
+    inPoint = Math.min(inPoint, q);
+  }
+}
+await mainLoop(); // warm the main thread's JIT as the worker warms its own
+let mainBest = Infinity;
+let poolN = Infinity;
+let pool2N = Infinity;
+let runN = Infinity;
+let run2N = Infinity;
+const tiny2 = specOf({
+  ...JSON.parse(tiny.text),
+  grid: { 'init.theta0': { from: 0.1, to: 1.5, count: 2 * TINY } },
+});
+/** Sum of the points' own `main()` time, measured inside the worker (the wallMs column). */
+const runTime = (rows) => rows.reduce((a, r) => a + r[r.length - 2], 0);
+for (let round = 1; round <= ROUNDS; round++) {
+  mainBest = Math.min(mainBest, await mainLoop());
+  // a pool's time includes starting its worker and the worker's cold (unoptimized) first points;
+  // the difference of N and 2N points is the steady per-point cost
+  const a = await timed(tiny.text, TINY, 1);
+  const b = await timed(tiny2.text, 2 * TINY, 1);
+  if (b.wall - a.wall < pool2N - poolN || round === 1) {
+    poolN = a.wall;
+    pool2N = b.wall;
+    runN = runTime(a.rows);
+    run2N = runTime(b.rows);
+  }
+  note(
+    `overhead round ${round}: main() ${mainBest.toFixed(0)} ms for ${TINY} points, pool ${a.wall.toFixed(0)} ms (${TINY}) and ${b.wall.toFixed(0)} ms (${2 * TINY})`,
+  );
+}
+const perMain = mainBest / TINY;
+const inThread = (inPoint - inMain) / TINY;
+const perPool = (pool2N - poolN) / TINY;
+const perRun = (run2N - runN) / TINY;
+const startup = poolN - TINY * perPool;
+
+const result = {
+  machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', load },
+  speedup: {
+    points: POINTS,
+    steps: STEPS,
+    rounds: ROUNDS,
+    wall1: best[1].wall,
+    wall2: best[2].wall,
+    cpu1: best[1].cpu,
+    cpu2: best[2].cpu,
+    speedup,
+    target: 1.8,
+    identical: same,
+  },
+  overhead: {
+    points: TINY,
+    perMainMs: perMain,
+    perRunMs: perRun,
+    perPoolMs: perPool,
+    overheadMs: perPool - perRun,
+    inThreadMs: inThread,
+    startupMs: startup,
+    target: 1,
+  },
+};
+
+const f = (x, d = 0) => x.toFixed(d);
+const markdown = [
+  '## 5. Parameter sweeps on worker threads (`geomech sweep`, issue 22)',
+  '',
+  `Measured by \`node packages/cli/bench/sweep.mjs\`${QUICK ? ' --quick' : ''}: the sweep's worker pool in one Node process, each side's fastest of ${ROUNDS} alternating round(s). CPU time is the process's (all threads); CPU/wall is the parallelism the run obtained on this shared machine (load average ${load.map((x) => x.toFixed(2)).join(', ')} before the rounds).`,
+  '',
+  `| ${POINTS}-point sweep (pendulum, RATTLE, h = 0.01, ${STEPS} steps per point) | wall ms | CPU ms | CPU / wall |`,
+  '|---|---:|---:|---:|',
+  `| 1 worker | ${f(best[1].wall)} | ${f(best[1].cpu)} | ${f(best[1].cpu / best[1].wall, 2)} |`,
+  `| 2 workers | ${f(best[2].wall)} | ${f(best[2].cpu)} | ${f(best[2].cpu / best[2].wall, 2)} |`,
+  `| **speed-up 1 → 2 workers** | **${f(speedup, 2)}×** (target ≥ 1.8×) | | |`,
+  '',
+  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)} (each worker loads and JIT-compiles the code on its own), so with two free cores the speed-up is at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2).`,
+  '',
+  `Tables from 1 and 2 workers identical in every round: ${same ? 'yes' : '**no**'}.`,
+  '',
+  `| per point, 1-step pendulum runs (the smallest run there is); steady state = (t(${2 * TINY} points) − t(${TINY} points)) / ${TINY} | ms |`,
+  '|---|---:|',
+  `| \`main()\` on the main thread, warm, for reference (parse, resolve, run, serialize) | ${f(perMain, 3)} |`,
+  `| the run itself: \`main()\` inside the worker (its wallMs column), steady state | ${f(perRun, 3)} |`,
+  `| a point through the sweep pool, 1 worker, steady state | ${f(perPool, 3)} |`,
+  `| **overhead of the sweep per point beyond the run** (messages, output summary, row) | **${f(perPool - perRun, 3)}** (target < 1) |`,
+  `| of which in the worker's thread: runPoint() − main(), same points, one thread, fastest of ${ROUNDS} | ${f(inThread, 3)} |`,
+  `| once per worker: start-up and cold first points, t(${TINY}) − ${TINY} × steady | ${f(startup, 0)} |`,
+  '',
+];
+result.markdown = markdown;
+
+if (JSON_OUT) process.stdout.write(`@@RESULT ${JSON.stringify(result)}\n`);
+else process.stdout.write(`${markdown.join('\n')}\n`);
