@@ -177,6 +177,31 @@ describe('shards and merge', () => {
   });
 });
 
+describe('the local recipe of the docs', () => {
+  it('seq | xargs -P runs the shards as separate processes; merge gives the single table', async () => {
+    const spec = write('xargs.sweep.json', {
+      ...pendulum,
+      grid: { h: [0.05, 0.1, 0.2, 0.4, 0.5] },
+    });
+    const single = await run('sweep', spec, '--workers', '1', '--format', 'csv');
+    const cmd = `seq 0 2 | xargs -P 3 -I{} "${process.execPath}" "${bin}" sweep "${spec}" --shard {}/3 --workers 1 --out "${dir}/x-{}.json"`;
+    const r = await new Promise<number | null>((resolve) =>
+      spawn('sh', ['-c', cmd]).on('close', resolve),
+    );
+    expect(r).toBe(0);
+    const merged = await run(
+      'merge',
+      path('x-0.json'),
+      path('x-1.json'),
+      path('x-2.json'),
+      '--out',
+      path('x.csv'),
+    );
+    expect([merged.code, merged.stderr]).toEqual([0, '']);
+    expect(readFileSync(path('x.csv'), 'utf8')).toBe(single.stdout);
+  });
+});
+
 describe('--resume', () => {
   const slow = {
     command: 'simulate',
