@@ -10,12 +10,14 @@
  * @module
  */
 import {
-  appendFileSync,
+  closeSync,
   existsSync,
+  openSync,
   readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import os from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -112,9 +114,12 @@ async function loadSpec(
   if (spec.model !== undefined) {
     modelPath = near(spec.model);
     const modelText = readNamed(modelPath, 'model');
-    // a malformed model is one error before the sweep, not one per point
-    const { loadModel } = await import('../model/index.js');
-    loadModel(modelText, modelPath);
+    // a malformed model is one error before the sweep, not one per point (simulate's model
+    // files; solve's optimal-control files are checked by the solve command, point by point)
+    if (spec.command === 'simulate') {
+      const { loadModel } = await import('../model/index.js');
+      loadModel(modelText, modelPath);
+    }
     files.push([modelPath, modelText]);
   }
   let guessPath: string | undefined;
@@ -229,6 +234,8 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
     const lines = [JSON.stringify(head), ...[...done.values()].map((r) => JSON.stringify(r))];
     writeAtomic(journal, `${lines.join('\n')}\n`);
   }
+  // one descriptor for the whole run: a row is one write(2) of one line
+  const fd = journal === undefined ? undefined : openSync(journal, 'a');
   const showProgress = io.stderrIsTTY && !o.quiet;
   const bar = createProgress((t) => io.stderr(t), showProgress);
   let failed = 0;
@@ -237,7 +244,7 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
     await runPool(init, todo, workers, (row) => {
       done.set(row[0] as number, row);
       if (row[statusAt] !== 'ok') failed++;
-      if (journal !== undefined) appendFileSync(journal, `${JSON.stringify(row)}\n`);
+      if (fd !== undefined) writeSync(fd, `${JSON.stringify(row)}\n`);
       bar.update(
         `point ${done.size} of ${mine.length}${failed > 0 ? ` (${failed} failed)` : ''}`,
         done.size / mine.length,
@@ -245,6 +252,7 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
     });
   } finally {
     bar.done();
+    if (fd !== undefined) closeSync(fd);
   }
   const rows = mine.map((i) => done.get(i)!);
   const text = serializeTable(header, columns, rows, format, shard, spec.plot);
