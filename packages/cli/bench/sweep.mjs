@@ -46,13 +46,17 @@ const initOf = (text) => ({
 async function timed(text, points, workers) {
   const indices = Array.from({ length: points }, (_, i) => i);
   const rows = [];
+  const arrivals = [];
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await runPool(initOf(text), indices, workers, (row) => rows.push(row));
+  await runPool(initOf(text), indices, workers, (row) => {
+    arrivals.push([performance.now(), row]);
+    rows.push(row);
+  });
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   rows.sort((a, b) => a[0] - b[0]);
-  return { wall, cpu: (cpu.user + cpu.system) / 1000, rows };
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, rows, arrivals, t0 };
 }
 
 // -------------------------------------------------------------------------------------------
@@ -155,37 +159,40 @@ for (let round = 0; round <= ROUNDS; round++) {
 }
 await mainLoop(); // warm the main thread's JIT as the worker warms its own
 let mainBest = Infinity;
-let poolN = Infinity;
-let pool2N = Infinity;
-let runN = Infinity;
-let run2N = Infinity;
-const tiny2 = specOf({
-  ...JSON.parse(tiny.text),
-  grid: { 'init.theta0': { from: 0.1, to: 1.5, count: 2 * TINY } },
-});
-/** Sum of the points' own `main()` time, measured inside the worker (the wallMs column). */
-const runTime = (rows) => rows.reduce((a, r) => a + r[r.length - 2], 0);
+const medianOf = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const perPools = [];
+const perRuns = [];
+const startups = [];
 for (let round = 1; round <= ROUNDS; round++) {
   mainBest = Math.min(mainBest, await mainLoop());
-  // a pool's time includes starting its worker and the worker's cold (unoptimized) first points;
-  // the difference of N and 2N points is the steady per-point cost
-  const a = await timed(tiny.text, TINY, 1);
-  const b = await timed(tiny2.text, 2 * TINY, 1);
-  if (b.wall - a.wall < pool2N - poolN || round === 1) {
-    poolN = a.wall;
-    pool2N = b.wall;
-    runN = runTime(a.rows);
-    run2N = runTime(b.rows);
-  }
+  // One worker runs the points one after the other. Over the second half (steady state: the
+  // worker is started and its code optimized), the gap between two rows arriving on the main
+  // thread is a point's whole cost in the sweep; the point's own wallMs (main() timed inside the
+  // worker) is the run. Same run, same seconds, so the machine's load weighs on both alike.
+  const r = await timed(tiny.text, TINY, 1);
+  const a = r.arrivals;
+  const k0 = a.length >> 1;
+  const span = a.length - 1 - k0;
+  const perPool = (a[a.length - 1][0] - a[k0][0]) / span;
+  let run = 0;
+  for (let k = k0 + 1; k < a.length; k++) run += a[k][1][a[k][1].length - 2];
+  perPools.push(perPool);
+  perRuns.push(run / span);
+  startups.push(a[0][0] - r.t0); // the first row's arrival, from the pool's start
   note(
-    `overhead round ${round}: main() ${mainBest.toFixed(0)} ms for ${TINY} points, pool ${a.wall.toFixed(0)} ms (${TINY}) and ${b.wall.toFixed(0)} ms (${2 * TINY})`,
+    `overhead round ${round}: main() ${(mainBest / TINY).toFixed(3)} ms/point; pool ${perPool.toFixed(3)} ms/point, of which the run ${(run / span).toFixed(3)}`,
   );
 }
 const perMain = mainBest / TINY;
+const perPool = medianOf(perPools);
+const perRun = medianOf(perRuns);
+const overheadRounds = perPools.map((p, k) => p - perRuns[k]);
+const overhead = medianOf(overheadRounds);
 const inThread = (inPoint - inMain) / TINY;
-const perPool = (pool2N - poolN) / TINY;
-const perRun = (run2N - runN) / TINY;
-const startup = poolN - TINY * perPool;
+const firstRow = medianOf(startups);
 
 const result = {
   machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', load },
@@ -207,9 +214,10 @@ const result = {
     perMainMs: perMain,
     perRunMs: perRun,
     perPoolMs: perPool,
-    overheadMs: perPool - perRun,
+    overheadMs: overhead,
     inThreadMs: inThread,
-    startupMs: startup,
+    firstRowMs: firstRow,
+    rounds: { perPool: perPools, perRun: perRuns },
     target: 1,
   },
 };
@@ -232,14 +240,14 @@ const markdown = [
   '',
   `Tables from 1 and 2 workers identical in every round: ${same ? 'yes' : '**no**'}.`,
   '',
-  `| per point, 1-step pendulum runs (the smallest run there is); steady state = (t(${2 * TINY} points) − t(${TINY} points)) / ${TINY} | ms |`,
+  `| per point, ${TINY} points of a 1-step pendulum run (the smallest run there is), 1 worker; steady state = the second half of the points; median of ${ROUNDS} round(s) | ms |`,
   '|---|---:|',
   `| \`main()\` on the main thread, warm, for reference (parse, resolve, run, serialize) | ${f(perMain, 3)} |`,
-  `| the run itself: \`main()\` inside the worker (its wallMs column), steady state | ${f(perRun, 3)} |`,
-  `| a point through the sweep pool, 1 worker, steady state | ${f(perPool, 3)} |`,
-  `| **overhead of the sweep per point beyond the run** (messages, output summary, row) | **${f(perPool - perRun, 3)}** (target < 1) |`,
+  `| the run itself: \`main()\` timed inside the worker (the wallMs column) | ${f(perRun, 3)} |`,
+  `| a point in the sweep: gap between two rows arriving on the main thread | ${f(perPool, 3)} |`,
+  `| **overhead of the sweep per point beyond the run** (messages, output summary, row), rounds: ${overheadRounds.map((x) => f(x, 3)).join(', ')} | **${f(overhead, 3)}** (target < 1) |`,
   `| of which in the worker's thread: runPoint() − main(), same points, one thread, fastest of ${ROUNDS} | ${f(inThread, 3)} |`,
-  `| once per worker: start-up and cold first points, t(${TINY}) − ${TINY} × steady | ${f(startup, 0)} |`,
+  `| once per sweep: the first row's arrival after the pool starts (worker start-up, module loading, a cold first point) | ${f(firstRow, 0)} |`,
   '',
 ];
 result.markdown = markdown;
