@@ -135,6 +135,16 @@ describe('spec validation names the field', () => {
     const r4 = await inProcess('sweep', file, '--shard', '4/4');
     expect(r4.code).toBe(2);
     expect(r4.stderr).toBe('geomech: error: K must be in [0, 3] (0-based), got 4 (--shard)\n');
+    const r5 = await inProcess('sweep', file, '--shard', '0/4', '--out', join(dir, 'shard.csv'));
+    expect(r5.code).toBe(2);
+    expect(r5.stderr).toBe(
+      'geomech: error: a shard file is JSON (merge the shards, then choose csv) (--out)\n',
+    );
+    const r6 = await inProcess('sweep', file, '--resume');
+    expect(r6.code).toBe(2);
+    expect(r6.stderr).toBe(
+      'geomech: error: --resume needs --out (the table to continue) (--resume)\n',
+    );
   });
 });
 

@@ -12,6 +12,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readJournal, readTable } from '../src/sweep/table.js';
 import { bin, ERROR_LINE, geomech } from './helpers.js';
 
+/** Each test spawns several processes: on a loaded 2-core machine, allow them time. */
+const SLOW = { timeout: 180_000 };
+
 let dir: string;
 const path = (name: string) => join(dir, name);
 const write = (name: string, doc: unknown) => {
@@ -47,7 +50,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'geomech-sweep-run-'));
 });
 
-describe('worker threads', () => {
+describe('worker threads', SLOW, () => {
   it('the table is the same for 1 and 4 workers, byte for byte (JSON and CSV)', async () => {
     const spec = write('pendulum.sweep.json', pendulum);
     const [one, four, csv1, csv4] = await Promise.all([
@@ -135,7 +138,7 @@ describe('worker threads', () => {
   });
 });
 
-describe('shards and merge', () => {
+describe('shards and merge', SLOW, () => {
   it('N shards run as separate processes merge into the single run, byte for byte', async () => {
     const spec = write('shards.sweep.json', pendulum);
     const single = await run('sweep', spec, '--workers', '1');
@@ -177,7 +180,7 @@ describe('shards and merge', () => {
   });
 });
 
-describe('the local recipe of the docs', () => {
+describe('the local recipe of the docs', SLOW, () => {
   it('seq | xargs -P runs the shards as separate processes; merge gives the single table', async () => {
     const spec = write('xargs.sweep.json', {
       ...pendulum,
@@ -202,7 +205,7 @@ describe('the local recipe of the docs', () => {
   });
 });
 
-describe('--resume', () => {
+describe('--resume', SLOW, () => {
   const slow = {
     command: 'simulate',
     system: 'pendulum',
@@ -279,7 +282,7 @@ describe('--resume', () => {
   });
 });
 
-describe('other commands and model files', () => {
+describe('other commands and model files', SLOW, () => {
   it('solve, order and a model file sweep', async () => {
     const solve = write('solve.sweep.json', {
       command: 'solve',

@@ -194,8 +194,6 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
   if (workers > SWEEP_LIMITS.workers)
     throw new UsageError(`at most ${SWEEP_LIMITS.workers} workers, got ${workers}`, '--workers');
   const shard = o.shard === undefined ? undefined : parseShard(o.shard, SWEEP_LIMITS.shards);
-  if (shard !== undefined && o.format === 'csv')
-    throw new UsageError('a shard file is JSON (merge the shards, then choose csv)', '--format');
   if (shard !== undefined && o.plot !== undefined)
     throw new UsageError('plot the merged table, not a shard (geomech merge --plot)', '--plot');
   if (o.plot !== undefined && !o.plot.toLowerCase().endsWith('.svg'))
@@ -203,6 +201,11 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
   if (o.resume && o.out === undefined)
     throw new UsageError('--resume needs --out (the table to continue)', '--resume');
   const format = resolveFormat(o.format, o.out);
+  if (shard !== undefined && format === 'csv')
+    throw new UsageError(
+      'a shard file is JSON (merge the shards, then choose csv)',
+      o.format === undefined ? '--out' : '--format',
+    );
   const { spec, init, header } = await loadSpec(specPath, read);
   const columns = tableColumns(
     axisNames(spec),

@@ -78,10 +78,11 @@ export function runPool(
           finish();
           return;
         }
-        // keep a second batch queued behind the running one
+        // keep a batch queued behind the running points: a late main thread (a loaded machine)
+        // does not leave the worker idle
         const left = inFlight.get(w)! - 1;
         inFlight.set(w, left);
-        if (left <= 1) feed(w);
+        if (left <= MAX_BATCH) feed(w);
       });
       w.on('error', (err) => finish(err));
       w.on('exit', (code) => {

@@ -591,7 +591,16 @@ function mix32(x: number): number {
   return h >>> 0;
 }
 
-/** A uniform number in [0, 1) with 53 random bits, from (seed, sample, variable, draw). */
+/**
+ * A uniform number in [0, 1) with 53 random bits, a pure function of (seed, sample, variable,
+ * draw): a counter-based generator, so no state is shared between workers or shards.
+ *
+ * @example
+ * ```ts
+ * const u = counterUniform(42, 7, 0, 0); // the same number on every run and in every worker
+ * u >= 0 && u < 1; // true
+ * ```
+ */
 export function counterUniform(
   seed: number,
   sample: number,
@@ -624,7 +633,19 @@ function sampleValue(v: SampleVar, seed: number, s: number, k: number): AxisValu
   }
 }
 
-/** The coordinates of point `index` (0 ≤ index < points), in {@link axisNames} order. */
+/**
+ * The coordinates of point `index` (0 ≤ index < points), in {@link axisNames} order.
+ *
+ * @example
+ * ```ts
+ * const spec = parseSweepSpec(
+ *   '{"command":"simulate","system":"pendulum","grid":{"method":["rattle","rk4"],"h":[0.1,0.05]},"outputs":["final:q[0]"]}',
+ *   'spec.json',
+ * );
+ * pointCoordinates(spec, 1); // ['rattle', 0.05]
+ * pointCoordinates(spec, 2); // ['rk4', 0.1]
+ * ```
+ */
 export function pointCoordinates(spec: SweepSpec, index: number): AxisValue[] {
   const S = spec.samples?.count ?? 1;
   let g = Math.floor(index / S);

@@ -28,7 +28,14 @@ export interface TableHeader {
 /** A row: the cells in column order (index first, error last). */
 export type Row = readonly Cell[];
 
-/** The columns of a sweep: `index`, the swept coordinates, `status`, the outputs, `error`. */
+/**
+ * The columns of a sweep: `index`, the swept coordinates, `status`, the outputs, `error`.
+ *
+ * @example
+ * ```ts
+ * tableColumns(['h'], ['drift:energy']); // ['index', 'h', 'status', 'drift:energy', 'error']
+ * ```
+ */
 export function tableColumns(axes: readonly string[], outputs: readonly string[]): string[] {
   return ['index', ...axes, 'status', ...outputs, 'error'];
 }
@@ -69,7 +76,15 @@ function csvCell(c: Cell): string {
   return /[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-/** The CSV table: one header line, one row per point; vectors as a quoted comma list, null empty. */
+/**
+ * The CSV table: one header line, one row per point; vectors as a quoted comma list, null empty.
+ *
+ * @example
+ * ```ts
+ * tableCsv(['index', 'init.q0', 'status', 'error'], [[0, [1, 2], 'ok', null]]);
+ * // 'index,init.q0,status,error\n0,"1,2",ok,\n'
+ * ```
+ */
 export function tableCsv(columns: readonly string[], rows: readonly Row[]): string {
   const lines = [columns.map((c) => csvCell(c)).join(',')];
   for (const r of rows) lines.push(r.map(csvCell).join(','));
@@ -82,7 +97,14 @@ export interface ShardId {
   readonly n: number;
 }
 
-/** Parses `K/N` (0 ≤ K < N): the K-th of N slices holds the points with index mod N = K. */
+/**
+ * Parses `K/N` (0 ≤ K < N): the K-th of N slices holds the points with index mod N = K.
+ *
+ * @example
+ * ```ts
+ * parseShard('3/8', 100_000); // { k: 3, n: 8 }
+ * ```
+ */
 export function parseShard(text: string, limit: number): ShardId {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!m) throw new UsageError(`expected K/N (e.g. 0/4), got '${text}'`, '--shard');
