@@ -234,6 +234,7 @@ function heatMap(
   const height = top + ph + 60;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
+    `<title>${xml(title)}</title>`,
     `<desc>${xml(`${title}; x: ${x.name}, y: ${y.name}${panels ? `, panels: ${panels.name}` : ''}; colour range [${lo}, ${hi}]`)}</desc>`,
     '<rect width="100%" height="100%" fill="#ffffff"/>',
     `<text x="${px(width / 2)}" y="20" text-anchor="middle" font-size="15">${xml(title)}</text>`,
