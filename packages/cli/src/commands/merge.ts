@@ -6,13 +6,16 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Io } from '../main.js';
 import { renderSweepPlot } from '../sweep/plot.js';
 import { type ReadTable, type Row, readTable } from '../sweep/table.js';
 import { resolveFormat } from './simulate.js';
 import { serializeTable, writeAtomic } from './sweep.js';
+
+/** Largest shard file read (bytes): a 10⁶-point table with 64 outputs fits. */
+const MAX_SHARD_BYTES = 2 ** 30;
 
 /** Raw options of `geomech merge`. */
 export interface MergeOptions {
@@ -92,15 +95,16 @@ export function mergeShards(shards: readonly ReadTable[], names: readonly string
 }
 
 /** Runs `geomech merge`. */
-export function runMerge(files: readonly string[], o: MergeOptions, io: Io): void {
-  const read = io.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+export async function runMerge(files: readonly string[], o: MergeOptions, io: Io): Promise<void> {
   if (o.plot !== undefined && !o.plot.toLowerCase().endsWith('.svg'))
     throw new UsageError(`plot file must end in .svg, got '${o.plot}'`, '--plot');
   const format = resolveFormat(o.format, o.out);
   const shards = files.map((f) => {
     let text: string;
     try {
-      text = read(f);
+      if (statSync(f).size > MAX_SHARD_BYTES)
+        throw new Error(`larger than ${MAX_SHARD_BYTES} bytes`);
+      text = readFileSync(f, 'utf8');
     } catch (err) {
       throw new UsageError(`cannot read: ${err instanceof Error ? err.message : String(err)}`, f);
     }
@@ -109,7 +113,7 @@ export function runMerge(files: readonly string[], o: MergeOptions, io: Io): voi
   const table = mergeShards(shards, files);
   const text = serializeTable(table.header, table.columns, table.rows, format, undefined);
   if (o.out !== undefined) writeAtomic(o.out, text);
-  else io.stdout(text);
+  else await io.stdout(text);
   if (o.plot !== undefined)
     io.writeFile(
       o.plot,

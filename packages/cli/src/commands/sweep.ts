@@ -16,6 +16,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -82,34 +83,35 @@ export function serializeTable(
   return format === 'csv' ? tableCsv(columns, rows) : tableJson(header, columns, rows);
 }
 
+/** Largest spec, model or guess file read (bytes), checked before reading. */
+const MAX_FILE_BYTES = 64 * 2 ** 20;
+
+/** Reads a regular text file of at most MAX_FILE_BYTES, or throws a UsageError naming `where`. */
+function readLimited(path: string, where: string): string {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new Error('not a regular file');
+    if (st.size > MAX_FILE_BYTES) throw new Error(`${st.size} bytes (limit ${MAX_FILE_BYTES})`);
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      where,
+    );
+  }
+}
+
 /** Reads the spec and the files it names; checks the model file once, before any worker starts. */
 async function loadSpec(
   path: string,
-  read: (p: string) => string,
 ): Promise<{ spec: SweepSpec; init: WorkerInit; header: TableHeader }> {
-  let text: string;
-  try {
-    text = read(path);
-  } catch (err) {
-    throw new UsageError(
-      `cannot read the spec: ${err instanceof Error ? err.message : String(err)}`,
-      path,
-    );
-  }
+  const text = readLimited(path, path);
   const spec = parseSweepSpec(text, path);
   const base = dirname(path);
   const near = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const files: [string, string][] = [];
-  const readNamed = (p: string, field: string): string => {
-    try {
-      return read(p);
-    } catch (err) {
-      throw new UsageError(
-        `cannot read ${p}: ${err instanceof Error ? err.message : String(err)}`,
-        `${path}: ${field}`,
-      );
-    }
-  };
+  const readNamed = (p: string, field: string): string => readLimited(p, `${path}: ${field}`);
+
   let modelPath: string | undefined;
   if (spec.model !== undefined) {
     modelPath = near(spec.model);
@@ -188,7 +190,6 @@ function resumeRows(
 
 /** Runs `geomech sweep`. */
 export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promise<void> {
-  const read = io.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const workers =
     o.workers === undefined ? os.availableParallelism() : parsePositiveInt(o.workers, '--workers');
   if (workers > SWEEP_LIMITS.workers)
@@ -206,7 +207,7 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
       'a shard file is JSON (merge the shards, then choose csv)',
       o.format === undefined ? '--out' : '--format',
     );
-  const { spec, init, header } = await loadSpec(specPath, read);
+  const { spec, init, header } = await loadSpec(specPath);
   const columns = tableColumns(
     axisNames(spec),
     spec.outputs.map((x) => x.name),
@@ -262,7 +263,7 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
   if (o.out !== undefined) {
     writeAtomic(o.out, text);
     if (journal !== undefined) rmSync(journal, { force: true });
-  } else io.stdout(text);
+  } else await io.stdout(text);
   if (o.plot !== undefined)
     io.writeFile(
       o.plot,

@@ -65,7 +65,7 @@ Examples:
       'after',
       '\nExamples:\n  $ geomech merge shard-0.json shard-1.json shard-2.json --out table.csv\n  $ geomech merge shards/*.json --plot map.svg > table.json',
     )
-    .action((files: string[], opts: MergeOptions) => {
-      runMerge(files, opts, io);
+    .action(async (files: string[], opts: MergeOptions) => {
+      await runMerge(files, opts, io);
     });
 }
