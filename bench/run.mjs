@@ -231,7 +231,7 @@ if (HAVE_PY) {
 }
 if (tmp) rmSync(tmp, { recursive: true, force: true });
 
-log('Section 5: sweeps on worker threads');
+log('Section 6: sweeps on worker threads');
 log('- packages/cli/bench/sweep.mjs');
 const sweep = runNode('packages/cli/bench/sweep.mjs');
 
@@ -638,9 +638,9 @@ if (!HAVE_PY) {
   p();
 }
 
-// Section 5: the sweep bench writes its own section
+// Section 6: the sweep bench writes its own section
 for (const line of sweep?.markdown ?? [
-  '## 5. Parameter sweeps on worker threads',
+  '## 6. Parameter sweeps on worker threads',
   '',
   'Not measured (see Failures).',
   '',

@@ -224,7 +224,7 @@ const result = {
 
 const f = (x, d = 0) => x.toFixed(d);
 const markdown = [
-  '## 5. Parameter sweeps on worker threads (`geomech sweep`, issue 22)',
+  '## 6. Parameter sweeps on worker threads (`geomech sweep`, issue 22)',
   '',
   `Measured by \`node packages/cli/bench/sweep.mjs\`${QUICK ? ' --quick' : ''}: the sweep's worker pool in one Node process, each side's fastest of ${ROUNDS} alternating round(s). CPU time is the process's (all threads); CPU/wall is the parallelism the run obtained on this shared machine (load average ${load.map((x) => x.toFixed(2)).join(', ')} before the rounds).`,
   '',
