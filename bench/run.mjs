@@ -244,6 +244,10 @@ log('Section 5: optimal control, geomech (bench/js/ocp.mjs)');
 const ocp = runNode('bench/js/ocp.mjs', [], ['--expose-gc', '--max-semi-space-size=64']);
 if (tmp) rmSync(tmp, { recursive: true, force: true });
 
+log('Section 6: sweeps on worker threads');
+log('- packages/cli/bench/sweep.mjs');
+const sweep = runNode('packages/cli/bench/sweep.mjs');
+
 // -------------------------------------------------------------------------------------------
 // format
 
@@ -650,6 +654,15 @@ if (!HAVE_PY) {
 // Section 5: IPOPT's scaling studies with the geomech column of bench/js/ocp.mjs (ids and n as in
 // bench/js/ipopt.mjs: so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge).
 for (const line of ipoptSection(ipopt, ocp)) p(line);
+
+// Section 6: the sweep bench writes its own section
+for (const line of sweep?.markdown ?? [
+  '## 6. Parameter sweeps on worker threads',
+  '',
+  'Not measured (see Failures).',
+  '',
+])
+  p(line);
 
 if (failures.length) {
   p('## Failures');

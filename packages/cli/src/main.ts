@@ -17,6 +17,7 @@ import {
   type SimulateOptions,
 } from './commands/simulate.js';
 import { resolveSolve, runSolve, type SolveOptions } from './commands/solve.js';
+import { addSweepCommands } from './commands/sweepProgram.js';
 import {
   errorLine,
   escapeControl,
@@ -502,6 +503,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         io.stderr(`geomech: warning: ${oneSafeLine(solved.hint)}\n`);
     });
 
+  addSweepCommands(program, io);
   return program;
 }
 

@@ -130,6 +130,7 @@ export default defineConfig({
           { text: '@geomech/contact', link: '/contact' },
           { text: '@geomech/dirac', link: '/dirac' },
           { text: '@geomech/cli', link: '/cli' },
+          { text: 'CLI: sweeps and clusters', link: '/sweeps' },
         ],
       },
       {

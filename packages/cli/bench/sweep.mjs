@@ -1,0 +1,256 @@
+// `geomech sweep` on worker threads (issue 22): the speed-up from 1 to 2 workers on a 200-point
+// sweep, and the per-point overhead of the sweep machinery beyond the run itself. Run after a
+// build: `node packages/cli/bench/sweep.mjs` (a table) or `--json` (the `@@RESULT` line and the
+// markdown section that bench/run.mjs copies into bench/RESULTS.md); `--quick` shortens it.
+//
+// Speed-up: the same 200 points (pendulum, RATTLE, h = 0.01, 1500 steps each, initial angle
+// swept over [0.1, 1.5]) run through the sweep's worker pool with 1 and with 2 workers, alternating,
+// ROUNDS rounds; each side keeps its fastest round (a load spike from the other users of this
+// shared machine must not decide the ratio). The process's CPU time (all threads, getrusage) is
+// reported next to the wall time, with the load average, so the reader sees whether two cores were
+// actually free: CPU ms / wall ms is the parallelism the run obtained.
+//
+// Overhead: 2000 points of a 1-step pendulum run (the smallest run there is) through the pool with
+// one worker, against the same 2000 command lines run by `main()` in a loop on the main thread
+// (warm); the difference per point is what the sweep adds (messages between threads, the output
+// summary, the row). The per-point cost of `main()` itself (argument parsing, resolving, the run,
+// serializing its JSON) is listed too.
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+const dist = new URL('../dist/', import.meta.url);
+const { runPool } = await import(new URL('sweep/pool.js', dist).href);
+const { parseSweepSpec, pointArgv } = await import(new URL('sweep/spec.js', dist).href);
+const { main } = await import(new URL('main.js', dist).href);
+const { runPoint } = await import(new URL('sweep/point.js', dist).href);
+
+const QUICK = process.argv.includes('--quick');
+const JSON_OUT = process.argv.includes('--json');
+const ROUNDS = QUICK ? 1 : 3;
+const note = (s) => process.stderr.write(`${s}\n`);
+
+const specOf = (doc) => {
+  const text = JSON.stringify(doc);
+  return { text, spec: parseSweepSpec(text, 'bench.sweep.json') };
+};
+const initOf = (text) => ({
+  specText: text,
+  specFile: 'bench.sweep.json',
+  modelPath: undefined,
+  guessPath: undefined,
+  files: [],
+});
+
+/** Runs the points through the pool; wall ms, CPU ms of the process (all threads), the rows. */
+async function timed(text, points, workers) {
+  const indices = Array.from({ length: points }, (_, i) => i);
+  const rows = [];
+  const arrivals = [];
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await runPool(initOf(text), indices, workers, (row) => {
+    arrivals.push([performance.now(), row]);
+    rows.push(row);
+  });
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  rows.sort((a, b) => a[0] - b[0]);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, rows, arrivals, t0 };
+}
+
+// -------------------------------------------------------------------------------------------
+// speed-up, 1 → 2 workers
+
+const POINTS = 200;
+const STEPS = QUICK ? 1500 : 5000;
+const speed = specOf({
+  command: 'simulate',
+  system: 'pendulum',
+  options: { method: 'rattle', h: 0.01, steps: STEPS },
+  grid: { 'init.theta0': { from: 0.1, to: 1.5, count: POINTS } },
+  outputs: ['final:q[0]', 'drift:energy', 'maxabs:constraint'],
+});
+// Calibration: the same CPU-bound loop in one process, then in two processes at once. Their
+// wall-time ratio is the speed-up this machine gave two independent processes at the time, the
+// ceiling for two workers whatever the pool does.
+const LOOP = `let s = 0; for (let i = 0; i < ${QUICK ? 2e8 : 6e8}; i++) s += i % 7; if (s < 0) console.log(s);`;
+const proc = () =>
+  new Promise((resolve, reject) => {
+    spawn(process.execPath, ['-e', LOOP], { stdio: 'ignore' }).on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`calibration exit ${code}`)),
+    );
+  });
+async function calibrate() {
+  let t = performance.now();
+  await proc();
+  const alone = performance.now() - t;
+  t = performance.now();
+  await Promise.all([proc(), proc()]);
+  const pair = performance.now() - t;
+  return { alone, pair, speedup: (2 * alone) / pair };
+}
+const calibration = [];
+
+const best = { 1: null, 2: null };
+const load = [];
+let same = true;
+let reference = null;
+for (let round = 1; round <= ROUNDS; round++) {
+  const c = await calibrate();
+  calibration.push(c);
+  note(
+    `calibration round ${round}: one process ${c.alone.toFixed(0)} ms, two at once ${c.pair.toFixed(0)} ms: ${c.speedup.toFixed(2)}×`,
+  );
+  for (const workers of [1, 2]) {
+    load.push(os.loadavg()[0]);
+    const r = await timed(speed.text, POINTS, workers);
+    note(
+      `speed-up round ${round}, ${workers} worker(s): ${r.wall.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU`,
+    );
+    const key = JSON.stringify(r.rows);
+    reference ??= key;
+    same &&= key === reference;
+    if (best[workers] === null || r.wall < best[workers].wall)
+      best[workers] = { wall: r.wall, cpu: r.cpu };
+  }
+}
+const speedup = best[1].wall / best[2].wall;
+
+// -------------------------------------------------------------------------------------------
+// per-point overhead
+
+const TINY = QUICK ? 500 : 2000;
+const tiny = specOf({
+  command: 'simulate',
+  system: 'pendulum',
+  options: { method: 'rattle', h: 0.01, steps: 1 },
+  grid: { 'init.theta0': { from: 0.1, to: 1.5, count: TINY } },
+  outputs: ['final:q[0]', 'drift:energy', 'wallMs'],
+});
+const silent = { stdout() {}, stderr() {}, stderrIsTTY: false, writeFile() {} };
+async function mainLoop() {
+  const t0 = performance.now();
+  for (let i = 0; i < TINY; i++) {
+    const code = await main(
+      [...pointArgv(tiny.spec, i, undefined, undefined), '--out=/dev/null/x.json'],
+      silent,
+    );
+    if (code !== 0) throw new Error(`point ${i}: exit ${code}`);
+  }
+  return performance.now() - t0;
+}
+/** The same points through runPoint (command line, captured output, summary, row), in-thread. */
+async function pointLoop() {
+  const t0 = performance.now();
+  for (let i = 0; i < TINY; i++) await runPoint(tiny.spec, i, new Map(), undefined, undefined);
+  return performance.now() - t0;
+}
+let inMain = Infinity;
+let inPoint = Infinity;
+for (let round = 0; round <= ROUNDS; round++) {
+  // round 0 warms both
+  const m = await mainLoop();
+  const q = await pointLoop();
+  if (round > 0) {
+    inMain = Math.min(inMain, m);
+    inPoint = Math.min(inPoint, q);
+  }
+}
+await mainLoop(); // warm the main thread's JIT as the worker warms its own
+let mainBest = Infinity;
+const medianOf = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const perPools = [];
+const perRuns = [];
+const startups = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  mainBest = Math.min(mainBest, await mainLoop());
+  // One worker runs the points one after the other. Over the second half (steady state: the
+  // worker is started and its code optimized), the gap between two rows arriving on the main
+  // thread is a point's whole cost in the sweep; the point's own wallMs (main() timed inside the
+  // worker) is the run. Same run, same seconds, so the machine's load weighs on both alike.
+  const r = await timed(tiny.text, TINY, 1);
+  const a = r.arrivals;
+  const k0 = a.length >> 1;
+  const span = a.length - 1 - k0;
+  const perPool = (a[a.length - 1][0] - a[k0][0]) / span;
+  let run = 0;
+  for (let k = k0 + 1; k < a.length; k++) run += a[k][1][a[k][1].length - 2];
+  perPools.push(perPool);
+  perRuns.push(run / span);
+  startups.push(a[0][0] - r.t0); // the first row's arrival, from the pool's start
+  note(
+    `overhead round ${round}: main() ${(mainBest / TINY).toFixed(3)} ms/point; pool ${perPool.toFixed(3)} ms/point, of which the run ${(run / span).toFixed(3)}`,
+  );
+}
+const perMain = mainBest / TINY;
+const perPool = medianOf(perPools);
+const perRun = medianOf(perRuns);
+const overheadRounds = perPools.map((p, k) => p - perRuns[k]);
+const overhead = medianOf(overheadRounds);
+const inThread = (inPoint - inMain) / TINY;
+const firstRow = medianOf(startups);
+
+const result = {
+  machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', load },
+  speedup: {
+    points: POINTS,
+    steps: STEPS,
+    rounds: ROUNDS,
+    wall1: best[1].wall,
+    wall2: best[2].wall,
+    cpu1: best[1].cpu,
+    cpu2: best[2].cpu,
+    speedup,
+    target: 1.8,
+    identical: same,
+    calibration,
+  },
+  overhead: {
+    points: TINY,
+    perMainMs: perMain,
+    perRunMs: perRun,
+    perPoolMs: perPool,
+    overheadMs: overhead,
+    inThreadMs: inThread,
+    firstRowMs: firstRow,
+    rounds: { perPool: perPools, perRun: perRuns },
+    target: 1,
+  },
+};
+
+const f = (x, d = 0) => x.toFixed(d);
+const markdown = [
+  '## 6. Parameter sweeps on worker threads (`geomech sweep`, issue 22)',
+  '',
+  `Measured by \`node packages/cli/bench/sweep.mjs\`${QUICK ? ' --quick' : ''}: the sweep's worker pool in one Node process, each side's fastest of ${ROUNDS} alternating round(s). CPU time is the process's (all threads); CPU/wall is the parallelism the run obtained on this shared machine (load average ${load.map((x) => x.toFixed(2)).join(', ')} before the rounds).`,
+  '',
+  `| ${POINTS}-point sweep (pendulum, RATTLE, h = 0.01, ${STEPS} steps per point) | wall ms | CPU ms | CPU / wall |`,
+  '|---|---:|---:|---:|',
+  `| 1 worker | ${f(best[1].wall)} | ${f(best[1].cpu)} | ${f(best[1].cpu / best[1].wall, 2)} |`,
+  `| 2 workers | ${f(best[2].wall)} | ${f(best[2].cpu)} | ${f(best[2].cpu / best[2].wall, 2)} |`,
+  `| **speed-up 1 → 2 workers** | **${f(speedup, 2)}×** (target ≥ 1.8×) | | |`,
+  '',
+  `Two independent processes running the same CPU-bound loop got ${calibration.map((c) => `${f(c.speedup, 2)}×`).join(', ')} (round by round) over one process alone at the time of these rounds: the ceiling this shared machine offered two workers.`,
+  '',
+  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)} (each worker loads and JIT-compiles the code on its own), so with two free cores the speed-up is at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2).`,
+  '',
+  `Tables from 1 and 2 workers identical in every round: ${same ? 'yes' : '**no**'}.`,
+  '',
+  `| per point, ${TINY} points of a 1-step pendulum run (the smallest run there is), 1 worker; steady state = the second half of the points; median of ${ROUNDS} round(s) | ms |`,
+  '|---|---:|',
+  `| \`main()\` on the main thread, warm, for reference (parse, resolve, run, serialize) | ${f(perMain, 3)} |`,
+  `| the run itself: \`main()\` timed inside the worker (the wallMs column) | ${f(perRun, 3)} |`,
+  `| a point in the sweep: gap between two rows arriving on the main thread | ${f(perPool, 3)} |`,
+  `| **overhead of the sweep per point beyond the run** (messages, output summary, row), rounds: ${overheadRounds.map((x) => f(x, 3)).join(', ')} | **${f(overhead, 3)}** (target < 1) |`,
+  `| of which in the worker's thread: runPoint() − main(), same points, one thread, fastest of ${ROUNDS} | ${f(inThread, 3)} |`,
+  `| once per sweep: the first row's arrival after the pool starts (worker start-up, module loading, a cold first point) | ${f(firstRow, 0)} |`,
+  '',
+];
+result.markdown = markdown;
+
+if (JSON_OUT) process.stdout.write(`@@RESULT ${JSON.stringify(result)}\n`);
+else process.stdout.write(`${markdown.join('\n')}\n`);

@@ -1,0 +1,177 @@
+/**
+ * One sweep point: its command line run in-process through the CLI's own entry {@link main} (the
+ * same arguments a user would type, so the sweep follows the commands as they evolve), its output
+ * document captured in memory, and the summary outputs taken from it.
+ *
+ * @module
+ */
+import { type Io, main } from '../main.js';
+import { axisNames, type OutputSpec, pointArgv, pointCoordinates, type SweepSpec } from './spec.js';
+import type { Cell, PointStatus, Row } from './table.js';
+
+/** Where a point's `--out` goes: never a real file, the point's Io captures it. */
+const VIRTUAL_OUT = '\0geomech-sweep-point.json';
+
+/** Files a point may read (model, guess), by the path its command line names. */
+export type PointFiles = ReadonlyMap<string, string>;
+
+type Doc = Record<string, unknown>;
+
+class OutputError extends Error {}
+
+function seriesStat(doc: Doc, o: Extract<OutputSpec, { kind: 'series' }>): number | null {
+  const series = doc.series as Record<string, unknown> | undefined;
+  if (series === undefined) return null;
+  const data = series[o.field];
+  if (!Array.isArray(data))
+    throw new OutputError(
+      `output ${o.name}: the result has no series '${o.field}' (fields: ${Object.keys(series).join(', ')})`,
+    );
+  const count = data.length;
+  if (count === 0) return null;
+  const value = (k: number): number => {
+    const e = data[k] as unknown;
+    if (typeof e === 'number') {
+      if (o.component !== undefined && o.component !== 0)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} is a scalar series, it has no component ${o.component}`,
+        );
+      return e;
+    }
+    if (Array.isArray(e)) {
+      if (o.component === undefined)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} has ${e.length} components, name one (${o.field}[0])`,
+        );
+      if (o.component >= e.length)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} has ${e.length} components, no component ${o.component}`,
+        );
+      return e[o.component] as number;
+    }
+    throw new OutputError(`output ${o.name}: ${o.field} is not numeric`);
+  };
+  if (o.stat === 'final') return value(count - 1);
+  if (o.stat === 'initial') return value(0);
+  const start = count - Math.max(1, Math.ceil(o.tail * count - 1e-9));
+  const x0 = value(0);
+  let acc = o.stat === 'max' ? -Infinity : o.stat === 'min' ? Infinity : 0;
+  for (let k = start; k < count; k++) {
+    const x = value(k);
+    switch (o.stat) {
+      case 'drift':
+        acc = Math.max(acc, Math.abs(x - x0));
+        break;
+      case 'max':
+        acc = Math.max(acc, x);
+        break;
+      case 'min':
+        acc = Math.min(acc, x);
+        break;
+      case 'maxabs':
+        acc = Math.max(acc, Math.abs(x));
+        break;
+      case 'mean':
+        acc += x;
+        break;
+    }
+  }
+  return o.stat === 'mean' ? acc / (count - start) : acc;
+}
+
+function docField(doc: Doc, field: string): Cell {
+  if (field === 'finestError') {
+    // order: the error of the finest level (the last)
+    const errors = doc.error;
+    return Array.isArray(errors) && typeof errors.at(-1) === 'number'
+      ? (errors.at(-1) as number)
+      : null;
+  }
+  let v = doc[field];
+  if (v === undefined) v = (doc.stats as Doc | undefined)?.[field];
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  return null;
+}
+
+/** The summary outputs of one point from its command's JSON document. */
+export function summarize(spec: SweepSpec, doc: Doc | undefined, wallMs: number): Cell[] {
+  return spec.outputs.map((o) => {
+    if (o.kind === 'wallMs') return wallMs;
+    if (doc === undefined) return null;
+    if (o.kind === 'doc') return docField(doc, o.field);
+    return seriesStat(doc, o);
+  });
+}
+
+const STATUS: Record<number, PointStatus> = { 0: 'ok', 1: 'failed', 2: 'invalid' };
+
+/**
+ * Runs point `index` of `spec` through {@link main} with captured output and returns its row:
+ * index, coordinates, status (`ok`, `failed` for a numerical failure, `invalid` for bad input),
+ * the outputs and the error line's text (null when ok).
+ */
+export async function runPoint(
+  spec: SweepSpec,
+  index: number,
+  files: PointFiles,
+  modelPath: string | undefined,
+  guessPath: string | undefined,
+): Promise<Row> {
+  const argv = pointArgv(spec, index, modelPath, guessPath);
+  argv.push(`--out=${VIRTUAL_OUT}`);
+  let written: string | undefined;
+  let stderr = '';
+  // `checkOutput` (main's Io from the input-limits work) must accept the virtual --out path; the
+  // cast keeps this object valid whether or not this version of Io declares it
+  const io = {
+    checkOutput: () => {},
+    stdout: () => {},
+    stderr: (t) => {
+      stderr += t;
+    },
+    stderrIsTTY: false,
+    writeFile: (path, text) => {
+      if (path === VIRTUAL_OUT) written = text;
+      else
+        throw Object.assign(new Error(`a sweep point writes no files (${path})`), {
+          code: 'EACCES',
+        });
+    },
+    readFile: (path) => {
+      const text = files.get(path);
+      if (text === undefined)
+        throw Object.assign(new Error(`no such file '${path}'`), { code: 'ENOENT' });
+      return text;
+    },
+  } as Io;
+  const started = performance.now();
+  const code = await main(argv, io);
+  const wallMs = Math.round((performance.now() - started) * 1000) / 1000;
+  let status: PointStatus = STATUS[code] ?? 'failed';
+  let error: string | null = null;
+  if (code !== 0) {
+    const line = stderr.split('\n').find((l) => l.startsWith('geomech: error: '));
+    error = line === undefined ? `exit code ${code}` : line.slice('geomech: error: '.length);
+  }
+  let doc: Doc | undefined;
+  if (written !== undefined) {
+    try {
+      doc = JSON.parse(written) as Doc;
+    } catch {
+      doc = undefined;
+    }
+  }
+  let values: Cell[];
+  try {
+    values = summarize(spec, doc, wallMs);
+  } catch (err) {
+    if (!(err instanceof OutputError)) throw err;
+    status = 'invalid';
+    error = err.message;
+    values = summarize(spec, undefined, wallMs);
+  }
+  return [index, ...pointCoordinates(spec, index), status, ...values, error];
+}
+
+/** The number of coordinate columns of a spec's rows. */
+export const coordinateCount = (spec: SweepSpec): number => axisNames(spec).length;

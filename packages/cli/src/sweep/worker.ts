@@ -1,0 +1,52 @@
+/**
+ * The sweep's worker thread: reads the spec once from `workerData`, then runs the batches of point
+ * indices the main thread sends and posts one row per point, in the order it ran them.
+ *
+ * @module
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { runPoint } from './point.js';
+import { parseSweepSpec } from './spec.js';
+import type { Row } from './table.js';
+
+/** What the main thread hands every worker. */
+export interface WorkerInit {
+  readonly specText: string;
+  readonly specFile: string;
+  readonly modelPath: string | undefined;
+  readonly guessPath: string | undefined;
+  readonly files: readonly (readonly [string, string])[];
+}
+
+/** Main thread → worker: queue these points (or stop). */
+export type ToWorker = { readonly indices: readonly number[] } | { readonly stop: true };
+/** Worker → main thread: one finished row. */
+export type FromWorker = { readonly row: Row };
+
+const init = workerData as WorkerInit;
+const spec = parseSweepSpec(init.specText, init.specFile);
+const files = new Map(init.files);
+const port = parentPort!;
+
+// one queue, drained by one loop: the main thread sends the next batch before this one is done,
+// so the worker never waits for a message round trip between points
+const queue: number[] = [];
+let draining = false;
+async function drain(): Promise<void> {
+  draining = true;
+  while (queue.length > 0) {
+    const index = queue.shift()!;
+    const row = await runPoint(spec, index, files, init.modelPath, init.guessPath);
+    port.postMessage({ row } satisfies FromWorker);
+  }
+  draining = false;
+}
+
+port.on('message', (msg: ToWorker) => {
+  if ('stop' in msg) {
+    port.close();
+    return;
+  }
+  queue.push(...msg.indices);
+  if (!draining) void drain();
+});
