@@ -63,7 +63,6 @@ export class DiscreteForce {
   private readonly c: number;
   private readonly xi: Float64Array;
   private readonly v: Float64Array;
-  private readonly fbar: Float64Array;
   private readonly fp: Float64Array;
   private readonly fm: Float64Array;
   private readonly jq: Float64Array;
@@ -97,7 +96,6 @@ export class DiscreteForce {
     this.weightPlus = h * wp;
     this.xi = new Float64Array(n);
     this.v = new Float64Array(n);
-    this.fbar = new Float64Array(n);
     this.fp = new Float64Array(n);
     this.fm = new Float64Array(n);
     this.jq = new Float64Array(n * n);
