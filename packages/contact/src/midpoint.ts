@@ -149,11 +149,7 @@ export class MidpointHerglotz extends ContactStepper {
   ) {
     const force = options.force;
     const m = force === undefined ? 0 : checkForce('MidpointHerglotz: force', force, lagrangian.n);
-    super(
-      mechanicalMidpointLd(lagrangian.potential, lagrangian.gamma, h),
-      SIGMA_REGULARITY_TOL,
-      m,
-    );
+    super(mechanicalMidpointLd(lagrangian.potential, lagrangian.gamma, h), SIGMA_REGULARITY_TOL, m);
     // σ_d = 1 + hγ must not vanish (RegularityError); σ_d < 0 is allowed and reported in the
     // solution's warnings (spec 004 §9.12).
     this.sigma = checkSigma(h * lagrangian.gamma, 0);
@@ -184,26 +180,29 @@ export class MidpointHerglotz extends ContactStepper {
     const hessV = this.autonomous ? V.hessV : undefined;
     // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k; leaves the midpoint and ∇V there
     // forced: − (h/2)F̄, F̄ = F(t_k + h/2, (q_k + x)/2, (x − q_k)/h, u_k), left in fbar
-    this.residualFn = fd !== undefined
-      ? (out, x) => {
-          for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
-          if (this.autonomous) V.gradV(grad, mid);
-          else V.gradV(grad, mid, this.tm);
-          fd.value(fbar, this.tm - 0.5 * h, qk, x, this.uk);
-          for (let i = 0; i < n; i++)
-            out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * (grad[i]! - fbar[i]!) - spk[i]!;
-        }
-      : this.autonomous
-      ? (out, x) => {
-          for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
-          V.gradV(grad, mid);
-          for (let i = 0; i < n; i++) out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
-        }
-      : (out, x) => {
-          for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
-          V.gradV(grad, mid, this.tm);
-          for (let i = 0; i < n; i++) out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
-        };
+    this.residualFn =
+      fd !== undefined
+        ? (out, x) => {
+            for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
+            if (this.autonomous) V.gradV(grad, mid);
+            else V.gradV(grad, mid, this.tm);
+            fd.value(fbar, this.tm - 0.5 * h, qk, x, this.uk);
+            for (let i = 0; i < n; i++)
+              out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * (grad[i]! - fbar[i]!) - spk[i]!;
+          }
+        : this.autonomous
+          ? (out, x) => {
+              for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
+              V.gradV(grad, mid);
+              for (let i = 0; i < n; i++)
+                out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
+            }
+          : (out, x) => {
+              for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
+              V.gradV(grad, mid, this.tm);
+              for (let i = 0; i < n; i++)
+                out[i] = (x[i]! - qk[i]!) / h + 0.5 * h * grad[i]! - spk[i]!;
+            };
     // ∂G/∂x = I/h + (h/4)∇²V(q_mid)
     this.jacobianFn = (out, x) => {
       for (let i = 0; i < n; i++) mid[i] = 0.5 * (qk[i]! + x[i]!);
@@ -361,8 +360,10 @@ export class MidpointHerglotz extends ContactStepper {
         'needs a Hamiltonian step (x_{k+1} = Φ̃_d(x_k, u_k)) just taken',
       );
     }
-    if (dxdx.length !== s * s) throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
-    if (dxdu.length !== s * m) throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
+    if (dxdx.length !== s * s)
+      throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
+    if (dxdu.length !== s * m)
+      throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
     const d = (this.derivatives ??= midpointDerivativeScratch(n, m));
     const { lastQ: q, lastQ1: y, lastU: u } = this;
     const V = this.lagrangian.potential;
