@@ -364,7 +364,8 @@ export class MidpointHerglotz extends ContactStepper {
       throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
     if (dxdu.length !== s * m)
       throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
-    const d = (this.derivatives ??= midpointDerivativeScratch(n, m));
+    this.derivatives ??= midpointDerivativeScratch(n, m);
+    const d = this.derivatives;
     const { lastQ: q, lastQ1: y, lastU: u } = this;
     const V = this.lagrangian.potential;
     const tm = this.lastT + 0.5 * h;
