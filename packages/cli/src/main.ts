@@ -36,6 +36,7 @@ import {
   openOutputFile,
   readTextFile,
 } from './files.js';
+import { MAX_INPUT_BYTES, parseControlSequence } from './inputs.js';
 import {
   formatCount,
   MAX_CONTINUATION,
@@ -50,7 +51,7 @@ import { MAX_OUTPUT_BYTES } from './output.js';
 import { plotFromSeries, renderLinePlot } from './plot.js';
 import { createProgress } from './progress.js';
 import type { PlotChoice, SystemDescriptor } from './registry.js';
-import type { SimulationOutput } from './runner.js';
+import type { ControlSequence, SimulationOutput } from './runner.js';
 
 /** Where the program reads and writes; injectable for tests. */
 export interface Io {
@@ -252,7 +253,7 @@ Limits (each refused with exit 2 before any work): --steps (or --t-end/--h) ${fo
 Ziegler links --param n ${MAX_ZIEGLER_LINKS}; solve --n ${formatCount(MAX_SOLVE_STEPS)}; --continuation ${MAX_CONTINUATION};
 --max-iter ${formatCount(MAX_ITERATIONS)}; order --levels ${MAX_ORDER_LEVELS} and ${formatCount(MAX_ORDER_STEPS)} steps over all levels;
 output ${MAX_OUTPUT_BYTES / 2 ** 30} GiB (estimated before the run: use --every); --model files ${MAX_MODEL_BYTES / 2 ** 20} MiB,
---guess files ${MAX_GUESS_BYTES / 2 ** 20} MiB (regular files only).`;
+--guess files ${MAX_GUESS_BYTES / 2 ** 20} MiB, --input files ${MAX_INPUT_BYTES / 2 ** 20} MiB (regular files only).`;
 
 function buildProgram(io: Io, debug: { on: boolean }): Command {
   const out = (text: string) => writeStdout(io, [text]);
@@ -329,6 +330,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       '--model <file.json>',
       `user-defined system: a JSON model file of at most ${MAX_MODEL_BYTES / 2 ** 20} MiB (see the CLI README)`,
     )
+    .option(
+      '--input <file>',
+      `control sequence of a --model with "inputs": one row of u per step, JSON [[...], ...] or CSV, at most ${MAX_INPUT_BYTES / 2 ** 20} MiB`,
+    )
     .option('--plot <file.svg>', 'also draw the main series to an SVG file')
     .option('--quiet', 'no warnings or progress on stderr')
     .addHelpText(
@@ -338,7 +343,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .action(
       async (
         name: string | undefined,
-        opts: SimulateOptions & { plot?: string; quiet?: boolean },
+        opts: SimulateOptions & { plot?: string; quiet?: boolean; input?: string },
       ) => {
         const format = resolveFormat(opts.format, opts.out);
         checkTargets(io, opts);
@@ -356,7 +361,20 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         } else if (name === undefined) {
           throw new UsageError('missing system name (or give --model FILE)', 'geomech simulate');
         }
-        const resolved = resolveSimulate(name ?? '', opts, model);
+        let controls: ControlSequence | undefined;
+        if (opts.input !== undefined) {
+          if (model === undefined)
+            throw new UsageError(
+              'built-in systems take no control inputs (use --model with "inputs" and "forces")',
+              '--input',
+            );
+          controls = parseControlSequence(
+            readInput(io, opts.input, '--input', MAX_INPUT_BYTES),
+            opts.input,
+          );
+        }
+        const checked = resolveSimulate(name ?? '', opts, model);
+        const resolved = controls === undefined ? checked : { ...checked, inputs: controls };
         const loud = io.stderrIsTTY && !opts.quiet;
         const bar = createProgress((t) => io.stderr(t), loud);
         const request = loud

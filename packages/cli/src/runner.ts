@@ -19,8 +19,17 @@ export interface SimulateRequest {
   readonly init: ReadonlyMap<string, readonly number[]>;
   readonly tol?: number;
   readonly maxIterations?: number;
+  /** The control sequence of `--input` (checked against the model's inputs by its runner). */
+  readonly inputs?: ControlSequence;
   /** Progress of the run (steps done, steps); set by the CLI when it draws a progress bar. */
   readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** A control sequence: `rows` rows of `width` finite numbers, flat row-major in `data`. */
+export interface ControlSequence {
+  readonly rows: number;
+  readonly width: number;
+  readonly data: Float64Array;
 }
 
 /** One output series: `width` numbers per kept state (1 for scalars). */

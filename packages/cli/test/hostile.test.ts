@@ -187,6 +187,7 @@ describe('limits checked before any work: exit 2, one line naming the limit', ()
         'output 1 GiB',
         '--model files 1 MiB',
         '--guess files 64 MiB',
+        '--input files 64 MiB',
       ])
         expect(r.stdout.replace(/\s+/g, ' '), `${argv.join(' ')}: ${text}`).toContain(text);
     }

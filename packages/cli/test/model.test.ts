@@ -709,7 +709,7 @@ describe('malformed model files: one UsageError line naming the field (and the p
     [
       'unknown field',
       variant('contact', { lagrangain: 'x' }),
-      'lagrangain: unknown field (known: kind, description, coordinates, lagrangian, constraints, params, init, method, h, steps)',
+      'lagrangain: unknown field (known: kind, description, coordinates, lagrangian, constraints, params, init, method, h, steps, forces, inputs)',
     ],
     ['missing field', variant('contact', { lagrangian: undefined }), 'lagrangian: missing field'],
     [
@@ -951,6 +951,8 @@ describe('model.schema.json agrees with the reader', () => {
         'method',
         'h',
         'steps',
+        'forces',
+        'inputs',
       ].sort(),
     );
     expect(schema.properties.kind!.enum).toEqual([...MODEL_KINDS]);

@@ -20,6 +20,16 @@
  * the step's start time; the discrete Lagrangian evaluates a time-dependent L at its own
  * quadrature times inside the step.
  *
+ * Forces (option `force`, inputs u_k through core's `integrate`): the forced discrete Legendre
+ * transforms of Marsden–West 2001 (3.2.5) applied to (40) give the forced Herglotz step
+ *
+ *   G(x) = (1 + D_z L_d) p_k + D1 L_d(q_k, x, z_k, t_k) + f_d⁻(q_k, x; t_k, u_k) = 0,
+ *   ∂G/∂x = D2D1 + p_k ⊗ D2Dz + ∂f_d⁻/∂q1,
+ *   p_{k+1} = D2 L_d(q_k, x, z_k, t_k) + f_d⁺(q_k, x; t_k, u_k),   z_{k+1} = z_k + L_d,
+ *
+ * i.e. D1 L_d(q_k, q_{k+1}) + f_d⁻ + σ_k (D2 L_d(q_{k−1}, q_k) + f_d⁺) = 0 on a trajectory: the
+ * discrete Herglotz equations (39) with the forced DEL terms of Marsden–West (3.2.4).
+ *
  * Regularity (spec 004 §9.12, §11.13): a step whose σ vanishes (|σ| below
  * {@link SIGMA_REGULARITY_TOL} relative to max(1, |D_z L_d|)) throws {@link RegularityError};
  * a negative σ (the step reverses the orientation of the contact form) is legal but is reported
@@ -28,7 +38,11 @@
  * @module
  */
 import {
+  checkForce,
   DimensionError,
+  DiscreteForce,
+  type Force,
+  type ForceQuadrature,
   GeomechError,
   type MethodTraits,
   methodTraits,
@@ -88,6 +102,17 @@ export interface ContactIntegratorOptions {
    * x = q_k + (q_k − q_{k−1}) once a previous increment exists (spec 004 §7.1 [S]).
    */
   readonly initialGuess?: 'momentum' | 'extrapolate';
+  /**
+   * An external (control) force F(t, q, v, u): the step solves the forced discrete Herglotz
+   * equations (module doc) with core's `DiscreteForce` f_d^± of {@link forceQuadrature}; the
+   * integrator's input size is then `force.m`.
+   */
+  readonly force?: Force;
+  /**
+   * Quadrature of the discrete force (Marsden–West 2001 §3.2): `'midpoint'` (default,
+   * f_d^± = (h/2)F at t_k + h/2, q_{k+½}), `'left'` (f_d⁻ = hF at t_k, q_k; f_d⁺ = 0) or `'right'`.
+   */
+  readonly forceQuadrature?: ForceQuadrature;
 }
 
 /** Default Newton iteration cap of a step. */
@@ -169,10 +194,26 @@ export class ContactIntegrator extends ContactStepper {
   private ep: Float64Array;
   private ez = 0;
   private et = 0;
+  /** The discrete force, when forced. */
+  readonly discreteForce: DiscreteForce | undefined;
+  private uk: Float64Array;
+  private readonly fq1: Float64Array;
 
   constructor(Ld: DiscreteContactLagrangian, options: ContactIntegratorOptions = {}) {
-    super(Ld, options.sigmaTol ?? SIGMA_REGULARITY_TOL);
+    const force = options.force;
+    super(
+      Ld,
+      options.sigmaTol ?? SIGMA_REGULARITY_TOL,
+      force === undefined ? 0 : checkForce('ContactIntegrator: force', force, Ld.n),
+    );
     const n = this.n;
+    this.discreteForce =
+      force === undefined
+        ? undefined
+        : new DiscreteForce(force, Ld.h, options.forceQuadrature ?? 'midpoint');
+    this.uk = this.zeroInput;
+    this.fq1 = new Float64Array(force === undefined ? 0 : n * n);
+    const fd = this.discreteForce;
     this.method = contactMethodTraits(Ld);
     this.guessMode = options.initialGuess ?? 'momentum';
     this.lagrangian = options.lagrangian;
@@ -218,12 +259,22 @@ export class ContactIntegrator extends ContactStepper {
       this.legendreJacobian = () => {};
     }
     // (39) through (40): G(x) = (1 + Dz L_d(q_k, x, z_k, t_k)) p_k + D1 L_d(q_k, x, z_k, t_k)
-    this.residualFn = (out, x) => {
-      const { qk, pk, zk, tk } = this;
-      Ld.D1(out, qk, x, zk, tk);
-      const s = 1 + Ld.Dz(qk, x, zk, tk);
-      for (let i = 0; i < n; i++) out[i] = out[i]! + s * pk[i]!;
-    };
+    const fm = new Float64Array(n);
+    this.residualFn =
+      fd === undefined
+        ? (out, x) => {
+            const { qk, pk, zk, tk } = this;
+            Ld.D1(out, qk, x, zk, tk);
+            const s = 1 + Ld.Dz(qk, x, zk, tk);
+            for (let i = 0; i < n; i++) out[i] = out[i]! + s * pk[i]!;
+          }
+        : (out, x) => {
+            const { qk, pk, zk, tk } = this;
+            Ld.D1(out, qk, x, zk, tk);
+            const s = 1 + Ld.Dz(qk, x, zk, tk);
+            fd.minus(fm, tk, qk, x, this.uk);
+            for (let i = 0; i < n; i++) out[i] = out[i]! + s * pk[i]! + fm[i]!;
+          };
     // spec 004 §7.1: ∂G/∂x = ∂(D1 L_d)/∂q1 + p_k ⊗ ∇_{q1}(Dz L_d)
     this.jacobianFn = (out, x) => {
       const { qk, pk, zk, tk, dzq1 } = this;
@@ -232,6 +283,12 @@ export class ContactIntegrator extends ContactStepper {
       for (let i = 0; i < n; i++) {
         const pi = pk[i]!;
         for (let j = 0; j < n; j++) out[i * n + j] = out[i * n + j]! + pi * dzq1[j]!;
+      }
+      if (fd !== undefined && fd.weightMinus !== 0) {
+        // + ∂f_d⁻/∂q1 = h w⁻ ∂F̄/∂q1
+        const { fq1 } = this;
+        fd.jacobian(undefined, fq1, undefined, tk, qk, x, this.uk);
+        for (let i = 0; i < n * n; i++) out[i] = out[i]! + fd.weightMinus * fq1[i]!;
       }
     };
   }
@@ -281,8 +338,11 @@ export class ContactIntegrator extends ContactStepper {
    * One step of Φ̃_d (43) on the flat state (q_k, p_k, z_k) at time t_k, in place; σ_k is left
    * in {@link lastSigma}. Newton starts from the momentum guess or the extrapolation.
    */
-  protected advance(state: Float64Array, k: number, t: number): number {
+  protected advance(state: Float64Array, k: number, t: number, u: Float64Array): number {
     const { n, guess, qk, pk, pNext, Ld } = this;
+    if (u.length !== this.inputSize)
+      throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);
+    this.uk = u;
     for (let i = 0; i < n; i++) {
       qk[i] = state[i]!;
       pk[i] = state[n + i]!;
@@ -299,6 +359,12 @@ export class ContactIntegrator extends ContactStepper {
     // F⁺L_d (40): p_{k+1} = D2 L_d(q_k, x, z_k), z_{k+1} = z_k + L_d(q_k, x, z_k)
     const zNext = z + Ld.Ld(qk, x, z, t);
     Ld.D2(pNext, qk, x, z, t);
+    const fd = this.discreteForce;
+    if (fd !== undefined && fd.weightPlus !== 0) {
+      // forced F⁺L_d (Marsden–West (3.2.5)): + f_d⁺(q_k, q_{k+1})
+      fd.plus(this.fq1, t, qk, x, u);
+      for (let i = 0; i < n; i++) pNext[i] = pNext[i]! + this.fq1[i]!;
+    }
     assertFinite(x, pNext, zNext, k);
     for (let i = 0; i < n; i++) {
       this.increment[i] = x[i]! - qk[i]!;
@@ -312,8 +378,9 @@ export class ContactIntegrator extends ContactStepper {
 
   /**
    * The Newton system of the step leaving (q, p, z) at time t: out ← G(x) =
-   * (1 + D_z L_d(q, x, z, t)) p + D1 L_d(q, x, z, t), and, when `jacobian` is given, jacobian ←
-   * ∂G/∂x = D2D1 + p ⊗ D2Dz (n×n row-major). For checks of the Jacobian and diagnostics.
+   * (1 + D_z L_d(q, x, z, t)) p + D1 L_d(q, x, z, t) + f_d⁻(q, x; t, u), and, when `jacobian` is
+   * given, jacobian ← ∂G/∂x = D2D1 + p ⊗ D2Dz + ∂f_d⁻/∂x (n×n row-major; no force terms when
+   * unforced; u defaults to 0). For checks of the Jacobian and diagnostics.
    */
   newtonSystem(
     out: Float64Array,
@@ -323,9 +390,13 @@ export class ContactIntegrator extends ContactStepper {
     z: number,
     t = 0,
     jacobian?: Float64Array,
+    u: Float64Array = this.zeroInput,
   ): Float64Array {
     const { n } = this;
     if (x.length !== n) throw new DimensionError('newtonSystem: x', n, x.length);
+    if (u.length !== this.inputSize)
+      throw new DimensionError('newtonSystem: u', this.inputSize, u.length);
+    this.uk = u;
     if (out.length !== n) throw new DimensionError('newtonSystem: out', n, out.length);
     this.qk.set(q);
     this.pk.set(p);
@@ -362,6 +433,7 @@ export class ContactIntegrator extends ContactStepper {
     this.pk.set(p0);
     this.zk = z0;
     this.tk = t;
+    this.uk = this.zeroInput;
     if (guess === undefined) this.momentumGuess();
     else {
       if (guess.length !== n)
@@ -387,7 +459,8 @@ export class ContactIntegrator extends ContactStepper {
    * solves (39) for q_{k+1}; then qPrev ← q_k, q ← q_{k+1}, and z_k is returned. σ of the forward
    * interval (q_k, q_{k+1}, z_k) is left in {@link lastSigma}. `k` is the index of q (the state
    * the step leaves), `t` the time t_k of q (the previous interval starts at t − h). Newton starts
-   * from 2q_k − q_{k−1} (spec 004 §7.1 [S]). Allocates nothing.
+   * from 2q_k − q_{k−1} (spec 004 §7.1 [S]). Unforced (u = 0 for a forced integrator).
+   * Allocates nothing.
    */
   stepLagrangian(qPrev: Float64Array, q: Float64Array, zPrev: number, k = 1, t = 0): number {
     const { n, h, guess, qk, pk, Ld } = this;
@@ -400,6 +473,7 @@ export class ContactIntegrator extends ContactStepper {
     }
     this.zk = z;
     this.tk = t;
+    this.uk = this.zeroInput;
     const x = this.solveForward(k);
     for (let i = 0; i < n; i++) {
       qPrev[i] = qk[i]!;

@@ -109,6 +109,11 @@ export interface ContactIntegrateOptions {
   readonly onFailure?: 'throw' | 'return';
   /** Largest recorded storage in bytes (core's default 1 GiB). */
   readonly maxRecordBytes?: number;
+  /**
+   * The control sequence u_0 … u_{steps−1} of a forced integrator (core's `integrate` `inputs`):
+   * a flat `steps × inputSize` array or a function of (k, t). Missing: u = 0.
+   */
+  readonly inputs?: IntegrateOptions['inputs'];
 }
 
 /**
@@ -136,7 +141,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   readonly h: number;
   /** Length 2n + 1 of the state (q, p, z). */
   readonly stateSize: number;
-  readonly inputSize = 0;
+  /** Input size m of the force (0 when unforced). */
+  readonly inputSize: number;
   readonly series: readonly SeriesSpec<ContactSeries>[];
   /** σ = 1 + D_z L_d of the last step taken. */
   lastSigma = Number.NaN;
@@ -158,6 +164,12 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   private armed = false;
   private startPending = false;
   private energyWarning: string | undefined = undefined;
+  /** True while {@link peekLeaving} runs {@link advance} (a subclass keeps no step data then). */
+  protected peeking = false;
+  /** True when the last step taken was the explicit two-point start (no step derivatives). */
+  protected lastWasStart = false;
+  /** Zero input of {@link stepHamiltonian} and of the final look-ahead. */
+  protected readonly zeroInput: Float64Array;
   // scratch
   private readonly sq: Float64Array;
   private readonly sp: Float64Array;
@@ -168,6 +180,7 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     /** The discrete Lagrangian whose F^±L_d start a two-point run. */
     readonly Ld: DiscreteContactLagrangian,
     sigmaTol: number,
+    inputSize = 0,
   ) {
     const n = Ld.n;
     if (!Number.isInteger(n) || n < 1) throw new DimensionError('contact stepper: n', '>= 1', n);
@@ -178,6 +191,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     this.n = n;
     this.h = Ld.h;
     this.stateSize = 2 * n + 1;
+    this.inputSize = inputSize;
+    this.zeroInput = new Float64Array(inputSize);
     this.series = contactSeries(n);
     this.sigmaTol = sigmaTol;
     this.armedX0 = new Float64Array(2 * n + 1);
@@ -190,10 +205,11 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
 
   /**
    * One step of the discrete Hamiltonian flow Φ̃_d from the state x = (q_k, p_k, z_k) at time
-   * t = t_k, in place, leaving σ_k in {@link lastSigma}; returns the Newton iterations. Must
-   * leave `state` unchanged when it throws. Allocates nothing.
+   * t = t_k with input u_k (length {@link inputSize}), in place, leaving σ_k in
+   * {@link lastSigma}; returns the Newton iterations. Must leave `state` unchanged when it throws.
+   * Allocates nothing.
    */
-  protected abstract advance(state: Float64Array, k: number, t: number): number;
+  protected abstract advance(state: Float64Array, k: number, t: number, u: Float64Array): number;
 
   /** out ← p0 of a (q0, v0, z0) start at time t (the Legendre map (20)). */
   protected abstract momentum(
@@ -277,13 +293,18 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     }
   }
 
-  /** One step (the Stepper contract): the armed two-point start, else {@link advance}. */
-  step(state: Float64Array, k: number, t: number): number {
+  /**
+   * One step (the Stepper contract): the armed two-point start, else {@link advance} with the
+   * input u_k (`u` may be omitted for an unforced integrator).
+   */
+  step(state: Float64Array, k: number, t: number, _h?: number, u?: Float64Array): number {
     if (this.startPending) {
       this.startPending = false;
+      this.lastWasStart = true;
       return this.startStep(state, k, t);
     }
-    return this.advance(state, k, t);
+    this.lastWasStart = false;
+    return this.advance(state, k, t, u ?? this.zeroInput);
   }
 
   /** F⁺L_d (40) of the two-point start: p1 = D2 L_d(q0, q1, z0), z1 = z0 + L_d, q ← q1. */
@@ -334,7 +355,14 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   }
 
   /** σ of the step that would leave `state`, without taking it; NaN if that step fails. */
-  peekLeaving(out: Float64Array, state: Float64Array, k: number, t: number): void {
+  peekLeaving(
+    out: Float64Array,
+    state: Float64Array,
+    k: number,
+    t: number,
+    _h?: number,
+    u?: Float64Array,
+  ): void {
     if (this.startPending) {
       out[0] = this.armedSigma;
       return;
@@ -344,11 +372,14 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     this.saveStepState();
     this.peekState.set(state);
     out[0] = Number.NaN;
+    this.peeking = true;
     try {
-      this.advance(this.peekState, k, t);
+      this.advance(this.peekState, k, t, u ?? this.zeroInput);
       out[0] = this.lastSigma;
     } catch (error) {
       if (!(error instanceof GeomechError)) throw error;
+    } finally {
+      this.peeking = false;
     }
     this.restoreStepState();
     this.lastIterations = lastIterations;
@@ -375,19 +406,30 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   /**
    * One step of Φ̃_d (43) on separate arrays, in place: (q, p) are overwritten with
    * (q_{k+1}, p_{k+1}) and z_{k+1} is returned; σ_k is left in {@link lastSigma}. `k` labels
-   * errors, `t` is the step's start time t_k. Allocates nothing.
+   * errors, `t` is the step's start time t_k, `u` the input u_k of a forced integrator (default
+   * 0). Allocates nothing.
    *
    * @throws {@link RegularityError} when σ_k vanishes; `NewtonDivergedError` when Newton fails;
    *   {@link NonFiniteError} when the new state is not finite.
    */
-  stepHamiltonian(q: Float64Array, p: Float64Array, z: number, k = 0, t = 0): number {
+  stepHamiltonian(
+    q: Float64Array,
+    p: Float64Array,
+    z: number,
+    k = 0,
+    t = 0,
+    u: Float64Array = this.zeroInput,
+  ): number {
     const { n, hamState } = this;
+    if (u.length !== this.inputSize)
+      throw new DimensionError('stepHamiltonian: u', this.inputSize, u.length);
     if (q.length !== n) throw new DimensionError('stepHamiltonian: q', n, q.length);
     if (p.length !== n) throw new DimensionError('stepHamiltonian: p', n, p.length);
     hamState.set(q, 0);
     hamState.set(p, n);
     hamState[2 * n] = z;
-    this.advance(hamState, k, t);
+    this.lastWasStart = false;
+    this.advance(hamState, k, t, u);
     for (let i = 0; i < n; i++) {
       q[i] = hamState[i]!;
       p[i] = hamState[n + i]!;
@@ -424,6 +466,7 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
       ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+      ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
     };
     return integrateStepper(this, x0, run);
   }

@@ -34,6 +34,7 @@ export * from './linalg/matrix.js';
 export * from './linalg/mlmatrix.js';
 export * from './linalg/qr.js';
 export * from './linalg/small.js';
+export * from './mechanics/discreteForce.js';
 export * from './mechanics/vocabulary.js';
 export * from './ocp/index.js';
 export * from './ode/dopri5.js';

@@ -23,11 +23,16 @@
  * @module
  */
 import {
+  CENTRAL_DIFFERENCE_STEP,
+  checkForce,
   DenseLU,
   DimensionError,
+  DiscreteForce,
   type DiscreteLagrangian,
   DomainError,
   extendSolution,
+  type Force,
+  type ForceQuadrature,
   type IntegrateOptions,
   integrate,
   type MethodTraits,
@@ -246,6 +251,14 @@ export interface LagrangeDiracStepOptions {
   readonly tol?: number;
   /** Newton iteration cap. Default 50. */
   readonly maxIterations?: number;
+  /**
+   * An external (control) force F(t, q, v, u): the step adds the discrete Lagrange–d'Alembert
+   * forces f_d^± of core's `DiscreteForce` (Marsden–West 2001 §3.2; see
+   * {@link LagrangeDiracStepper}); the stepper's input size is then `force.m`.
+   */
+  readonly force?: Force;
+  /** Quadrature of the discrete force: `'midpoint'` (default), `'left'` or `'right'`. */
+  readonly forceQuadrature?: ForceQuadrature;
 }
 
 /** Result of one {@link LagrangeDiracStepper.solve} (buffers owned and reused by the stepper). */
@@ -279,6 +292,17 @@ export type LagrangeDiracSeries = 'q' | 'p' | 'lambda' | 'energy' | 'constraint'
  * with ∂F2/∂q_{k+1} = W(q_k)/h (+) or (W(q_{k+1}) + ∂W/∂q(q_{k+1})[q_{k+1} − q_k])/h (−; the
  * derivative of W by central differences). Owns all scratch; `solve` and `step` allocate nothing.
  *
+ * Forced (option `force`, inputs u_k from core's `integrate`): the discrete Lagrange–d'Alembert
+ * forces of Marsden–West 2001 §3.2 enter the forced discrete Legendre transforms (3.2.5),
+ * ```
+ * F1 = P_k + D₁L_d(q_k, q_{k+1}) + f_d⁻(q_k, q_{k+1}) + h W(q_k)ᵀ λ_k = 0,
+ * P_{k+1} = D₂L_d(q_k, q_{k+1}) + f_d⁺(q_k, q_{k+1}),   (−): p_k = −D₁L_d − f_d⁻,
+ * ```
+ * with f_d^± evaluated at t_k and u_k; the Newton Jacobian gains ∂f_d⁻/∂q_{k+1} in its upper-left
+ * block. On a trajectory this is D₂L_d(q_{k−1}, q_k) + D₁L_d(q_k, q_{k+1}) + f_d⁺(q_{k−1}, q_k) +
+ * f_d⁻(q_k, q_{k+1}) + hWᵀλ_k = 0, the forced DEL equation (3.2.4) with the constraint forces.
+ * {@link stepDerivatives} gives ∂x_{k+1}/∂x_k and ∂x_{k+1}/∂u_k of the last step.
+ *
  * As a core {@link Stepper} (run by {@link integrateLagrangeDirac}) its state is
  * `[q_k, P_k, guess of q_{k+1}, λ warm start]` (3n + m) with P_k = D₂L_d(q_{k−1}, q_k) (p₀ at
  * k = 0); the series are `q` = q_k of the state and, from the step leaving it, the LdAP momentum
@@ -301,7 +325,10 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   readonly Ld: DiscreteLagrangian;
   readonly Delta: Distribution;
   readonly stateSize: number;
-  readonly inputSize = 0;
+  /** Input size of the force (0 unforced). */
+  readonly inputSize: number;
+  /** The discrete force, when forced. */
+  readonly discreteForce: DiscreteForce | undefined;
   readonly series: readonly SeriesSpec<LagrangeDiracSeries>[];
   /** ‖F‖∞ at the accepted solution of the last {@link step}. */
   lastResidual = 0;
@@ -325,6 +352,19 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   private readonly F: (out: Float64Array, x: Float64Array) => void;
   private readonly J: (out: Float64Array, x: Float64Array) => void;
   private peekFailure: string | undefined;
+  // the forced step: t_k, u_k and force scratch
+  private tk = 0;
+  private uk: Float64Array;
+  private readonly zeroInput: Float64Array;
+  private readonly fvec: Float64Array;
+  private readonly fq1: Float64Array;
+  // the last step taken, for stepDerivatives: [q_k, P_k], (q_{k+1}, λ_k), u_k, t_k
+  private readonly lastQP: Float64Array;
+  private readonly lastY: Float64Array;
+  private readonly lastU: Float64Array;
+  private lastT = 0;
+  private hasLastStep = false;
+  private derivatives: LagrangeDiracDerivativeScratch | undefined;
 
   constructor(
     Ld: DiscreteLagrangian,
@@ -344,6 +384,21 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     this.Ld = Ld;
     this.Delta = Delta;
     this.stateSize = 3 * n + m;
+    const force = options.force;
+    this.inputSize = force === undefined ? 0 : checkForce('LagrangeDiracStepper: force', force, n);
+    this.discreteForce =
+      force === undefined
+        ? undefined
+        : new DiscreteForce(force, h, options.forceQuadrature ?? 'midpoint');
+    this.zeroInput = new Float64Array(this.inputSize);
+    this.uk = this.zeroInput;
+    this.fvec = new Float64Array(n);
+    this.fq1 = new Float64Array(force === undefined ? 0 : n * n);
+    this.lastQP = new Float64Array(2 * n);
+    this.lastY = new Float64Array(n + m);
+    this.lastU = new Float64Array(this.inputSize);
+    const fd = this.discreteForce;
+    const { fvec, fq1 } = this;
     this.series = Object.freeze([
       { name: 'q', width: n },
       { name: 'p', width: n, timing: 'leaving' },
@@ -382,6 +437,11 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     this.F = (out, x) => {
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
       Ld.D1(d1, qk, q1t);
+      if (fd !== undefined) {
+        // forced: D₁L_d + f_d⁻ (Marsden–West (3.2.5))
+        fd.minus(fvec, this.tk, qk, q1t, this.uk);
+        for (let i = 0; i < n; i++) d1[i] = d1[i]! + fvec[i]!;
+      }
       // F1 = P_k + D₁L_d(q_k, q_{k+1}) + h W(q_k)ᵀλ
       for (let i = 0; i < n; i++) {
         let s = Pk[i]! + d1[i]!;
@@ -400,6 +460,11 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       const s = n + m;
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
       Ld.D2D1(A, qk, q1t);
+      if (fd !== undefined && fd.weightMinus !== 0) {
+        // + ∂f_d⁻/∂q_{k+1}
+        fd.jacobian(undefined, fq1, undefined, this.tk, qk, q1t, this.uk);
+        for (let i = 0; i < n * n; i++) A[i] = A[i]! + fd.weightMinus * fq1[i]!;
+      }
       out.fill(0, 0, s * s);
       for (let i = 0; i < n; i++) {
         for (let k = 0; k < n; k++) out[i * s + k] = A[i * n + k]!;
@@ -469,6 +534,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    */
   stepPosition(qPrev: Float64Array, qk: Float64Array, stepIndex = 0): LagrangeDiracStepResult {
     const { n, posP, posGuess } = this;
+    this.tk = 0;
+    this.uk = this.zeroInput;
     this.Ld.D2(posP, qPrev, qk);
     for (let i = 0; i < n; i++) posGuess[i] = 2 * qk[i]! - qPrev[i]!;
     return this.solve(qk, posP, posGuess, stepIndex);
@@ -476,7 +543,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
 
   /**
    * Solves one step from (q_k, P_k) (P_k = D₂L_d(q_{k−1}, q_k), or p₀ at k = 0) with initial guess
-   * `guess` for q_{k+1} (default q_k) and the previous solve's λ as the guess of λ_k. Throws
+   * `guess` for q_{k+1} (default q_k) and the previous solve's λ as the guess of λ_k, at time `t`
+   * with input `u` (default 0; a forced stepper's force is evaluated there). Throws
    * {@link NewtonDivergedError} naming `stepIndex` if Newton fails. Returns the stepper's own
    * result object.
    */
@@ -485,8 +553,11 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     Pk: Float64Array,
     guess?: Float64Array,
     stepIndex = 0,
+    t = 0,
+    u: Float64Array = this.zeroInput,
   ): LagrangeDiracStepResult {
     const { n, m, res, x0 } = this;
+    this.setInput(t, u);
     this.qk.set(qk);
     this.Pk.set(Pk);
     for (let i = 0; i < n; i++) x0[i] = guess ? guess[i]! : qk[i]!;
@@ -508,9 +579,20 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     for (let a = 0; a < m; a++) res.lambda[a] = x[n + a]!;
     for (let i = 0; i < n; i++) res.v[i] = (res.q1[i]! - this.qk[i]!) / h;
     Ld.D2(res.P1, this.qk, res.q1);
+    const fd = this.discreteForce;
+    if (fd !== undefined && fd.weightPlus !== 0) {
+      // forced F⁺: P_{k+1} = D₂L_d + f_d⁺
+      fd.plus(this.fvec, this.tk, this.qk, res.q1, this.uk);
+      for (let i = 0; i < n; i++) res.P1[i] = res.P1[i]! + this.fvec[i]!;
+    }
     if (this.sign === 'plus') res.p.set(this.Pk);
     else {
       Ld.D1(res.p, this.qk, res.q1);
+      if (fd !== undefined && fd.weightMinus !== 0) {
+        // forced F⁻: p_k = −D₁L_d − f_d⁻
+        fd.minus(this.fvec, this.tk, this.qk, res.q1, this.uk);
+        for (let i = 0; i < n; i++) res.p[i] = res.p[i]! + this.fvec[i]!;
+      }
       for (let i = 0; i < n; i++) res.p[i] = -res.p[i]!;
     }
     res.iterations = r.iterations;
@@ -523,15 +605,41 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    * D₁L_d(q_k, q_{k+1}) + hW(q_k)ᵀλ, F2 = W(c)(q_{k+1} − q_k)/h (c = q_k (+), q_{k+1} (−)). Cold
    * path, for diagnostics and tests (it overwrites the solve's scratch).
    */
-  residual(out: Float64Array, qk: ArrayLike<number>, Pk: ArrayLike<number>, x: Float64Array): void {
+  residual(
+    out: Float64Array,
+    qk: ArrayLike<number>,
+    Pk: ArrayLike<number>,
+    x: Float64Array,
+    t = 0,
+    u: Float64Array = this.zeroInput,
+  ): void {
+    this.setInput(t, u);
     this.setStart(qk, Pk);
     this.F(out, x);
   }
 
-  /** The Newton Jacobian ∂F/∂(q_{k+1}, λ) of {@link residual} at x ((n + m)², row-major). */
-  jacobian(out: Float64Array, qk: ArrayLike<number>, Pk: ArrayLike<number>, x: Float64Array): void {
+  /**
+   * The Newton Jacobian ∂F/∂(q_{k+1}, λ) of {@link residual} at x ((n + m)², row-major), at time
+   * t with input u (default 0).
+   */
+  jacobian(
+    out: Float64Array,
+    qk: ArrayLike<number>,
+    Pk: ArrayLike<number>,
+    x: Float64Array,
+    t = 0,
+    u: Float64Array = this.zeroInput,
+  ): void {
+    this.setInput(t, u);
     this.setStart(qk, Pk);
     this.J(out, x);
+  }
+
+  private setInput(t: number, u: Float64Array): void {
+    if (u.length !== this.inputSize)
+      throw new DimensionError('LagrangeDiracStepper: u', this.inputSize, u.length);
+    this.tk = t;
+    this.uk = u;
   }
 
   private setStart(qk: ArrayLike<number>, Pk: ArrayLike<number>): void {
@@ -593,12 +701,23 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    * Newton iterations; on failure ({@link NewtonDivergedError} naming step k) the state is
    * unchanged.
    */
-  step(state: Float64Array, k: number, _t: number, h: number, _u?: Float64Array): number {
+  step(state: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
     if (h !== this.Ld.h)
       throw new DomainError('LagrangeDiracStepper.step: h', h, `must be L_d's h = ${this.Ld.h}`);
     const { n, m } = this;
+    this.setInput(t, u ?? this.zeroInput);
     this.load(state);
     const r = this.run(k);
+    // the step's data, for stepDerivatives
+    for (let i = 0; i < n; i++) {
+      this.lastQP[i] = this.qk[i]!;
+      this.lastQP[n + i] = this.Pk[i]!;
+      this.lastY[i] = r.q1[i]!;
+    }
+    for (let a = 0; a < m; a++) this.lastY[n + a] = r.lambda[a]!;
+    this.lastU.set(this.uk);
+    this.lastT = t;
+    this.hasLastStep = true;
     for (let i = 0; i < n; i++) {
       const q1 = r.q1[i]!;
       state[2 * n + i] = 2 * q1 - state[i]!;
@@ -608,6 +727,161 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     for (let a = 0; a < m; a++) state[3 * n + a] = r.lambda[a]!;
     this.lastResidual = r.residualNorm;
     return r.iterations;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) on the state
+   * x = [q, P, guess, λ] (size 3n + m) and the input u (size `inputSize`): `dxdx` ← ∂x_{k+1}/∂x_k
+   * and `dxdu` ← ∂x_{k+1}/∂u_k (row-major). With y = (q_{k+1}, λ_k) the root of F(y; q_k, P_k, u_k)
+   * (class doc), the implicit function theorem gives ∂y/∂(q, P, u) = −J⁻¹ ∂F/∂(q, P, u), J the
+   * Newton Jacobian ∂F/∂y evaluated and factored at the accepted y, with
+   * ```
+   * ∂F1/∂q = ∂(D₁L_d)/∂q_k + ∂f_d⁻/∂q_k + h ∂(W(q)ᵀλ)/∂q,   ∂F1/∂P = I,   ∂F1/∂u = ∂f_d⁻/∂u,
+   * ∂F2/∂q = (∂W/∂q(q_k)[q_{k+1} − q_k] − W(q_k))/h (+),   −W(q_{k+1})/h (−),
+   * ```
+   * then the chain rule through P_{k+1} = D₂L_d + f_d⁺ (∂/∂q_k = (D₂D₁L_d)ᵀ, the mixed partial)
+   * and the new guess 2q_{k+1} − q_k. The guess and λ entries of x_k do not change x_{k+1} (their
+   * columns are 0). ∂(D₁L_d)/∂q_k, ∂(D₂L_d)/∂q_{k+1} and ∂W/∂q are central differences
+   * (relative step `CENTRAL_DIFFERENCE_STEP`; the vocabulary's L_d has only D2D1). Cold path:
+   * allocates its scratch on the first call.
+   *
+   * @throws {@link DomainError} before any step; {@link DimensionError} for wrong output lengths;
+   *   {@link SingularMatrixError} for a singular J.
+   * @example
+   * ```ts
+   * const disk = verticalRollingDisk();
+   * const st = new LagrangeDiracStepper(discretize(disk.lagrangian, 0.01, 'left'), disk.distribution, 'dirac-plus');
+   * const x = st.initialState([0, 0, 0, 0], [1, 0, 1, 1], [0.01, 0, 0.01, 0.01]);
+   * st.step(x, 0, 0, 0.01);
+   * const A = new Float64Array(st.stateSize ** 2);
+   * st.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁[0]/∂q₀[0]
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    const { n, m, Ld, Delta } = this;
+    const mu = this.inputSize;
+    const S = this.stateSize;
+    const h = Ld.h;
+    if (!this.hasLastStep) {
+      throw new DomainError(
+        'LagrangeDiracStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    }
+    if (dxdx.length !== S * S)
+      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
+    if (dxdu.length !== S * mu)
+      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    this.derivatives ??= lagrangeDiracDerivativeScratch(n, m, mu);
+    const d = this.derivatives;
+    const { J, Fx, D11, D22, Fq0, Fq1, Fu, Wq, Wp, Wm, dW, rhs, col, a, b, lu } = d;
+    const q = d.q;
+    const q1 = d.q1;
+    for (let i = 0; i < n; i++) {
+      q[i] = this.lastQP[i]!;
+      q1[i] = this.lastY[i]!;
+    }
+    const lambda = this.lastY.subarray(n);
+    const u = this.lastU;
+    const t = this.lastT;
+    // the Newton Jacobian at the accepted (q_{k+1}, λ_k)
+    this.setInput(t, u);
+    this.setStart(q, this.lastQP.subarray(n));
+    this.J(J, this.lastY);
+    const s = n + m;
+    lu.factor(J);
+    if (lu.isSingular) throw new SingularMatrixError('LagrangeDiracStepper.stepDerivatives: J', -1);
+    // central differences: D11 = ∂(D₁L_d)/∂q_k, D22 = ∂(D₂L_d)/∂q_{k+1}
+    for (let j = 0; j < n; j++) {
+      const e0 = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(q[j]!));
+      const x0 = q[j]!;
+      q[j] = x0 + e0;
+      Ld.D1(a, q, q1);
+      q[j] = x0 - e0;
+      Ld.D1(b, q, q1);
+      q[j] = x0;
+      for (let i = 0; i < n; i++) D11[i * n + j] = (a[i]! - b[i]!) / (2 * e0);
+      const e1 = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(q1[j]!));
+      const y0 = q1[j]!;
+      q1[j] = y0 + e1;
+      Ld.D2(a, q, q1);
+      q1[j] = y0 - e1;
+      Ld.D2(b, q, q1);
+      q1[j] = y0;
+      for (let i = 0; i < n; i++) D22[i * n + j] = (a[i]! - b[i]!) / (2 * e1);
+    }
+    Ld.D2D1(d.D21, q, q1);
+    const fd = this.discreteForce;
+    if (fd !== undefined) fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, u);
+    else {
+      Fq0.fill(0);
+      Fq1.fill(0);
+    }
+    const wm = fd?.weightMinus ?? 0;
+    const wp = fd?.weightPlus ?? 0;
+    // ∂F/∂q_k (s×n) into Fx: F1 rows and F2 rows
+    Delta.A(Wq, q);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) Fx[i * n + j] = D11[i * n + j]! + wm * Fq0[i * n + j]!;
+    for (let j = 0; j < n; j++) {
+      // dW = ∂W/∂q_j at q_k (m×n)
+      const x0 = q[j]!;
+      const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x0));
+      q[j] = x0 + e;
+      Delta.A(Wp, q);
+      q[j] = x0 - e;
+      Delta.A(Wm, q);
+      q[j] = x0;
+      for (let r = 0; r < m * n; r++) dW[r] = (Wp[r]! - Wm[r]!) / (2 * e);
+      for (let i = 0; i < n; i++) {
+        let v = 0;
+        for (let c = 0; c < m; c++) v += dW[c * n + i]! * lambda[c]!;
+        Fx[i * n + j] = Fx[i * n + j]! + h * v;
+      }
+      for (let c = 0; c < m; c++) {
+        let v = 0;
+        if (this.sign === 'plus') {
+          for (let i = 0; i < n; i++) v += dW[c * n + i]! * (q1[i]! - q[i]!);
+          v -= Wq[c * n + j]!;
+        }
+        Fx[(n + c) * n + j] = v / h;
+      }
+    }
+    if (this.sign === 'minus') {
+      Delta.A(Wp, q1);
+      for (let c = 0; c < m; c++)
+        for (let j = 0; j < n; j++) Fx[(n + c) * n + j] = -Wp[c * n + j]! / h;
+    }
+    dxdx.fill(0);
+    dxdu.fill(0);
+    // columns: j < n: q_j; n ≤ j < 2n: P_{j−n}; then the inputs (guess and λ columns stay 0)
+    for (let j = 0; j < 2 * n + mu; j++) {
+      for (let i = 0; i < s; i++) {
+        let r = 0;
+        if (j < n) r = Fx[i * n + j]!;
+        else if (j < 2 * n) r = i === j - n ? 1 : 0;
+        else if (i < n) r = wm * Fu[i * mu + (j - 2 * n)]!;
+        rhs[i] = -r;
+      }
+      lu.solve(rhs, col); // (δq_{k+1}, δλ_k)
+      const out = j < 2 * n ? dxdx : dxdu;
+      const w = j < 2 * n ? S : mu;
+      const c = j < 2 * n ? j : j - 2 * n;
+      for (let i = 0; i < n; i++) {
+        out[i * w + c] = col[i]!;
+        out[(2 * n + i) * w + c] = 2 * col[i]! - (j === i ? 1 : 0);
+        // δP_{k+1} = (D₂D₁)ᵀδq + D₂₂δq_{k+1} + w⁺(F̄_{q0}δq + F̄_{q1}δq_{k+1} + F̄_u δu)
+        let v = j < n ? d.D21[j * n + i]! : 0;
+        let f = j < n ? Fq0[i * n + j]! : j >= 2 * n ? Fu[i * mu + (j - 2 * n)]! : 0;
+        for (let l = 0; l < n; l++) {
+          v += D22[i * n + l]! * col[l]!;
+          f += Fq1[i * n + l]! * col[l]!;
+        }
+        out[(n + i) * w + c] = v + wp * f;
+      }
+      for (let a2 = 0; a2 < m; a2++) out[(3 * n + a2) * w + c] = col[n + a2]!;
+    }
   }
 
   /** Writes q_k of the state. */
@@ -624,7 +898,15 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    * The leaving series of the step from `state` (a look-ahead solve that leaves the state and
    * {@link lastResidual} alone; its Newton work lands in {@link peek}). NaN when it fails.
    */
-  peekLeaving(out: Float64Array, state: Float64Array, k: number): void {
+  peekLeaving(
+    out: Float64Array,
+    state: Float64Array,
+    k: number,
+    t = 0,
+    _h?: number,
+    u?: Float64Array,
+  ): void {
+    this.setInput(t, u ?? this.zeroInput);
     this.load(state);
     let r: LagrangeDiracStepResult;
     try {
@@ -662,6 +944,59 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     }
     out[n + m + 1] = c;
   }
+}
+
+/** Scratch of {@link LagrangeDiracStepper.stepDerivatives} (allocated on its first call). */
+interface LagrangeDiracDerivativeScratch {
+  readonly J: Float64Array;
+  readonly Fx: Float64Array;
+  readonly D11: Float64Array;
+  readonly D21: Float64Array;
+  readonly D22: Float64Array;
+  readonly Fq0: Float64Array;
+  readonly Fq1: Float64Array;
+  readonly Fu: Float64Array;
+  readonly Wq: Float64Array;
+  readonly Wp: Float64Array;
+  readonly Wm: Float64Array;
+  readonly dW: Float64Array;
+  readonly rhs: Float64Array;
+  readonly col: Float64Array;
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  readonly q: Float64Array;
+  readonly q1: Float64Array;
+  readonly lu: DenseLU;
+}
+
+function lagrangeDiracDerivativeScratch(
+  n: number,
+  m: number,
+  mu: number,
+): LagrangeDiracDerivativeScratch {
+  const s = n + m;
+  const w = Math.max(1, m * n);
+  return {
+    J: new Float64Array(s * s),
+    Fx: new Float64Array(s * n),
+    D11: new Float64Array(n * n),
+    D21: new Float64Array(n * n),
+    D22: new Float64Array(n * n),
+    Fq0: new Float64Array(n * n),
+    Fq1: new Float64Array(n * n),
+    Fu: new Float64Array(Math.max(1, n * mu)),
+    Wq: new Float64Array(w),
+    Wp: new Float64Array(w),
+    Wm: new Float64Array(w),
+    dW: new Float64Array(w),
+    rhs: new Float64Array(s),
+    col: new Float64Array(s),
+    a: new Float64Array(n),
+    b: new Float64Array(n),
+    q: new Float64Array(n),
+    q1: new Float64Array(n),
+    lu: new DenseLU(s),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -897,6 +1232,13 @@ export interface LagrangeDiracOptions extends LagrangeDiracStepOptions {
   readonly onFailure?: IntegrateOptions['onFailure'];
   /** Largest recorded storage in bytes (core's default 1 GiB). */
   readonly maxRecordBytes?: number;
+  /** Initial time t0 (step k leaves t0 + k·h; the force is evaluated there). Default 0. */
+  readonly t0?: number;
+  /**
+   * The control sequence u_0 … u_{steps−1} of a forced system (core's `integrate` `inputs`): a
+   * flat `steps × force.m` array or a function of (k, t). Missing: u = 0.
+   */
+  readonly inputs?: IntegrateOptions['inputs'];
 }
 
 /** A (±) Lagrange–Dirac trajectory: core's {@link Solution} of the {@link LagrangeDiracSeries}. */
@@ -969,6 +1311,8 @@ export function integrateLagrangeDirac(
   const sol = integrate(stepper, stepper.initialState(q, P, guess), {
     h,
     steps,
+    ...(options.t0 === undefined ? {} : { t0: options.t0 }),
+    ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
     ...(options.every === undefined ? {} : { every: options.every }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),

@@ -14,6 +14,11 @@
  * evaluate L at their quadrature times, t_k + h/2 for `midpoint` and `implicit-z-midpoint`, t_k
  * for `left-rectangle` (the CLI offers no `exact` method then).
  *
+ * A `forces` entry (expressions in t, q, q̇, the `inputs` u and the parameters; `./forces.ts`)
+ * adds an external force to every method: the forced discrete Herglotz step of the library with
+ * the midpoint discrete force f_d^± = (h/2)F (the left rectangle f_d⁻ = hF for `left-rectangle`),
+ * the inputs u_k from the rows of `--input` (u = 0 without it).
+ *
  * @module
  */
 import {
@@ -42,6 +47,7 @@ import {
 } from '../runner.js';
 import { contactNewtonOptions, contactOutput, contactRunOptions } from '../systems/contact.js';
 import { ModelError } from './errors.js';
+import { analyzeForces, compileForce, controlSequence, type ForceModel } from './forces.js';
 import { KIND_METHODS, type ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
@@ -81,6 +87,8 @@ export interface ContactModel {
   readonly general?: GeneralParts;
   /** Methods offered (no `exact` for a time-dependent L). */
   readonly methods: readonly string[];
+  /** The external force F(t, q, q̇, u) of the `forces` entry, when given. */
+  readonly forces?: ForceModel;
 }
 
 /**
@@ -170,10 +178,19 @@ export function analyzeContact(spec: ModelSpec): ContactModel {
       spec.file,
     );
   }
+  const forces = analyzeForces(symbols);
+  const withForces = forces === undefined ? {} : { forces };
   return symbols.within('lagrangian', () => {
     const mechanical = mechanicalParts(symbols, L);
-    if (mechanical) return { symbols, L, timeDependent, mechanical, methods };
-    return { symbols, L, timeDependent, general: generalParts(symbols, L), methods };
+    if (mechanical) return { symbols, L, timeDependent, mechanical, methods, ...withForces };
+    return {
+      symbols,
+      L,
+      timeDependent,
+      general: generalParts(symbols, L),
+      methods,
+      ...withForces,
+    };
   });
 }
 
@@ -403,14 +420,33 @@ function run(model: ContactModel, request: SimulateRequest): ContactSolution {
       '--method',
     );
   const init = initialData(request, model.symbols.n);
-  const L = buildContactLagrangian(model, model.symbols.values(request));
-  const options = contactNewtonOptions(request);
+  const values = model.symbols.values(request);
+  const L = buildContactLagrangian(model, values);
+  // forces: core's Force of the compiled expressions, the control sequence of --input (u = 0
+  // without it), f_d^± by the midpoint rule (the left rectangle for left-rectangle)
+  const forces = model.forces;
+  const force =
+    forces === undefined
+      ? undefined
+      : compileForce(forces, model.symbols, model.symbols.parameters(values));
+  const inputs = controlSequence(request, forces?.m ?? 0);
+  const options = {
+    ...contactNewtonOptions(request),
+    ...(force === undefined ? {} : { force }),
+  };
   const integrator =
     model.mechanical && method === 'midpoint' && 'potential' in L
       ? // the library's fast path of (79), as the built-in contact systems use it
         new MidpointHerglotz(L as never, h, options)
-      : new ContactIntegrator(discreteLagrangian(method, L, h), { ...options, lagrangian: L });
-  return integrator.integrate(init, steps, contactRunOptions(request));
+      : new ContactIntegrator(discreteLagrangian(method, L, h), {
+          ...options,
+          lagrangian: L,
+          ...(method === 'left-rectangle' ? { forceQuadrature: 'left' as const } : {}),
+        });
+  return integrator.integrate(init, steps, {
+    ...contactRunOptions(request),
+    ...(inputs === undefined ? {} : { inputs }),
+  });
 }
 
 /**
@@ -433,6 +469,8 @@ export function contactRunner(model: ContactModel): SystemRunner {
       return contactOutput(run(model, request));
     },
     reference(request: SimulateRequest): Float64Array {
+      if (model.forces !== undefined)
+        throw new UsageError('the reference solution needs a model without forces', '--model');
       if (model.timeDependent)
         throw new UsageError(
           'the reference solution needs an autonomous Lagrangian (no t)',

@@ -11,6 +11,11 @@
  * Hessian in (q, v) on L's graph (core `SymGraph`, M symmetric by construction), and
  * Ȧ = Σₖ (∂A/∂qₖ) q̇ₖ from one forward sweep of the coefficients along q̇, compiled once per model.
  *
+ * A `forces` entry (expressions in t, q, q̇, the `inputs` u and the parameters; `./forces.ts`)
+ * adds an external force: the forced (±) steps of the library with the discrete force of the
+ * method's rectangle rule (f_d⁻ = hF(t_k, q_k) for `dirac-plus`, f_d⁺ = hF(t_{k+1}, q_{k+1}) for
+ * `dirac-minus`), the inputs u_k from the rows of `--input` (u = 0 without it).
+ *
  * @module
  */
 import { compileSym, compileSymScalar, type SX } from '@geomech/core';
@@ -29,6 +34,7 @@ import {
   type SystemRunner,
 } from '../runner.js';
 import { lagrangeDiracOutput } from '../systems/lagrangeDirac.js';
+import { analyzeForces, compileForce, controlSequence, type ForceModel } from './forces.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
@@ -54,6 +60,8 @@ export interface LagrangeDiracModel {
   /** Ȧ(q, v) = Σₖ (∂A/∂qₖ) vₖ, row-major m×n. */
   readonly Adot: readonly SX[];
   readonly m: number;
+  /** The external force F(t, q, q̇, u) of the `forces` entry, when given. */
+  readonly forces?: ForceModel;
 }
 
 /**
@@ -96,7 +104,16 @@ export function analyzeLagrangeDirac(spec: ModelSpec): LagrangeDiracModel {
       Adot.push(s.within(cf, () => g.jvp([node], q, v)[0]!));
     });
   });
-  return { symbols: s, L, ...parts, A, Adot, m: spec.oneForms.length };
+  const forces = analyzeForces(s);
+  return {
+    symbols: s,
+    L,
+    ...parts,
+    A,
+    Adot,
+    m: spec.oneForms.length,
+    ...(forces === undefined ? {} : { forces }),
+  };
 }
 
 type Vec = (out: Float64Array, q: Float64Array, v: Float64Array, p: Float64Array) => void;
@@ -203,7 +220,13 @@ export function lagrangeDiracRunner(model: LagrangeDiracModel): SystemRunner {
       if (!isMethod(method)) throw new UsageError(`unknown method '${method}'`, '--method');
       const { symbols: sym } = model;
       const n = sym.n;
-      const { L, Delta } = compileLagrangeDirac(model, sym.values(request));
+      const values = sym.values(request);
+      const { L, Delta } = compileLagrangeDirac(model, values);
+      // forces: f_d^± by the rectangle rule of the method's L_d (left for (+), right for (−))
+      const forces = model.forces;
+      const force =
+        forces === undefined ? undefined : compileForce(forces, sym, sym.parameters(values));
+      const inputs = controlSequence(request, forces?.m ?? 0);
       const q0 = requestVector(request.init, 'q0', '--init', n);
       const v0 = requestVector(request.init, 'v0', '--init', n);
       const warnings = initWarnings(Delta, q0, v0);
@@ -215,6 +238,13 @@ export function lagrangeDiracRunner(model: LagrangeDiracModel): SystemRunner {
         ...(request.tol === undefined ? {} : { tol: request.tol }),
         ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        ...(force === undefined
+          ? {}
+          : {
+              force,
+              forceQuadrature: method === 'dirac-plus' ? ('left' as const) : ('right' as const),
+            }),
+        ...(inputs === undefined ? {} : { inputs }),
       });
       const out = lagrangeDiracOutput(sol);
       return { ...out, warnings: [...warnings, ...(out.warnings ?? [])] };

@@ -38,6 +38,8 @@ export const MAX_COORDINATES = 256;
 export const MAX_CONSTRAINTS = 64;
 /** Most parameters a model may have. */
 export const MAX_PARAMS = 256;
+/** Most control inputs (`inputs`) a model may have. */
+export const MAX_INPUTS = 64;
 
 /** A model file with its fields checked (expressions still as text). */
 export interface ModelSpec {
@@ -62,6 +64,13 @@ export interface ModelSpec {
   readonly method?: string;
   readonly h?: number;
   readonly steps?: number;
+  /**
+   * `contact`, `lagrange-dirac`: the external force F(t, q, q̇, u), n components (text or number);
+   * empty when the file has none.
+   */
+  readonly forces: readonly (string | number)[];
+  /** Names of the control inputs u (the columns of `--input`); empty when none. */
+  readonly inputs: readonly string[];
 }
 
 const FIELDS = [
@@ -76,6 +85,8 @@ const FIELDS = [
   'method',
   'h',
   'steps',
+  'forces',
+  'inputs',
 ] as const;
 
 /** The JSON path of `key` inside `parent`. */
@@ -185,14 +196,20 @@ export function readModel(text: string, file: string): ModelSpec {
   if (coordList.length > MAX_COORDINATES)
     f.fail('coordinates', `at most ${MAX_COORDINATES} coordinates, got ${coordList.length}`);
   const coordinates = coordList.map((c, i) => f.string(c, `coordinates[${i}]`));
-  const reservedForKind = kind === 'contact' ? ['z', 't'] : [];
+  // a model with forces has the time t (contact models always)
+  const reservedForKind = kind === 'contact' ? ['z', 't'] : doc.forces !== undefined ? ['t'] : [];
   const velocities = coordinates.map((c) => `${c}dot`);
   const taken = new Map<string, string>(); // name → what it is
   coordinates.forEach((c, i) => {
     const field = `coordinates[${i}]`;
     checkName(f, c, field);
     if (reservedForKind.includes(c))
-      f.fail(field, `'${c}' is reserved in contact models (the action z and the time t)`);
+      f.fail(
+        field,
+        kind === 'contact'
+          ? `'${c}' is reserved in contact models (the action z and the time t)`
+          : `'${c}' is reserved in models with forces (the time t)`,
+      );
     const before = taken.get(c);
     if (before !== undefined) f.fail(field, `duplicate name '${c}' (already ${before})`);
     const owner = velocities.indexOf(c);
@@ -223,10 +240,40 @@ export function readModel(text: string, file: string): ModelSpec {
     }
   }
 
+  // control inputs: names of u, distinct from every other name
+  const inputs: string[] = [];
+  if (doc.inputs !== undefined) {
+    if (doc.forces === undefined) f.fail('inputs', 'inputs need a forces entry that uses them');
+    const list = f.list(doc.inputs, 'inputs');
+    if (list.length > MAX_INPUTS)
+      f.fail('inputs', `at most ${MAX_INPUTS} inputs, got ${list.length}`);
+    list.forEach((x, i) => {
+      const field = `inputs[${i}]`;
+      const name = f.string(x, field);
+      checkName(f, name, field);
+      const before = taken.get(name);
+      if (before !== undefined) f.fail(field, `input name clashes with the ${before}`);
+      taken.set(name, `input ${name}`);
+      inputs.push(name);
+    });
+  }
+
   const lagrangian = f.string(required('lagrangian'), 'lagrangian');
 
   // constraints
   const n = coordinates.length;
+  // forces: n components
+  let forces: (string | number)[] = [];
+  if (doc.forces !== undefined) {
+    if (kind === 'holonomic')
+      f.fail('forces', 'holonomic models take no forces (use kind contact or lagrange-dirac)');
+    const list = f.list(doc.forces, 'forces');
+    if (list.length !== n)
+      f.fail('forces', `needs ${n} components (one per coordinate), got ${list.length}`);
+    forces = list.map((c, i) =>
+      typeof c === 'number' ? f.finite(c, `forces[${i}]`) : f.string(c, `forces[${i}]`),
+    );
+  }
   let oneForms: (string | number)[][] = [];
   let positions: string[] = [];
   if (kind === 'contact') {
@@ -338,6 +385,8 @@ export function readModel(text: string, file: string): ModelSpec {
     ...(method === undefined ? {} : { method }),
     ...(h === undefined ? {} : { h }),
     ...(steps === undefined ? {} : { steps }),
+    forces,
+    inputs,
   };
 }
 

@@ -38,6 +38,8 @@ export interface Roles {
   readonly v?: boolean;
   readonly z?: boolean;
   readonly t?: boolean;
+  /** The control inputs (forces). */
+  readonly u?: boolean;
 }
 
 /**
@@ -63,6 +65,8 @@ export class ModelSymbols {
   readonly t: SX;
   /** The parameters, in file order. */
   readonly p: readonly SX[];
+  /** The control inputs, in file order. */
+  readonly u: readonly SX[];
   /** Parameter names, in file order. */
   readonly paramNames: readonly string[];
 
@@ -75,6 +79,7 @@ export class ModelSymbols {
     this.t = g.symbol('t');
     this.paramNames = [...spec.params.keys()];
     this.p = this.paramNames.map((c) => g.symbol(c));
+    this.u = spec.inputs.map((c) => g.symbol(c));
   }
 
   get n(): number {
@@ -94,12 +99,16 @@ export class ModelSymbols {
     if (roles.v) for (const [i, c] of spec.velocities.entries()) names.set(c, this.v[i]!);
     if (roles.z) names.set('z', this.z);
     if (roles.t) names.set('t', this.t);
+    if (roles.u) for (const [i, c] of spec.inputs.entries()) names.set(c, this.u[i]!);
     for (const [j, c] of this.paramNames.entries()) names.set(c, this.p[j]!);
     const hint = (name: string): string | undefined => {
       if (!roles.v && spec.velocities.includes(name))
         return 'velocities are not allowed here: constraints depend on the coordinates only';
       if (!roles.q && spec.coordinates.includes(name)) return 'coordinates are not allowed here';
-      if ((name === 'z' || name === 't') && spec.kind !== 'contact')
+      if (!roles.u && spec.inputs.includes(name)) return 'inputs are allowed in forces only';
+      if (name === 't' && !roles.t && spec.kind !== 'contact')
+        return `${spec.kind} models have the time t in their forces only`;
+      if ((name === 'z' || name === 't') && spec.kind !== 'contact' && !roles.t)
         return `${spec.kind} models have no action variable z and no time t`;
       return undefined;
     };

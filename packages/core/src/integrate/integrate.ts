@@ -69,6 +69,17 @@ export interface Stepper<F extends string = string> {
   reset?(state: Float64Array, t0: number, h: number): void;
   /** Warnings gathered during the run, read once at its end. */
   warnings?(): readonly string[];
+  /**
+   * Optional step derivatives of the step just taken by {@link step} (x_{k+1} = Φ(x_k, u_k)):
+   * `dxdx` ← ∂x_{k+1}/∂x_k (stateSize × stateSize, row-major, entry (i, j) = ∂x_{k+1,i}/∂x_{k,j})
+   * and `dxdu` ← ∂x_{k+1}/∂u_k (stateSize × inputSize). An implicit step computes them from its
+   * Newton Jacobian G_y at the accepted solution y by the implicit function theorem,
+   * ∂y/∂(x, u) = −G_y⁻¹ ∂G/∂(x, u), then the chain rule through the explicit updates. What a
+   * linearization needs (optimal control, time-varying LQR). Cold path: it may factor a matrix,
+   * but allocates nothing after the first call. Throws a `DomainError` when no step has been taken
+   * or the last step has no derivatives (each stepper says which).
+   */
+  stepDerivatives?(dxdx: Float64Array, dxdu: Float64Array): void;
 }
 
 /** Options of {@link integrate}. */

@@ -73,3 +73,58 @@ export interface DiscreteLagrangian {
   /** out ← ∂(D₁L_d)/∂q1 (n×n, entry (i, j) = ∂(D₁L_d)ᵢ/∂q1ⱼ). */
   D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array): Float64Array;
 }
+
+/**
+ * A continuous external force (or control force) F(t, q, v, u) ∈ Rⁿ on Q = Rⁿ with input u ∈ Rᵐ,
+ * entering the Lagrange–d'Alembert principle δ∫L dt + ∫F·δq dt = 0 (Marsden–West 2001 §3.2,
+ * eq. (3.2.1)): the forced Euler–Lagrange equations d/dt ∂L/∂v − ∂L/∂q = F. Optional Jacobians
+ * `dFdq`, `dFdv` (n×n row-major, entry (i, j) = ∂Fᵢ/∂qⱼ, ∂Fᵢ/∂vⱼ) and `dFdu` (n×m, ∂Fᵢ/∂uⱼ); an
+ * integrator differences `F` centrally where one is missing. Inputs u_k reach the force through
+ * core's `integrate` (`inputs` option) as the stepper's input (`inputSize = m`).
+ *
+ * @example
+ * ```ts
+ * // linear damping plus an actuator on the first coordinate: F = −c v + (u₀, 0)
+ * const c = 0.1;
+ * const damper: Force = {
+ *   n: 2, m: 1,
+ *   F: (out, _t, _q, v, u) => { out[0] = -c * v[0]! + u[0]!; out[1] = -c * v[1]!; return out; },
+ *   dFdq: (out) => out.fill(0),
+ *   dFdv: (out) => { out.fill(0); out[0] = -c; out[3] = -c; return out; },
+ *   dFdu: (out) => { out[0] = 1; out[1] = 0; return out; },
+ * };
+ * damper.F(new Float64Array(2), 0, Float64Array.of(0, 0), Float64Array.of(1, 2), Float64Array.of(3)); // [2.9, −0.2]
+ * ```
+ */
+export interface Force {
+  /** Dimension n of Q. */
+  readonly n: number;
+  /** Input size m (0 for an uncontrolled force). */
+  readonly m: number;
+  /** out ← F(t, q, v, u) (n). */
+  F(out: Float64Array, t: number, q: Float64Array, v: Float64Array, u: Float64Array): Float64Array;
+  /** out ← ∂F/∂q (n×n). */
+  dFdq?(
+    out: Float64Array,
+    t: number,
+    q: Float64Array,
+    v: Float64Array,
+    u: Float64Array,
+  ): Float64Array;
+  /** out ← ∂F/∂v (n×n). */
+  dFdv?(
+    out: Float64Array,
+    t: number,
+    q: Float64Array,
+    v: Float64Array,
+    u: Float64Array,
+  ): Float64Array;
+  /** out ← ∂F/∂u (n×m). */
+  dFdu?(
+    out: Float64Array,
+    t: number,
+    q: Float64Array,
+    v: Float64Array,
+    u: Float64Array,
+  ): Float64Array;
+}
