@@ -478,11 +478,15 @@ export function compileExamples(root: string): Compiled {
   host.readFile = (name) => virtual.get(name) ?? baseRead(name);
 
   // Export names of each package's index, from a first light program (no example files yet).
-  const indexFiles = PACKAGES.map((p) => join(root, `packages/${p}/src/index.ts`));
+  // `core/testing` is the entry point `@geomech/core/testing`: its own examples see its exports.
+  const entries = [...PACKAGES, 'core/testing'] as const;
+  const indexFiles = entries.map((p) =>
+    join(root, p === 'core/testing' ? 'packages/core/src/testing/index.ts' : `packages/${p}/src/index.ts`),
+  );
   const exportsProgram = ts.createProgram(indexFiles, options, host);
   const checker = exportsProgram.getTypeChecker();
-  const exportNames = new Map<PackageName, Set<string>>();
-  for (const [k, p] of PACKAGES.entries()) {
+  const exportNames = new Map<string, Set<string>>();
+  for (const [k, p] of entries.entries()) {
     const sf = exportsProgram.getSourceFile(indexFiles[k] ?? '');
     const sym = sf === undefined ? undefined : checker.getSymbolAtLocation(sf);
     const names = new Set<string>();
@@ -492,9 +496,11 @@ export function compileExamples(root: string): Compiled {
 
   const examples: DocExample[] = [];
   for (const pkg of PACKAGES) {
-    const own = exportNames.get(pkg) ?? new Set<string>();
     const core = exportNames.get('core') ?? new Set<string>();
     for (const path of listSources(join(root, 'packages', pkg, 'src'))) {
+      const testing = path.includes(`${join('core', 'src', 'testing')}`);
+      const entry = testing ? 'core/testing' : pkg;
+      const own = exportNames.get(entry) ?? new Set<string>();
       const text = readFileSync(path, 'utf8');
       for (const b of blocksOf(text)) {
         const { code, asserts, throwsChecks } = instrument(b.code);
@@ -506,10 +512,10 @@ export function compileExamples(root: string): Compiled {
         for (const id of [...used].sort()) {
           if (mine.has(id)) continue;
           if (own.has(id)) fromOwn.push(id);
-          else if (pkg !== 'core' && core.has(id)) fromCore.push(id);
+          else if (entry !== 'core' && core.has(id)) fromCore.push(id);
         }
         const prelude = [
-          fromOwn.length > 0 ? `import { ${fromOwn.join(', ')} } from '@geomech/${pkg}';` : '',
+          fromOwn.length > 0 ? `import { ${fromOwn.join(', ')} } from '@geomech/${entry}';` : '',
           fromCore.length > 0 ? `import { ${fromCore.join(', ')} } from '@geomech/core';` : '',
           'export {};',
         ].join(' ');
