@@ -33,7 +33,7 @@ export interface DocExample {
   /** How many value assertions and throw assertions the transform inserted. */
   asserts: number;
   throwsChecks: number;
-  /** Uses `@geomech/core/testing` (registers vitest suites: runs at collection time). */
+  /** Calls a `describe…` suite of `@geomech/core/testing` (registers tests: runs at collection). */
   registersTests: boolean;
 }
 
@@ -286,7 +286,9 @@ function parseValue(c: Cursor, approx: boolean): Expected | undefined {
  * `−0.58445947…`, `2.375/0.975`, `4e-14`), a bracketed list of them, `true`/`false`, a quoted string,
  * or an object of such fields (`{ q: [2], z: 0.4375 }`, a subset of the value's fields), optionally
  * after `≈`, optionally followed by an explicit tolerance in parentheses (`≈ [0] (1e-15)`) and then
- * any prose. Tolerance: one unit in the last digit shown (a truncated `…` value included); integers
+ * any prose after white space or `,;:` (`// 0.975 = 1 + hγ`, `// ≈ 0 on a solution`). A number
+ * glued to more formula (`// 0.9¹⁰`, `// 90° about z`, `// 2×1`) is prose. A number compared with
+ * an array asserts every entry (`// ≈ 0` for a residual vector). Tolerance: one unit in the last digit shown (a truncated `…` value included); integers
  * are exact up to round-off (1e-12 relative), or 1e-8 after `≈`.
  */
 export function parseExpectation(comment: string): Expected | undefined {
@@ -308,8 +310,9 @@ export function parseExpectation(comment: string): Expected | undefined {
     return undefined;
   }
   const after = c.s.slice(c.i);
-  // `0.5x` or `2D`: the number was part of a word, so the comment is prose.
-  if (/^[A-Za-z_]/.test(after)) return undefined;
+  // `90° about z`, `0.9¹⁰`, `2×1`, `4n`: the value was part of a formula or a word, so the comment
+  // is prose. A value ends at the end, at white space or at `,;:)`.
+  if (after.length > 0 && !/^[\s,;:)]/.test(after)) return undefined;
   const tol = /^\s*\(([0-9.]+e[-−]?[0-9]+)\)/i.exec(after);
   if (tol !== null) return withTol(v, Number((tol[1] ?? '').replace('−', '-')));
   return v;
@@ -527,7 +530,7 @@ export function compileExamples(root: string): Compiled {
           source: `${prelude}\n${code}\n`,
           asserts,
           throwsChecks,
-          registersTests: b.code.includes('@geomech/core/testing'),
+          registersTests: /\bdescribe\w*\(/.test(b.code),
         });
       }
     }

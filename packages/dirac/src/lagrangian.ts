@@ -524,8 +524,7 @@ class DualLagrangian implements Lagrangian {
  * @example
  * ```ts
  * const kappa = 0.5;
- * const q = new Float64Array(4);
- * const v = Float64Array.of(1, 0, 2, 0.5);
+ * const q = Float64Array.of(1, 0), v = Float64Array.of(0, 1);
  * // the traditor of spec 002 §4.3: L = (κ/2)(x v_y − y v_x) − ½(x² + y²)
  * const trad = lagrangianFromFunction(2, (o, [x, y], [vx, vy]) =>
  *   o.sub(o.scale(o.sub(o.mul(x!, vy!), o.mul(y!, vx!)), 0.5 * kappa),

@@ -160,8 +160,8 @@ function relDiff(a: ArrayLike<number>, b: ArrayLike<number>, n: number): number 
  * const G = new LieGroupGroupoid(SO3);
  * const a = G.random(new Float64Array(9), Math.random);
  * const d = morphismDefect(conjugationMorphism(G, a), Math.random, 10);
- * d.multiplicative; // ≈ 1e-16
- * d.leftAlgebroid; // ≈ 1e-12
+ * d.multiplicative; // ~1e-16 (round-off)
+ * d.leftAlgebroid; // ~1e-12 (finite differences)
  * ```
  */
 export function morphismDefect(

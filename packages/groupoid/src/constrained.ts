@@ -893,8 +893,8 @@ export class DiscreteConstrainedSystem {
    * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
    * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
    * const g1 = Float64Array.of(1, 0.99);
-   * const g2 = sys.stepForward(g1, new Float64Array(0)).g;
-   * const g3 = sys.stepForward(g2, new Float64Array(0)).g;
+   * const g2 = sys.stepForward(g1, new Float64Array(0)).g.slice(); // a copy: the result is overwritten by the next step
+   * const g3 = sys.stepForward(g2, new Float64Array(0)).g.slice();
    * sys.actionSum([g1, g2, g3]);
    * ```
    */
@@ -921,7 +921,7 @@ export class DiscreteConstrainedSystem {
    * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
    * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
    * const g1 = Float64Array.of(1, 0.99);
-   * const g2 = sys.stepForward(g1, new Float64Array(0)).g;
+   * const g2 = sys.stepForward(g1, new Float64Array(0)).g.slice(); // a copy: the result is overwritten by the next step
    * const { basis, d } = sys.admissibleVariations(g1, g2);
    * ```
    */

@@ -742,7 +742,7 @@ export class PlateBall {
    * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
    * const g = pb.initialElement(0, 0, 0.02, 0.01); // R_1 = τ_skew(s) from (8)
    * const lam = Float64Array.of(0.5, -0.4, 0.3);
-   * pb.noether(g, lam); // 0.51694092602079 for the S5 Noether data
+   * pb.noether(g, lam); // J(g, λ); 0.51694092602079 for the S5 Noether data
    * ```
    */
   noether(g: ArrayLike<number>, lam: ArrayLike<number>): number {

@@ -558,9 +558,10 @@ function blockBandShape(
  *   if (k < 999) J.setBlock(k, k + 1, U[k]!);
  * }
  * const lu = new BandLU(); // reused each Newton step
- * const residual = new Float64Array(8000).fill(2); // row sums are 2 on the first and last block rows
+ * const residual = new Float64Array(8000).fill(2); // J·1: row sums 2, and 3 in the first and last block rows
+ * residual.fill(3, 0, 8).fill(3, 7992);
  * const dx = lu.factor(J).solve(residual, new Float64Array(8000));
- * dx[0]; // 0.9999…
+ * [dx[0], dx[4000], dx[7999]]; // [1, 1, 1]
  * ```
  */
 export class BlockBandMatrix extends BandMatrix {

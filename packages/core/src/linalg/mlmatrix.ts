@@ -327,7 +327,7 @@ export const rangeSpace: typeof columnSpace = columnSpace;
  *
  * @example
  * ```ts
- * pseudoInverse(Float64Array.of(1, 2), 1, 2); // 2×1: [0.2, 0.4]
+ * pseudoInverse(Float64Array.of(1, 2), 1, 2); // [0.2, 0.4], 2×1
  * ```
  */
 export function pseudoInverse(
