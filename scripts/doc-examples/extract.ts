@@ -104,8 +104,8 @@ function literalTol(lit: string, approx: boolean): number {
   const m = /^[-−]?([0-9]*)(?:\.([0-9]+))?(?:e([-−+]?[0-9]+))?…?$/i.exec(lit);
   if (m === null) return 0;
   const exp = m[3] === undefined ? 0 : Number(m[3].replace('−', '-'));
-  if (m[2] !== undefined) return 10 ** (exp - m[2].length);
-  if (m[3] !== undefined) return 10 ** exp; // 4e-14: one digit
+  if (m[2] !== undefined) return Number(`1e${exp - m[2].length}`);
+  if (m[3] !== undefined) return Number(`1e${exp}`); // 4e-14: one digit
   // An integer is exact (up to round-off) unless marked ≈, when round-off of a solve is allowed.
   return approx ? 1e-8 : 0;
 }
@@ -484,7 +484,10 @@ export function compileExamples(root: string): Compiled {
   // `core/testing` is the entry point `@geomech/core/testing`: its own examples see its exports.
   const entries = [...PACKAGES, 'core/testing'] as const;
   const indexFiles = entries.map((p) =>
-    join(root, p === 'core/testing' ? 'packages/core/src/testing/index.ts' : `packages/${p}/src/index.ts`),
+    join(
+      root,
+      p === 'core/testing' ? 'packages/core/src/testing/index.ts' : `packages/${p}/src/index.ts`,
+    ),
   );
   const exportsProgram = ts.createProgram(indexFiles, options, host);
   const checker = exportsProgram.getTypeChecker();

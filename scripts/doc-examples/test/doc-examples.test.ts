@@ -50,7 +50,9 @@ function mismatch(actual: unknown, exp: Expected, path: string): string | undefi
     }
     case 'boolean':
     case 'string':
-      return actual === exp.value ? undefined : `${path}: expected ${str(exp.value)}, got ${str(actual)}`;
+      return actual === exp.value
+        ? undefined
+        : `${path}: expected ${str(exp.value)}, got ${str(actual)}`;
     case 'list': {
       if (typeof actual !== 'object' || actual === null || !('length' in actual)) {
         return `${path}: expected a list, got ${str(actual)}`;
