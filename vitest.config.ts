@@ -34,6 +34,8 @@ export default defineConfig({
       project('dirac', './packages/dirac'),
       project('cli', './packages/cli', 60_000),
       project('docs', './apps/docs'),
+      // Every TSDoc @example of the libraries, typechecked and run (scripts/doc-examples).
+      project('examples', './scripts/doc-examples', 120_000),
     ],
   },
 });

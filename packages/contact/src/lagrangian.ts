@@ -555,7 +555,8 @@ export function hamiltonianFromLagrangian(
  * ```ts
  * const f = herglotzVectorField(mechanicalContactLagrangian(quadraticPotential(1), -0.05));
  * const out = new Float64Array(3);
- * f(out, 0, Float64Array.of(1, 2, 0)); // [2, −1 − 0.1, 1.5]
+ * f(out, 0, Float64Array.of(1, 2, 0));
+ * out; // [2, −1 − 0.1, 1.5]
  * const sol = integrateDopri5(f, [1, 2, 0], 0, 10, { rtol: 1e-12, atol: 1e-14 });
  * ```
  */
@@ -622,7 +623,8 @@ export function herglotzVectorField(L: ContactLagrangian): OdeRhs {
  * const lag = mechanicalContactLagrangian(quadraticPotential(1), -0.05);
  * const X = contactHamiltonianVectorField(hamiltonianFromLagrangian(lag));
  * const out = new Float64Array(3);
- * X(out, 0, Float64Array.of(1, 2, 0)); // [2, −1 − 0.1, 1.5]
+ * X(out, 0, Float64Array.of(1, 2, 0));
+ * out; // [2, −1 − 0.1, 1.5]
  * ```
  */
 export function contactHamiltonianVectorField(H: ContactHamiltonian): OdeRhs {

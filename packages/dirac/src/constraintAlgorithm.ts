@@ -71,7 +71,9 @@ const LINEAR_QUADRATIC_PROBE_RTOL = 1e-8;
  *   constraint algorithm does not apply).
  * @example
  * ```ts
- * linearQuadraticData(lc4).M; // diag(L, 0, 0, 0)
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc4 = circuit.lagrangian, kcl4 = circuit.distribution;
+ * linearQuadraticData(new ImplicitLagrangianSystem(lc4, kcl4)).M; // [0.7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] = diag(L, 0, 0, 0)
  * ```
  */
 export function linearQuadraticData(system: ImplicitLagrangianSystem): LinearQuadraticData {
@@ -312,7 +314,9 @@ function cokernel(
  *   `undetermined-dynamics` (gauge freedom left on V*).
  * @example
  * ```ts
- * const alg = constraintAlgorithm(new ImplicitLagrangianSystem(lc4, kcl));
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc4 = circuit.lagrangian, kcl4 = circuit.distribution;
+ * const alg = constraintAlgorithm(new ImplicitLagrangianSystem(lc4, kcl4));
  * alg.positionConstraints; // one row ∝ (0, 1/C1, 0, −1/C3)
  * alg.frequencies;         // [ω_LC] = [√((1/L)(1/C2 + 1/(C1 + C3)))]
  * ```

@@ -69,7 +69,9 @@ export type DegenerateSolution = ImplicitSolution<'xi'> & {
  * @throws DomainError / NonRegularSystemError as {@link constraintAlgorithm}.
  * @example
  * ```ts
- * const sol = integrateDegenerate(new ImplicitLagrangianSystem(lc4, kcl), { q0, v0 }, 20);
+ * const circuit = lcCircuit4(); // spec 002 §4.2
+ * const { q: q0, v: v0 } = circuit.consistentInitialData(0.3, 0, 0);
+ * const sol = integrateDegenerate(new ImplicitLagrangianSystem(circuit.lagrangian, circuit.distribution), { q0, v0 }, 20);
  * sol.algorithm?.frequencies[0]; // ω_LC
  * ```
  */

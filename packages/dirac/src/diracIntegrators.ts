@@ -170,6 +170,7 @@ export class DiracWorkspace {
  *
  * @example
  * ```ts
+ * const sys = pendulum({ m: 1, g: 9.81, l: 1 });
  * const ws = new DiracWorkspace(sys);            // pendulum, C = [x, y]
  * diracSolve(sys, ws, Float64Array.of(1, 0), Float64Array.of(0, 0), 0.01);
  * ws.qt;     // (0, −h g): f/m projected on q⊥ (§5.4)

@@ -87,6 +87,9 @@ export interface MultiplierResidual {
  *
  * @example
  * ```ts
+ * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+ * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+ * const { q, v, p, qdot, pdot } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
  * residualMaxNorm(sys.residual(q, v, p, qdot, pdot)); // ≈ 0 on a solution
  * ```
  */
@@ -107,6 +110,9 @@ export function residualMaxNorm(r: ImplicitResidual | MultiplierResidual): numbe
  *
  * @example
  * ```ts
+ * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+ * const disk = model.lagrangian, rolling = model.distribution;
+ * const { q, v, p, pdot } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
  * const sys = new ImplicitLagrangianSystem(disk, rolling);
  * residualMaxNorm(sys.residual(q, v, p, v, pdot)); // ≈ 0 along the closed form of spec 002 §4.1
  * sys.multipliers(q, v, p, pdot);                   // (−mRΩω sin φ, mRΩω cos φ)
@@ -141,6 +147,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v, p, pdot } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * sys.isSolutionPoint(q, v, p, v, pdot); // true along solution curves (spec 002 §6 item 8)
    * ```
    */
@@ -191,6 +200,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v, p, qdot, pdot } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * const r = sys.residual(q, v, p, qdot, pdot);
    * r.dynamics; // zero iff ṗ − ∂L/∂q is a combination of the rows of A(q)
    * ```
@@ -224,6 +236,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v, p, pdot, mu } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * residualMaxNorm(sys.residualWithMultipliers(q, v, p, mu, v, pdot)); // ≈ 0 on a solution
    * ```
    */
@@ -259,6 +274,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v, p, pdot } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * sys.multipliers(q, v, p, pdot); // rolling disk: (−mRΩω sin φ, mRΩω cos φ), spec 002 §4.1
    * ```
    */
@@ -283,6 +301,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v, mu } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * sys.constraintForcePower(q, v, mu); // ≈ 0 along solutions
    * ```
    */
@@ -301,6 +322,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v, p } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * sys.energy(q, v, p); // rolling disk: ½(mR² + I)Ω² + ½Jω²
    * ```
    */
@@ -315,6 +339,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * sys.regularity(q, v).defect; // undefined for the rolling disk, 'singular-constrained-mass' for the 4-port circuit
    * ```
    */
@@ -329,6 +356,9 @@ export class ImplicitLagrangianSystem {
    *
    * @example
    * ```ts
+   * const model = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+   * const sys = new ImplicitLagrangianSystem(model.lagrangian, model.distribution);
+   * const { q, v } = model.exactSolution(1.5, { thetaDot: 2, phiDot: 0.5 }); // on the closed form
    * sys.checkRegular(q, v); // returns the report, or throws
    * ```
    */
@@ -343,6 +373,7 @@ export class ImplicitLagrangianSystem {
  *
  * @example
  * ```ts
+ * const m = 2, k = 8;
  * const osc = new ImplicitLagrangianSystem(quadraticLagrangian([m], [k]), unconstrainedDistribution(1));
  * ```
  */

@@ -212,7 +212,9 @@ function projectPosition(q: Float64Array, pc: PositionConstraint, n: number): vo
  * @throws NonRegularSystemError naming the defect (dependent constraint rows, singular GᵀMG).
  * @example
  * ```ts
- * const sol = integrateIndexReduced(new ImplicitLagrangianSystem(disk, rolling), { q0, v0 }, 10);
+ * const disk = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }); // spec 002 §4.1
+ * const { q: q0, v: v0 } = disk.exactSolution(0, { thetaDot: 2, phiDot: 0.5 });
+ * const sol = integrateIndexReduced(new ImplicitLagrangianSystem(disk.lagrangian, disk.distribution), { q0, v0 }, 10);
  * sol.constraintDrift.velocity; // max |A v| ≲ 1e-11
  * sol.energyDrift;              // ≲ 1e-12
  * ```

@@ -237,8 +237,11 @@ class BlockLifted implements LiftedDistribution {
  *
  * @example
  * ```ts
+ * const Delta: Distribution = { n: 2, m: 1, A: (out) => { out[0] = -0.5; out[1] = 1; return out; },
+ *   Adot: (out) => out.fill(0) }; // ω = dy − 0.5 dx on R²
+ * const q = new Float64Array(2), qdot = [2, 1], pdot = [3, 4];
  * const lifted = liftedDistribution(Delta);
- * lifted.contains(q, Float64Array.of(...qdot, ...pdot)); // A(q) q̇ = 0
+ * lifted.contains(q, Float64Array.of(...qdot, ...pdot)); // true: A(q) q̇ = 0
  * ```
  */
 export function liftedDistribution(Delta: Distribution): LiftedDistribution {
@@ -252,7 +255,10 @@ export function liftedDistribution(Delta: Distribution): LiftedDistribution {
  *
  * @example
  * ```ts
- * tangentLiftedDistribution(Delta).annihilatorContains(q, Float64Array.of(...omega1, 0, 0));
+ * const Delta: Distribution = { n: 2, m: 1, A: (out) => { out[0] = -0.5; out[1] = 1; return out; },
+ *   Adot: (out) => out.fill(0) }; // ω = dy − 0.5 dx on R²
+ * const q = new Float64Array(2), omega1 = [-0.5, 1];
+ * tangentLiftedDistribution(Delta).annihilatorContains(q, Float64Array.of(...omega1, 0, 0)); // true
  * ```
  */
 export function tangentLiftedDistribution(Delta: Distribution): LiftedDistribution {
@@ -266,6 +272,9 @@ export function tangentLiftedDistribution(Delta: Distribution): LiftedDistributi
  *
  * @example
  * ```ts
+ * const Delta: Distribution = { n: 2, m: 1, A: (out) => { out[0] = -0.5; out[1] = 1; return out; },
+ *   Adot: (out) => out.fill(0) }; // ω = dy − 0.5 dx on R²
+ * const q = new Float64Array(2), out = new Float64Array(4), x = Float64Array.of(2, 1, 3, 4); // (δq, δp), δq ∈ Δ
  * inducedCodistribution(Delta).contains(q, canonicalFlat(out, x)); // true for x ∈ Δ_{T*Q}
  * ```
  */
@@ -282,7 +291,13 @@ export function inducedCodistribution(Delta: Distribution): LiftedDistribution {
  *
  * @example
  * ```ts
- * D.at(q, p).contains(packDiracPair(new Float64Array(4 * n), vz, alphaz));
+ * const Delta: Distribution = { n: 2, m: 1, A: (out) => { out[0] = -0.5; out[1] = 1; return out; },
+ *   Adot: (out) => out.fill(0) }; // ω = dy − 0.5 dx on R²
+ * const D = inducedDiracStructure(Delta), n = 2;
+ * const q = Float64Array.of(0, 0), p = Float64Array.of(1, 0);
+ * const vz = { q, p, dq: Float64Array.of(2, 1), dp: Float64Array.of(3, 4) };
+ * const alphaz = { q, p, alpha: Float64Array.of(-3 - 0.5, -4 + 1), w: Float64Array.of(2, 1) };
+ * D.at(q, p).contains(packDiracPair(new Float64Array(4 * n), vz, alphaz)); // true
  * ```
  */
 export function packDiracPair(

@@ -155,6 +155,7 @@ function ruleNodes(rule: DiscreteRule): { a: number[]; b: number[]; w: number[] 
  * @example
  * ```ts
  * const Ld = discretize(verticalRollingDisk().lagrangian, 0.01, 'left');
+ * const out = new Float64Array(4), q0 = new Float64Array(4), q1 = Float64Array.of(0.01, 0, 0, 0);
  * Ld.D2(out, q0, q1); // p₁ = M (q₁ − q₀)/h
  * ```
  */
@@ -1031,7 +1032,9 @@ export function discreteEnergy(
  * @throws {@link DimensionError} when the lengths do not fit N + 1, N, N + 1 rows of n.
  * @example
  * ```ts
- * const S = discreteActionSum('plus', Ld, sol.q, vs, sol.p); // vs_k = (q_{k+1} − q_k)/h
+ * const Ld = discretize(quadraticLagrangian([1]), 0.1, 'left'); // L = ½v², h = 0.1
+ * const qs = [0, 0.1, 0.2], vs = [1, 1], ps = [1, 1, 1]; // uniform motion, v = p = 1
+ * discreteActionSum('plus', Ld, qs, vs, ps); // 0.1 = Σ h·½v²
  * ```
  */
 export function discreteActionSum(

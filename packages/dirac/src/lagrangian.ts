@@ -417,6 +417,8 @@ class MechanicalLagrangianImpl implements MechanicalLagrangian {
  * @throws DomainError when a constant mass is not symmetric; DimensionError when `potential.dim` ≠ n.
  * @example
  * ```ts
+ * const q = new Float64Array(4);
+ * const v = Float64Array.of(1, 0, 2, 0.5);
  * // the vertical rolling disk of spec 002 §4.1: L = ½m(v_x² + v_y²) + ½I v_θ² + ½J v_φ²
  * const disk = mechanicalLagrangian({ n: 4, mass: [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0.3, 0, 0, 0, 0, 0.15] });
  * disk.Lv(new Float64Array(4), q, v); // (m v_x, m v_y, I v_θ, J v_φ)
@@ -521,6 +523,8 @@ class DualLagrangian implements Lagrangian {
  * @throws DimensionError unless n is a positive integer.
  * @example
  * ```ts
+ * const kappa = 0.5;
+ * const q = Float64Array.of(1, 0), v = Float64Array.of(0, 1);
  * // the traditor of spec 002 §4.3: L = (κ/2)(x v_y − y v_x) − ½(x² + y²)
  * const trad = lagrangianFromFunction(2, (o, [x, y], [vx, vy]) =>
  *   o.sub(o.scale(o.sub(o.mul(x!, vy!), o.mul(y!, vx!)), 0.5 * kappa),
@@ -547,6 +551,9 @@ export function lagrangianFromFunction(
  *
  * @example
  * ```ts
+ * const disk = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }).lagrangian;
+ * const q = new Float64Array(4);
+ * const v = Float64Array.of(1, 0, 2, 0.5);
  * legendre(new Float64Array(4), disk, q, v); // (m v_x, m v_y, I v_θ, J v_φ)
  * ```
  */
@@ -568,6 +575,7 @@ export function legendre(
  *
  * @example
  * ```ts
+ * const m = 2, osc = quadraticLagrangian([m], [8]);
  * // L = ½mv² − ½kq², p = mv: E = ½mv² + ½kq²
  * generalizedEnergy(osc, Float64Array.of(1), Float64Array.of(2), Float64Array.of(2 * m));
  * ```
@@ -592,6 +600,10 @@ export function generalizedEnergy(
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc = circuit.lagrangian, kcl = circuit.distribution;
+ * const q = new Float64Array(4);
+ * const f = Float64Array.of(0.5, 0.125, 0.5, 0.375); // currents satisfying KCL
  * velocityHessianRank(lc, q, f); // 1 for the 4-port L-C circuit (spec 002 §4.2)
  * ```
  */
@@ -615,6 +627,12 @@ export function velocityHessianRank(
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc = circuit.lagrangian, kcl = circuit.distribution;
+ * const disk = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 }).lagrangian;
+ * const q = new Float64Array(4);
+ * const v = Float64Array.of(1, 0, 2, 0.5);
+ * const f = Float64Array.of(0.5, 0.125, 0.5, 0.375); // currents satisfying KCL
  * isDegenerate(lc, q, f);   // true  (L-C circuit: ∂²L/∂f² = diag(L, 0, 0, 0))
  * isDegenerate(disk, q, v); // false (rolling disk)
  * ```
@@ -634,6 +652,9 @@ export function isDegenerate(
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc = circuit.lagrangian, kcl = circuit.distribution;
+ * const q = new Float64Array(4);
  * const { G, r } = distributionBasisAt(kcl, q); // r = 2 for the 4-port circuit
  * ```
  */
@@ -662,6 +683,10 @@ export function distributionBasisAt(
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc = circuit.lagrangian, kcl = circuit.distribution;
+ * const q = new Float64Array(4);
+ * const f = Float64Array.of(0.5, 0.125, 0.5, 0.375); // currents satisfying KCL
  * constrainedMass(lc, kcl, q, f).GMG; // L·[[1, 1], [1, 1]] in the basis g1, g2 — singular
  * ```
  */
@@ -705,8 +730,13 @@ export function constrainedMass(
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc4 = circuit.lagrangian, kcl4 = circuit.distribution;
+ * const q = new Float64Array(4);
+ * const f = Float64Array.of(0.5, 0.125, 0.5, 0.375); // currents satisfying KCL
  * isDegenerateOnDelta(lc4, kcl4, q, f); // true
- * isDegenerateOnDelta(lc2, kcl2, q, f); // false: ½L f_L² is positive on f_L = f_C
+ * const single = simpleLC(); // one L-C loop: Q = R², KCL f_L = f_C
+ * isDegenerateOnDelta(single.lagrangian, single.distribution, new Float64Array(2), Float64Array.of(1, 1)); // false: ½L f_L² > 0 on f_L = f_C
  * ```
  */
 export function isDegenerateOnDelta(
@@ -748,6 +778,9 @@ export interface LegendrePreimage {
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc = circuit.lagrangian, kcl = circuit.distribution;
+ * const q = new Float64Array(4);
  * legendrePreimage(lc, kcl, q, Float64Array.of(0.35, 0, 0, 0)).v; // f with f_L = 0.5, in Δ
  * ```
  */
@@ -825,6 +858,9 @@ export function legendrePreimage(
  *
  * @example
  * ```ts
+ * const circuit = lcCircuit4(); // spec 002 §4.2: L = 0.7, C1 = 0.3, C2 = 0.5, C3 = 0.9
+ * const lc = circuit.lagrangian, kcl = circuit.distribution;
+ * const q = new Float64Array(4);
  * inPrimaryConstraintSet(lc, kcl, q, Float64Array.of(0.35, 0, 0, 0));   // true
  * inPrimaryConstraintSet(lc, kcl, q, Float64Array.of(0.35, 0.1, 0, 0)); // false: p_C1 ≠ 0
  * ```

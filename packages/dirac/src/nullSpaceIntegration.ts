@@ -218,6 +218,9 @@ class NullSpaceField {
  * @example
  * ```ts
  * // rolling disk, G = [∂_φ, R cos φ ∂_x + R sin φ ∂_y + ∂_θ]: u = (v_φ, v_θ)
+ * const disk = verticalRollingDisk({ m: 2, R: 0.5, I: 0.3, J: 0.15 });
+ * const sys = new ImplicitLagrangianSystem(disk.lagrangian, disk.distribution);
+ * const [q0, omega, Omega] = [new Float64Array(4), 0.5, 2];
  * const sol = integrateNullSpace(sys, { q0, u0: [omega, Omega] }, 10);
  * ```
  */

@@ -21,6 +21,7 @@ import type { Distribution } from './types.js';
  * const circuit = lcCircuit4({ L: 0.7, C1: 0.3, C2: 0.5, C3: 0.9 });
  * const system = new ImplicitLagrangianSystem(circuit.lagrangian, circuit.distribution);
  * const Delta = withSecondaryConstraints(system); // m = 3: two KCL rows and q_C1/C1 = q_C3/C3
+ * const { q: q0, v: v0 } = circuit.consistentInitialData(0.3, 0, 0);
  * integrateLagrangeDirac(circuit.lagrangian, Delta, 'dirac-plus', { q0, v0 }, 0.01, 1000);
  * ```
  */

@@ -128,6 +128,7 @@ export function tqView(buffer: Float64Array, n: number, offset = 0): TQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
  * tstarQView(new Float64Array(2 * n), n); // a fresh point (q, p) = (0, 0)
  * ```
  */
@@ -141,6 +142,7 @@ export function tstarQView(buffer: Float64Array, n: number, offset = 0): TstarQP
  *
  * @example
  * ```ts
+ * const n = 1;
  * const z = pontryaginView(new Float64Array(3 * n), n);
  * ```
  */
@@ -177,6 +179,8 @@ export function ttstarQView(buffer: Float64Array, n: number, offset = 0): TTstar
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * const y = tstarTQView(new Float64Array(4 * n), n);
  * kappaQInto(y, x); // writes κ_Q(x) into flat storage
  * ```
@@ -196,6 +200,8 @@ export function tstarTQView(buffer: Float64Array, n: number, offset = 0): TstarT
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * const y = tstarTstarQView(new Float64Array(4 * n), n);
  * omegaFlatInto(y, x);
  * ```
@@ -233,6 +239,9 @@ function neg(what: string, out: Float64Array, x: Float64Array, n: number): void 
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * kappaQInto(tstarTQView(buf, n), x); // out-first, no allocation
  * ```
  */
@@ -251,6 +260,10 @@ export function kappaQInto(out: TstarTQPt, x: TTstarQPt): TstarTQPt {
  *
  * @example
  * ```ts
+ * const q = Float64Array.of(1);
+ * const p = Float64Array.of(2);
+ * const dq = Float64Array.of(3);
+ * const dp = Float64Array.of(4);
  * const y = kappaQ({ q, p, dq, dp }); // y.v === copy of dq, y.a of dp, y.b of p
  * ```
  */
@@ -263,6 +276,9 @@ export function kappaQ(x: TTstarQPt): TstarTQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = kappaQ(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, v, a, b) = (1, 3, 4, 2)
  * kappaQInvInto(ttstarQView(buf, n), y);
  * ```
  */
@@ -280,6 +296,7 @@ export function kappaQInvInto(out: TTstarQPt, y: TstarTQPt): TTstarQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * kappaQInv(kappaQ(x)); // equals x exactly
  * ```
  */
@@ -292,6 +309,9 @@ export function kappaQInv(y: TstarTQPt): TTstarQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * omegaFlatInto(tstarTstarQView(buf, n), x);
  * ```
  */
@@ -310,6 +330,8 @@ export function omegaFlatInto(out: TstarTstarQPt, x: TTstarQPt): TstarTstarQPt {
  *
  * @example
  * ```ts
+ * const q = Float64Array.of(1);
+ * const p = Float64Array.of(2);
  * const y = omegaFlat({ q, p, dq: Float64Array.of(1), dp: Float64Array.of(2) });
  * // y.alpha = [-2], y.w = [1]
  * ```
@@ -323,6 +345,9 @@ export function omegaFlat(x: TTstarQPt): TstarTstarQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * omegaFlatInvInto(ttstarQView(buf, n), y);
  * ```
  */
@@ -341,6 +366,8 @@ export function omegaFlatInvInto(out: TTstarQPt, y: TstarTstarQPt): TTstarQPt {
  *
  * @example
  * ```ts
+ * const q = Float64Array.of(1);
+ * const p = Float64Array.of(2);
  * // H = ½p² + ½q² at (q, p) = (1, 2): dH = (α, w) = (1, 2)
  * omegaFlatInv({ q, p, alpha: Float64Array.of(1), w: Float64Array.of(2) }); // (δq, δp) = (2, -1)
  * ```
@@ -354,6 +381,7 @@ export function omegaFlatInv(y: TstarTstarQPt): TTstarQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * poissonSharp(omegaFlat(x)); // equals x exactly
  * ```
  */
@@ -364,7 +392,10 @@ export const poissonSharp: typeof omegaFlatInv = omegaFlatInv;
  *
  * @example
  * ```ts
- * poissonSharpInto(ttstarQView(buf, n), y);
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
+ * poissonSharpInto(ttstarQView(buf, n), y).dq; // [3]
  * ```
  */
 export const poissonSharpInto: typeof omegaFlatInvInto = omegaFlatInvInto;
@@ -374,6 +405,9 @@ export const poissonSharpInto: typeof omegaFlatInvInto = omegaFlatInvInto;
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const dL = differential(quadraticLagrangian([1], [1]), Float64Array.of(1), Float64Array.of(2));
  * gammaQInto(tstarTstarQView(buf, n), dL);
  * ```
  */
@@ -393,6 +427,9 @@ export function gammaQInto(out: TstarTstarQPt, y: TstarTQPt): TstarTstarQPt {
  *
  * @example
  * ```ts
+ * const q = Float64Array.of(1);
+ * const v = Float64Array.of(2);
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * gammaQ(differential(L, q, v)); // = diracDifferential(L, q, v) (6.1)
  * ```
  */
@@ -405,6 +442,9 @@ export function gammaQ(y: TstarTQPt): TstarTstarQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * sigmaQInto(tstarTQView(buf, n), y);
  * ```
  */
@@ -422,6 +462,7 @@ export function sigmaQInto(out: TstarTQPt, y: TstarTstarQPt): TstarTQPt {
  *
  * @example
  * ```ts
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * gammaQ(sigmaQ(y)); // equals y exactly
  * ```
  */
@@ -437,6 +478,9 @@ export function sigmaQ(y: TstarTstarQPt): TstarTQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * TpiQInto(tqView(buf, n), x);
  * ```
  */
@@ -452,6 +496,7 @@ export function TpiQInto(out: TQPt, x: TTstarQPt): TQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * TpiQ(x); // { q: x.q (copy), v: x.dq (copy) }
  * ```
  */
@@ -464,6 +509,9 @@ export function TpiQ(x: TTstarQPt): TQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = kappaQ(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, v, a, b) = (1, 3, 4, 2)
  * piTQInto(tqView(buf, n), y);
  * ```
  */
@@ -480,6 +528,7 @@ export function piTQInto(out: TQPt, y: TstarTQPt): TQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * piTQ(kappaQ(x)); // = TpiQ(x)
  * ```
  */
@@ -492,6 +541,9 @@ export function piTQ(y: TstarTQPt): TQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * tauTstarQInto(tstarQView(buf, n), x);
  * ```
  */
@@ -507,6 +559,7 @@ export function tauTstarQInto(out: TstarQPt, x: TTstarQPt): TstarQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * tauTstarQ(x); // the base point of x
  * ```
  */
@@ -519,6 +572,9 @@ export function tauTstarQ(x: TTstarQPt): TstarQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = kappaQ(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, v, a, b) = (1, 3, 4, 2)
  * pi1Into(tstarQView(buf, n), y);
  * ```
  */
@@ -535,6 +591,7 @@ export function pi1Into(out: TstarQPt, y: TstarTQPt): TstarQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * pi1(kappaQ(x)); // = tauTstarQ(x)
  * ```
  */
@@ -547,6 +604,9 @@ export function pi1(y: TstarTQPt): TstarQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * piTstarQInto(tstarQView(buf, n), y);
  * ```
  */
@@ -562,6 +622,7 @@ export function piTstarQInto(out: TstarQPt, y: TstarTstarQPt): TstarQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * piTstarQ(omegaFlat(x)); // = tauTstarQ(x)
  * ```
  */
@@ -574,6 +635,9 @@ export function piTstarQ(y: TstarTstarQPt): TstarQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * pi2Into(tqView(buf, n), y);
  * ```
  */
@@ -589,6 +653,7 @@ export function pi2Into(out: TQPt, y: TstarTstarQPt): TQPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * pi2(omegaFlat(x)); // = TpiQ(x)
  * ```
  */
@@ -601,6 +666,9 @@ export function pi2(y: TstarTstarQPt): TQPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = kappaQ(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, v, a, b) = (1, 3, 4, 2)
  * rhoTstarTQInto(pontryaginView(buf, n), y);
  * ```
  */
@@ -618,6 +686,9 @@ export function rhoTstarTQInto(out: PontryaginPt, y: TstarTQPt): PontryaginPt {
  *
  * @example
  * ```ts
+ * const q = Float64Array.of(1);
+ * const v = Float64Array.of(2);
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * rhoTstarTQ(differential(L, q, v)); // (q, v, ∂L/∂v)
  * ```
  */
@@ -630,6 +701,9 @@ export function rhoTstarTQ(y: TstarTQPt): PontryaginPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * rhoTTstarQInto(pontryaginView(buf, n), x);
  * ```
  */
@@ -646,6 +720,7 @@ export function rhoTTstarQInto(out: PontryaginPt, x: TTstarQPt): PontryaginPt {
  *
  * @example
  * ```ts
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * rhoTTstarQ(x); // = rhoTstarTQ(kappaQ(x))
  * ```
  */
@@ -658,6 +733,9 @@ export function rhoTTstarQ(x: TTstarQPt): PontryaginPt {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * rhoTstarTstarQInto(pontryaginView(buf, n), y);
  * ```
  */
@@ -677,6 +755,9 @@ export function rhoTstarTstarQInto(out: PontryaginPt, y: TstarTstarQPt): Pontrya
  *
  * @example
  * ```ts
+ * const q = Float64Array.of(1);
+ * const v = Float64Array.of(2);
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * rhoTstarTstarQ(diracDifferential(L, q, v)); // (q, v, ∂L/∂v)
  * ```
  */
@@ -701,6 +782,8 @@ function checkPointLengths(what: string, n: number, ...fields: Float64Array[]): 
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const y = kappaQ(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, v, a, b) = (1, 3, 4, 2)
  * thetaTstarTQ(new Float64Array(4 * n), y); // [y.a, y.b, 0, 0]
  * ```
  */
@@ -719,6 +802,8 @@ export function thetaTstarTQ(out: Float64Array, y: TstarTQPt): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const y = omegaFlat(ttstarQView(Float64Array.of(1, 2, 3, 4), 1)); // (q, p, α, w) = (1, 2, −4, 3)
  * thetaTstarTstarQ(new Float64Array(4 * n), y); // [y.alpha, y.w, 0, 0]
  * ```
  */
@@ -738,6 +823,8 @@ export function thetaTstarTstarQ(out: Float64Array, y: TstarTstarQPt): Float64Ar
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * lambdaTTstarQ(new Float64Array(4 * n), x); // [x.dp, 0, x.p, 0]
  * ```
  */
@@ -757,6 +844,8 @@ export function lambdaTTstarQ(out: Float64Array, x: TTstarQPt): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const x = ttstarQView(Float64Array.of(1, 2, 3, 4), 1); // (q, p, δq, δp)
  * chiTTstarQ(new Float64Array(4 * n), x); // [-x.dp, x.dq, 0, 0]
  * ```
  */
@@ -812,6 +901,7 @@ export function dThetaTstarTQ(n: number): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
  * dThetaTstarTstarQ(n); // = dThetaTstarTQ(n) entrywise (same block pattern)
  * ```
  */
@@ -829,6 +919,7 @@ export function dThetaTstarTstarQ(n: number): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
  * dLambda(n); // = −omegaTTstarQ(n)
  * ```
  */
@@ -846,6 +937,7 @@ export function dLambda(n: number): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
  * dChi(n); // = omegaTTstarQ(n) = −dLambda(n)
  * ```
  */
@@ -862,6 +954,7 @@ export function dChi(n: number): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
  * omegaTstarTQ(n); // = canonicalSymplecticMatrix(2n): [[0, I₂ₙ], [−I₂ₙ, 0]]
  * ```
  */
@@ -878,6 +971,7 @@ export function omegaTstarTQ(n: number): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
  * omegaTstarTstarQ(n); // = canonicalSymplecticMatrix(2n)
  * ```
  */
@@ -895,6 +989,7 @@ export function omegaTstarTstarQ(n: number): Float64Array {
  *
  * @example
  * ```ts
+ * const n = 1;
  * omegaTTstarQ(n); // = dChi(n)
  * ```
  */
@@ -999,6 +1094,11 @@ function checkLagrangianArgs(what: string, L: Lagrangian, q: Float64Array, v: Fl
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const q = Float64Array.of(1);
+ * const v = Float64Array.of(2);
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * differentialInto(tstarTQView(buf, L.n), L, q, v);
  * ```
  */
@@ -1024,6 +1124,7 @@ export function differentialInto(
  *
  * @example
  * ```ts
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * // L = ½v² − ½q² at (q, v) = (1, 2): dL = (1, 2, −1, 2)
  * differential(L, Float64Array.of(1), Float64Array.of(2));
  * ```
@@ -1037,6 +1138,11 @@ export function differential(L: Lagrangian, q: Float64Array, v: Float64Array): T
  *
  * @example
  * ```ts
+ * const n = 1;
+ * const buf = new Float64Array(4 * n);
+ * const q = Float64Array.of(1);
+ * const v = Float64Array.of(2);
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * diracDifferentialInto(tstarTstarQView(buf, L.n), L, q, v);
  * ```
  */
@@ -1063,6 +1169,7 @@ export function diracDifferentialInto(
  *
  * @example
  * ```ts
+ * const L = quadraticLagrangian([1], [1]); // L = ½v² − ½q²
  * // L = ½v² − ½q² at (q, v) = (1, 2): 𝔇L = (q, p, α, w) = (1, 2, 1, 2)
  * diracDifferential(L, Float64Array.of(1), Float64Array.of(2));
  * ```

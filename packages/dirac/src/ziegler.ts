@@ -14,7 +14,14 @@
  *
  * @module
  */
-import { DenseLU, DomainError, eigenvalues, NewtonSolver, symmetricEigen } from '@geomech/core';
+import {
+  asymmetry,
+  DenseLU,
+  DomainError,
+  eigenvalues,
+  NewtonSolver,
+  symmetricEigen,
+} from '@geomech/core';
 
 /** Threshold on |a_ij − a_ji| / max|a_ij| below which a stiffness matrix is treated as symmetric. */
 export const ZIEGLER_SYMMETRY_RTOL = 1e-14;
@@ -235,18 +242,6 @@ export interface LoadSearchOptions {
   readonly tol?: number;
 }
 
-function isSymmetric(a: ArrayLike<number>, n: number): boolean {
-  let maxAbs = 0;
-  let asym = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      maxAbs = Math.max(maxAbs, Math.abs(a[i * n + j]!));
-      if (j > i) asym = Math.max(asym, Math.abs(a[i * n + j]! - a[j * n + i]!));
-    }
-  }
-  return asym <= ZIEGLER_SYMMETRY_RTOL * maxAbs;
-}
-
 function symPart(a: ArrayLike<number>, n: number): Float64Array {
   const s = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
@@ -328,8 +323,8 @@ export function criticalDivergenceLoad(
   const Pmin = options.Pmin ?? 0;
   const K0 = K(Pmin);
   // symmetric for the whole family (checked at both ends and the middle of the range)
-  const symmetric = [Pmin, 0.5 * (Pmin + options.Pmax), options.Pmax].every((P) =>
-    isSymmetric(K(P), n),
+  const symmetric = [Pmin, 0.5 * (Pmin + options.Pmax), options.Pmax].every(
+    (P) => asymmetry(K(P), n) <= ZIEGLER_SYMMETRY_RTOL,
   );
   if (symmetric) return firstCrossing((P) => lambdaMin(symPart(K(P), n), n) <= 0, options);
   const s0 = Math.sign(determinant(K0, n));

@@ -218,6 +218,8 @@ export class AdaptiveLieGroupIntegrator {
    *
    * @example
    * ```ts
+   * const A = new AdaptiveLieGroupIntegrator({ ...rigidBodyData([1, 2, 3]), Psi: [{
+   *   value: (x) => x[2]!, grad: (o) => { o.fill(0); o[2] = 1; return o; } }] });
    * A.stepJacobian(new Float64Array(25), Float64Array.of(0.8, -0.5, 0), [0.4], 0.1);
    * ```
    */
@@ -308,6 +310,8 @@ export class AdaptiveLieGroupIntegrator {
    * @throws DomainError when Ψ(ξ_1) ≠ 0 or a step produces h ≤ 0; NewtonDivergedError naming the step.
    * @example
    * ```ts
+   * const A = new AdaptiveLieGroupIntegrator({ ...rigidBodyData([1, 2, 3]), Psi: [{
+   *   value: (x) => x[2]!, grad: (o) => { o.fill(0); o[2] = 1; return o; } }] });
    * const s = A.integrate({ xi: [0.8, -0.5, 0], lambda: [0.4], h: 0.1 }, 30);
    * s.stepSize[30]; // h_31
    * ```
@@ -393,6 +397,8 @@ export class AdaptiveLieGroupIntegrator {
  *
  * @example
  * ```ts
+ * const options = { ...rigidBodyData([1, 2, 3]), Psi: [{
+ *   value: (x: ArrayLike<number>) => x[2]!, grad: (o: Float64Array) => { o.fill(0); o[2] = 1; return o; } }] };
  * const r = adaptiveLieGroupStep(options, Float64Array.of(0.8, -0.5, 0), [0.4], 0.1);
  * r.h; // h_2
  * ```

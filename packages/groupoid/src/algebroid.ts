@@ -31,6 +31,7 @@ export type ArrowCurve = (out: Float64Array, s: number) => Float64Array;
  *
  * @example
  * ```ts
+ * const G = new PairGroupoid(2);
  * const ws = new CurveVelocityWorkspace(G); // reuse across many curveVelocity(…, step, ws) calls
  * ```
  */
@@ -159,8 +160,8 @@ function relDiff(a: ArrayLike<number>, b: ArrayLike<number>, n: number): number 
  * const G = new LieGroupGroupoid(SO3);
  * const a = G.random(new Float64Array(9), Math.random);
  * const d = morphismDefect(conjugationMorphism(G, a), Math.random, 10);
- * d.multiplicative; // ≈ 1e-16
- * d.leftAlgebroid; // ≈ 1e-12
+ * d.multiplicative; // ~1e-16 (round-off)
+ * d.leftAlgebroid; // ~1e-12 (finite differences)
  * ```
  */
 export function morphismDefect(
@@ -308,7 +309,8 @@ export function morphismDefect(
  * ```ts
  * const P = plateBallGroupoid();
  * const pr = productProjection(P, 'second'); // (x0, y0, x1, y1, R) ↦ R
- * pr.map(new Float64Array(9), g);
+ * const g = P.identityAt(new Float64Array(P.arrowDim), Float64Array.of(1, 2)); // the unit at (1, 2)
+ * pr.map(new Float64Array(9), g); // [1, 0, 0, 0, 1, 0, 0, 0, 1]
  * ```
  */
 export function productProjection(
@@ -397,6 +399,7 @@ export class LieGroupHomomorphism implements GroupoidMorphism {
  * const G = new LieGroupGroupoid(SE3);
  * const a = G.random(new Float64Array(16), Math.random);
  * const C = conjugationMorphism(G, a);
+ * const g = G.random(new Float64Array(16), Math.random);
  * C.map(new Float64Array(16), g); // a g a⁻¹
  * ```
  */
@@ -437,7 +440,8 @@ export function conjugationMorphism(G: LieGroupGroupoid, a: Float64Array): LieGr
  * @example
  * ```ts
  * const rot = rotationPartMorphism(new LieGroupGroupoid(SE3)); // SE3 -> SO3
- * rot.map(new Float64Array(9), X); // the 3×3 rotation block of X
+ * const X = SE3.exp(new Float64Array(16), Float64Array.of(1, 2, 3, 0, 0, Math.PI / 2)); // [v, ω]
+ * rot.map(new Float64Array(9), X); // ≈ [0, -1, 0, 1, 0, 0, 0, 0, 1]: the rotation block of X
  * ```
  */
 export function rotationPartMorphism(G: LieGroupGroupoid): LieGroupHomomorphism {

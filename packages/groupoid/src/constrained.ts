@@ -390,6 +390,8 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
    * sys.leftGradL(new Float64Array(sys.r), g); // pair groupoid: ∂L̂/∂q1
    * ```
    */
@@ -404,6 +406,8 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
    * sys.rightGradL(new Float64Array(sys.r), g); // pair groupoid: −∂L̂/∂q0
    * ```
    */
@@ -418,6 +422,8 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
    * sys.leftGradPhi(new Float64Array(sys.m * sys.r), g);
    * ```
    */
@@ -432,6 +438,8 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
    * sys.rightGradPhi(new Float64Array(sys.m * sys.r), g);
    * ```
    */
@@ -450,6 +458,9 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const lambda = new Float64Array(0); // m = 0
    * // pair groupoid: F⁻L(q0, q1) = (q0, −∂0 L(q0, q1))
    * sys.legendreMinus({ base: new Float64Array(1), p: new Float64Array(1) }, g, lambda);
    * ```
@@ -469,6 +480,9 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const lambda = new Float64Array(0); // m = 0
    * // pair groupoid: F⁺L(q0, q1) = (q1, ∂1 L(q0, q1))
    * sys.legendrePlus({ base: new Float64Array(1), p: new Float64Array(1) }, g, lambda);
    * ```
@@ -489,6 +503,11 @@ export class DiscreteConstrainedSystem {
    * @throws NotComposableError when β(g_k) ≠ α(g_{k+1}).
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const gk = Float64Array.of(1, 0.99);
+   * const lk = new Float64Array(0);
+   * const { g: gk1, lambda: lk1 } = sys.stepForward(gk, lk);
    * const res = sys.delResidual(new Float64Array(sys.size), gk, lk, gk1, lk1); // ≈ 0 on a solution
    * ```
    */
@@ -533,6 +552,9 @@ export class DiscreteConstrainedSystem {
    * @throws NotComposableError when the guess is not in the α-fibre over β(g_k).
    * @example
    * ```ts
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const gk = Float64Array.of(1, 0.99);
+   * const lambdaK = new Float64Array(0);
    * const { g, lambda, iterations } = sys.stepForward(gk, lambdaK, { tol: 1e-12 });
    * ```
    */
@@ -562,6 +584,8 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const { g: gk1, lambda: lambdaK1 } = sys.stepForward(Float64Array.of(1, 0.99), new Float64Array(0));
    * const back = sys.stepBackward(gk1, lambdaK1); // recovers (g_k, λ_k)
    * ```
    */
@@ -598,6 +622,11 @@ export class DiscreteConstrainedSystem {
    * @returns the system's Hamiltonian-map result object (`image` is `out`).
    * @example
    * ```ts
+   * const h = 0.1;
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const q = 1;
+   * const p = -0.1;
    * // pair groupoid on R: (q, p) ↦ (q', p')
    * const out = { base: new Float64Array(1), p: new Float64Array(1) };
    * sys.hamiltonianMap(out, { base: Float64Array.of(q), p: Float64Array.of(p) }, Float64Array.of(q, q + h * p));
@@ -645,6 +674,10 @@ export class DiscreteConstrainedSystem {
    *   `onFailure: 'return'`); DimensionError / DomainError for bad data.
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const g1 = Float64Array.of(1, 0.99);
+   * const lambda1 = new Float64Array(0);
    * const sol = sys.integrate(g1, lambda1, { steps: 100 });
    * sol.sample('g', 100); // g_101
    * ```
@@ -683,6 +716,9 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const lambda = new Float64Array(0); // m = 0
    * const J = sys.borderedJacobian(new Float64Array(sys.size ** 2), 'forward', g, lambda);
    * ```
    */
@@ -708,6 +744,9 @@ export class DiscreteConstrainedSystem {
    * @param rtol - singular values ≤ rtol·σ_max count as zero. Default `regularityTol`.
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const lambda = new Float64Array(0); // m = 0
    * const { regular, nullityForward, nullityBackward } = sys.isRegularAt(g, lambda);
    * ```
    */
@@ -754,8 +793,9 @@ export class DiscreteConstrainedSystem {
    * @example
    * ```ts
    * // angular momentum about e3 on Pair(R^3): X(q) = e3 × q
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(3), m: 0, Lhat: (g) => ((g[3]! - g[0]!) ** 2 + (g[4]! - g[1]!) ** 2 + (g[5]! - g[2]!) ** 2) / 0.2, phi: () => {} }); // free particle, h = 0.1
    * const Lz = sys.noetherCharge((out, q) => out.set([-q[1]!, q[0]!, 0]));
-   * Lz(g, lambda);
+   * Lz(Float64Array.of(1, 0, 0, 1, 0.1, 0), new Float64Array(0)); // 1: q₁ × p₁ with p₁ = (q₁ − q₀)/h
    * ```
    */
   noetherCharge(
@@ -786,6 +826,8 @@ export class DiscreteConstrainedSystem {
    *
    * @example
    * ```ts
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(3), m: 0, Lhat: (g) => ((g[3]! - g[0]!) ** 2 + (g[4]! - g[1]!) ** 2 + (g[5]! - g[2]!) ** 2) / 0.2, phi: () => {} }); // free particle, h = 0.1
+   * const samples = [Float64Array.of(1, 0, 0, 0.9, 0.1, 0), Float64Array.of(0, 2, 1, 0.1, 1.9, 1)];
    * sys.checkNoetherSymmetry((out, q) => out.set([-q[1]!, q[0]!, 0]), undefined, samples).maxViolation; // ≈ 0
    * ```
    */
@@ -848,6 +890,11 @@ export class DiscreteConstrainedSystem {
    * @throws NotComposableError when consecutive arrows are not composable.
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const g1 = Float64Array.of(1, 0.99);
+   * const g2 = sys.stepForward(g1, new Float64Array(0)).g.slice(); // a copy: the result is overwritten by the next step
+   * const g3 = sys.stepForward(g2, new Float64Array(0)).g.slice();
    * sys.actionSum([g1, g2, g3]);
    * ```
    */
@@ -871,6 +918,10 @@ export class DiscreteConstrainedSystem {
    * @returns an orthonormal basis as the columns of an r×d row-major matrix.
    * @example
    * ```ts
+   * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+   * const g1 = Float64Array.of(1, 0.99);
+   * const g2 = sys.stepForward(g1, new Float64Array(0)).g.slice(); // a copy: the result is overwritten by the next step
    * const { basis, d } = sys.admissibleVariations(g1, g2);
    * ```
    */
@@ -1239,7 +1290,11 @@ export interface ConstrainedIntegrateOptions
  *
  * @example
  * ```ts
- * const s = new ConstrainedStepper(sys, { steps: 10 });
+ * const g = Float64Array.of(1, 0.99); // the arrow (q0, q1)
+ * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} }); // S1, h = 0.1
+ * const g1 = Float64Array.of(1, 0.99);
+ * const lambda1 = new Float64Array(0);
+ * const s = new ConstrainedStepper(sys);
  * const sol = integrate(s, Float64Array.of(...g1, ...lambda1), { h: 1, steps: 10 });
  * ```
  */

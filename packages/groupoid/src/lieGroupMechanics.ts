@@ -130,7 +130,10 @@ function dtauForm(tau: Retraction): DtauForm {
  *
  * @example
  * ```ts
+ * const l = (x: ArrayLike<number>) => 0.5 * (x[0]! ** 2 + 2 * x[1]! ** 2 + 3 * x[2]! ** 2); // rigid body, 𝕀 = diag(1, 2, 3)
+ * const dl = (o: Float64Array, x: ArrayLike<number>) => { o[0] = x[0]!; o[1] = 2 * x[1]!; o[2] = 3 * x[2]!; return o; };
  * const K = new LiePoissonKernel({ group: SO3, tau: so3Cayley, l, dl });
+ * const out = new Float64Array(3), xi = Float64Array.of(0.8, -0.5, 0.3);
  * K.momentum(out, xi, new Float64Array(0), 0.1); // F⁺ = (dcay⁻¹_{0.1ξ})ᵀ∇l(ξ)
  * ```
  */
@@ -779,6 +782,7 @@ export class LieGroupOCP {
    *
    * @example
    * ```ts
+   * const ocp = new LieGroupOCP({ ...rigidBodyData([1, 2, 3]), h: 0.1 });
    * ocp.stepJacobian(new Float64Array(9), Float64Array.of(0.8, -0.5, 0.3), new Float64Array(0));
    * ```
    */
@@ -861,6 +865,8 @@ export class LieGroupOCP {
  *
  * @example
  * ```ts
+ * const data = { ...rigidBodyData([1, 2, 3]), h: 0.1, Psi: [{
+ *   value: (x: ArrayLike<number>) => x[2]! - 0.7, grad: (o: Float64Array) => { o.fill(0); o[2] = 1; return o; } }] };
  * discreteEnergy(data, Float64Array.of(0.8, -0.5, 0.7), [0.4]); // ½ξᵀ𝕀ξ + λ(ξ₃ − (ξ₃ − 0.7))
  * ```
  */

@@ -268,6 +268,7 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
    * pb.phi(new Float64Array(3), pb.initialElement(0, 0, 0.02, 0.01)); // [0, 0, 0]
    * ```
    */
@@ -287,6 +288,7 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
    * pb.Lhat(Float64Array.of(0, 0, 0.1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)); // 0.1 (h = 0.05)
    * ```
    */
@@ -311,6 +313,8 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g = pb.initialElement(0, 0, 0.02, 0.01); // R_1 = τ_skew(s) from (8)
    * pb.legendrePlus(new Float64Array(5), g, Float64Array.of(0.5, -0.4, 0.3));
    * ```
    */
@@ -337,6 +341,8 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g = pb.initialElement(0, 0, 0.02, 0.01); // R_1 = τ_skew(s) from (8)
    * pb.legendreMinus(new Float64Array(5), g, Float64Array.of(0.5, -0.4, 0.3));
    * ```
    */
@@ -365,6 +371,10 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const gk = pb.initialElement(0, 0, 0.02, 0.01), lamk = Float64Array.of(0.5, -0.4, 0.3);
+   * const gk1 = new Float64Array(13), lamk1 = new Float64Array(3);
+   * pb.stepForward(gk1, lamk1, pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3));
    * pb.residual(new Float64Array(8), gk, lamk, gk1, lamk1); // ≈ 0 on a trajectory
    * ```
    */
@@ -415,6 +425,10 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const gk = pb.initialElement(0, 0, 0.02, 0.01), lamk = Float64Array.of(0.5, -0.4, 0.3);
+   * const gk1 = new Float64Array(13), lamk1 = new Float64Array(3);
+   * pb.stepForward(gk1, lamk1, pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3));
    * pb.residualPaperForm(new Float64Array(8), gk, lamk, gk1, lamk1);                       // ≈ 0
    * pb.residualPaperForm(new Float64Array(8), gk, lamk, gk1, lamk1, { printedPBy: true })[1]; // ≠ 0
    * ```
@@ -473,6 +487,9 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g = pb.initialElement(0, 0, 0.02, 0.01); // R_1 = τ_skew(s) from (8)
+   * const lam = Float64Array.of(0.5, -0.4, 0.3);
    * pb.elementJacobian(new Float64Array(169), g, lam);
    * ```
    */
@@ -561,6 +578,9 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const gk1 = new Float64Array(13), lamk1 = new Float64Array(3);
+   * pb.stepForward(gk1, lamk1, pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3));
    * pb.stepJacobian(new Float64Array(64), gk1, lamk1);
    * ```
    */
@@ -620,6 +640,8 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const gk = pb.initialElement(0, 0, 0.02, 0.01), lamk = Float64Array.of(0.5, -0.4, 0.3);
    * pb.backwardJacobian(new Float64Array(64), gk, lamk);
    * ```
    */
@@ -680,6 +702,7 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
    * pb.casimir(pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3)); // 0.70704…
    * ```
    */
@@ -694,6 +717,8 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g1 = pb.initialElement(0, 0, 0.02, 0.01), lam1 = Float64Array.of(0.5, -0.4, 0.3);
    * pb.spatialMomentum(new Float64Array(3), Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1), g1, lam1);
    * ```
    */
@@ -714,7 +739,10 @@ export class PlateBall {
    *
    * @example
    * ```ts
-   * pb.noether(g, lam); // 0.51694092602079 for the S5 Noether data
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g = pb.initialElement(0, 0, 0.02, 0.01); // R_1 = τ_skew(s) from (8)
+   * const lam = Float64Array.of(0.5, -0.4, 0.3);
+   * pb.noether(g, lam); // J(g, λ); 0.51694092602079 for the S5 Noether data
    * ```
    */
   noether(g: ArrayLike<number>, lam: ArrayLike<number>): number {
@@ -737,6 +765,9 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g = pb.initialElement(0, 0, 0.02, 0.01); // R_1 = τ_skew(s) from (8)
+   * const lam = Float64Array.of(0.5, -0.4, 0.3);
    * const iterations = pb.stepForward(g, lam, g, lam); // in place
    * ```
    */
@@ -961,6 +992,10 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const gPrev = new Float64Array(13), lamPrev = new Float64Array(3);
+   * const g2 = new Float64Array(13), lam2 = new Float64Array(3);
+   * pb.stepForward(g2, lam2, pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3));
    * pb.stepBackward(gPrev, lamPrev, g2, lam2); // recovers (g1, λ1) to ~1e-16
    * ```
    */
@@ -1001,6 +1036,10 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g1 = pb.initialElement(0, 0, 0.02, 0.01), lam1 = Float64Array.of(0.5, -0.4, 0.3);
+   * const g2 = new Float64Array(13), lam2 = new Float64Array(3);
+   * pb.stepForward(g2, lam2, pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3));
    * pb.stepForwardReduced(g2, lam2, g1, lam1);
    * ```
    */
@@ -1120,6 +1159,10 @@ export class PlateBall {
    *
    * @example
    * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const g2 = new Float64Array(13), lam2 = new Float64Array(3);
+   * pb.stepForward(g2, lam2, pb.initialElement(0, 0, 0.02, 0.01), Float64Array.of(0.5, -0.4, 0.3));
+   * const z = Float64Array.of(0, 0, 0.5, -0.4, 0.3, 0, 0);
    * pb.hamiltonianMap(new Float64Array(7), z, g2, lam2);
    * ```
    */

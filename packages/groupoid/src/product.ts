@@ -316,7 +316,8 @@ export class ProductGroupoid implements LieGroupoid {
  * @example
  * ```ts
  * const G = timeExtended(new LieGroupGroupoid(SO3)); // arrows (t0, t1, R row-major 9)
- * G.source(new Float64Array(1), g); // [t0]
+ * const g = Float64Array.of(0.5, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1); // (t0, t1, R = I)
+ * G.source(new Float64Array(1), g); // [0.5]
  * ```
  */
 export function timeExtended(G: LieGroupoid): ProductGroupoid {

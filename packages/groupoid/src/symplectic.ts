@@ -146,7 +146,11 @@ export function intersectionDimension(
  *
  * @example
  * ```ts
+ * // in (R⁴, ω) with coordinates (q1, q2, p1, p2), bases as columns (4 × 2 row-major)
+ * const V = [1, 0, 0, 1, 0, 0, 0, 0]; // span(∂q1, ∂q2), Lagrangian: V^ω = V
+ * const W = [1, 0, 0, 0, 0, 1, 0, 0]; // span(∂q1, ∂p1), symplectic: W^ω = span(∂q2, ∂p2)
  * const { intersection, complementIntersection } = lemma215Dimensions(V, 2, W, 2, 2);
+ * [intersection, complementIntersection]; // [1, 1]
  * ```
  */
 export function lemma215Dimensions(

@@ -109,7 +109,7 @@ function lin2(v: number, ca: number, a: Dual, cb: number, b: Dual): Dual {
  * ```ts
  * // f(x) = x·sin x, written once
  * const f = <T>(o: ScalarOps<T>, x: T): T => o.mul(x, o.sin(x));
- * f(NumberOps, 2);                              // 2 sin 2
+ * f(NumberOps, 2);                              // 1.8185948536 = 2 sin 2
  * f(DualOps, Dual.variable(2, 0, 1)).d(0);      // sin 2 + 2 cos 2
  * ```
  */

@@ -110,8 +110,10 @@ export function finiteDifferenceJacobian(
  *
  * @example
  * ```ts
+ * // F(x) = (x₀² − 2, x₁ − x₀): root (√2, √2)
+ * const F = (out: Float64Array, x: Float64Array) => { out[0] = x[0]! ** 2 - 2; out[1] = x[1]! - x[0]!; };
  * const J = jacobianFromFiniteDifferences(F, 2, 2);
- * newton(F, J, Float64Array.of(1, 1));
+ * newton(F, J, Float64Array.of(1, 1)).x; // [1.41421356, 1.41421356]
  * ```
  */
 export function jacobianFromFiniteDifferences(

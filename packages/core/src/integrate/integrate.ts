@@ -135,7 +135,7 @@ const EMPTY = new Float64Array(0);
  * };
  * const sol = integrate(euler, [1], { h: 0.1, steps: 10, every: 5 });
  * sol.count; // 3 (states 0, 5, 10)
- * sol.y[2];  // 0.9¹⁰ = 0.3486784401
+ * sol.y[2];  // 0.3486784401 = 0.9¹⁰
  * ```
  */
 export function integrate<F extends string>(

@@ -83,7 +83,9 @@ export function vee3(out: Float64Array, m: ArrayLike<number>): Float64Array {
  *
  * @example
  * ```ts
- * const body = coAdjointSO3(new Float64Array(3), g, spatialMomentum); // gᵀ·π
+ * const g = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const spatialMomentum = Float64Array.of(0, 1, 0);
+ * const body = coAdjointSO3(new Float64Array(3), g, spatialMomentum); // gᵀ·π = [1, 0, 0]
  * ```
  */
 export function coAdjointSO3(

@@ -74,7 +74,8 @@ export function cay(out: Float64Array, x: ArrayLike<number>): Float64Array {
  *
  * @example
  * ```ts
- * cayInv(new Float64Array(3), cay(new Float64Array(9), x)); // x
+ * const x = Float64Array.of(0.1, -0.2, 0.3);
+ * cayInv(new Float64Array(3), cay(new Float64Array(9), x)); // [0.1, -0.2, 0.3]
  * ```
  */
 export function cayInv(out: Float64Array, g: ArrayLike<number>): Float64Array {
@@ -191,7 +192,8 @@ export function tauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array {
  *
  * @example
  * ```ts
- * tauSkewInv(new Float64Array(3), tauSkew(new Float64Array(9), s)); // s
+ * const s = Float64Array.of(0.1, -0.2, 0.3);
+ * tauSkewInv(new Float64Array(3), tauSkew(new Float64Array(9), s)); // [0.1, -0.2, 0.3]
  * ```
  */
 export function tauSkewInv(out: Float64Array, g: ArrayLike<number>): Float64Array {

@@ -22,7 +22,8 @@ import type { LieGroup, Rng } from './types.js';
  *
  * @example
  * ```ts
- * normalizeQuat(q, q); // re-project onto the unit sphere after many compositions
+ * const q = Float64Array.of(2, 0, 0, 0); // drifted off the unit sphere (wxyz)
+ * normalizeQuat(q, q); // [1, 0, 0, 0]: re-projected onto the unit sphere after many compositions
  * ```
  */
 export function normalizeQuat(out: Float64Array, q: ArrayLike<number>): Float64Array {

@@ -129,8 +129,13 @@ export function bandLuFactorInPlace(
  *
  * @example
  * ```ts
- * bandLuFactorInPlace(ab, n, kl, ku, piv, rowEnd);
- * bandLuSolveInPlace(ab, n, kl, ku, piv, rowEnd, b); // b ← A⁻¹b
+ * // tridiagonal [[0,1,0],[1,0,1],[0,1,1]] as in bandLuFactorInPlace: n = 3, kl = ku = 1
+ * const ab = Float64Array.of(0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0);
+ * const piv = new Int32Array(3), rowEnd = new Int32Array(3);
+ * const b = Float64Array.of(1, 2, 2);
+ * bandLuFactorInPlace(ab, 3, 1, 1, piv, rowEnd);
+ * bandLuSolveInPlace(ab, 3, 1, 1, piv, rowEnd, b); // b ← A⁻¹b
+ * b; // [1, 1, 1]
  * ```
  */
 export function bandLuSolveInPlace(
@@ -176,7 +181,13 @@ export function bandLuSolveInPlace(
  *
  * @example
  * ```ts
- * bandLuSolveTransposeInPlace(ab, n, kl, ku, piv, rowEnd, b); // b ← A⁻ᵀb
+ * // A = [[2,1,0],[0,2,1],[0,0,2]] (kl = 0, ku = 1, w = 2): Aᵀx = b for b = Aᵀ·[1, 1, 1]
+ * const ab = Float64Array.of(2, 1, 2, 1, 2, 0);
+ * const piv = new Int32Array(3), rowEnd = new Int32Array(3);
+ * bandLuFactorInPlace(ab, 3, 0, 1, piv, rowEnd);
+ * const b = Float64Array.of(2, 3, 3);
+ * bandLuSolveTransposeInPlace(ab, 3, 0, 1, piv, rowEnd, b); // b ← A⁻ᵀb
+ * b; // [1, 1, 1]
  * ```
  */
 export function bandLuSolveTransposeInPlace(
@@ -411,7 +422,9 @@ export class BandMatrix {
    * `out = A·x` in O(N·(kl+ku+1)). `out` must not alias `x`. Allocates nothing.
    * @example
    * ```ts
-   * a.matVec(r, x); // r = A x, e.g. for a Newton residual check
+   * const a = BandMatrix.fromDense([2, 1, 0, 1, 2, 1, 0, 1, 2], 3, 1, 1);
+   * const r = new Float64Array(3);
+   * a.matVec(r, Float64Array.of(1, 1, 1)); // [3, 4, 3]: r = A x, e.g. for a Newton residual check
    * ```
    */
   matVec(out: Float64Array, x: ArrayLike<number>): Float64Array {
@@ -533,13 +546,22 @@ function blockBandShape(
  *
  * @example
  * ```ts
- * const J = BlockBandMatrix.blockTridiagonal(8, 1000); // 8000 × 8000
+ * // block tridiagonal tridiag(−I, 4I, −I) with 8×8 blocks, 1000 block rows: 8000 × 8000
+ * const I8 = (s: number) => Array.from({ length: 64 }, (_, i) => (i % 9 === 0 ? s : 0));
+ * const D = Array.from({ length: 1000 }, () => I8(4));
+ * const L = Array.from({ length: 1000 }, () => I8(-1));
+ * const U = L;
+ * const J = BlockBandMatrix.blockTridiagonal(8, 1000);
  * for (let k = 0; k < 1000; k++) {
- *   J.setBlock(k, k, D[k]);
- *   if (k > 0) J.setBlock(k, k - 1, L[k]);
- *   if (k < 999) J.setBlock(k, k + 1, U[k]);
+ *   J.setBlock(k, k, D[k]!);
+ *   if (k > 0) J.setBlock(k, k - 1, L[k]!);
+ *   if (k < 999) J.setBlock(k, k + 1, U[k]!);
  * }
- * const dx = lu.factor(J).solve(residual, dx); // lu = new BandLU(), reused each Newton step
+ * const lu = new BandLU(); // reused each Newton step
+ * const residual = new Float64Array(8000).fill(2); // J·1: row sums 2, and 3 in the first and last block rows
+ * residual.fill(3, 0, 8).fill(3, 7992);
+ * const dx = lu.factor(J).solve(residual, new Float64Array(8000));
+ * [dx[0], dx[4000], dx[7999]]; // [1, 1, 1]
  * ```
  */
 export class BlockBandMatrix extends BandMatrix {
@@ -651,11 +673,14 @@ export interface LogDeterminant {
  *
  * @example
  * ```ts
+ * const J = BandMatrix.fromDense([2, 1, 0, 1, 2, 1, 0, 1, 2], 3, 1, 1);
+ * const residual = Float64Array.of(3, 4, 3);
  * const lu = new BandLU();
  * const x = new Float64Array(J.n);
  * lu.factor(J);              // does not throw on singular input: see isSingular
  * lu.solve(residual, x);     // throws SingularMatrixError if singular
- * const { sign, logAbs } = lu.logDeterminant();
+ * x; // [1, 1, 1]
+ * const { sign, logAbs } = lu.logDeterminant(); // det = 4: sign 1, logAbs = ln 4
  * ```
  */
 export class BandLU {

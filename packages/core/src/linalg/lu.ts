@@ -16,12 +16,19 @@ import { DimensionError, NonFiniteError, SingularMatrixError } from '../errors.j
 /**
  * Factors `P A = L U` in place (Doolittle, partial pivoting by rows). On return the strict lower
  * triangle of `a` holds L (unit diagonal implied), the upper triangle U, and `piv[k]` is the row
- * swapped with row k at step k. Allocates nothing.
+ * swapped with row k at step k. The matrix starts at `a[off]` and the pivots at `piv[pivOff]`, so
+ * many small factorizations can share two flat buffers (the OCP's stage blocks). Allocates nothing.
  *
  * @returns -1 on success, else the first column k whose pivot is exactly zero (the factorization
  *   is then still completed on the remaining columns, as LAPACK getrf does).
  */
-export function luFactorInPlace(a: Float64Array, n: number, piv: Int32Array, off = 0): number {
+export function luFactorInPlace(
+  a: Float64Array,
+  n: number,
+  piv: Int32Array,
+  off = 0,
+  pivOff = 0,
+): number {
   let singularAt = -1;
   for (let k = 0; k < n; k++) {
     // pivot search in column k
@@ -34,7 +41,7 @@ export function luFactorInPlace(a: Float64Array, n: number, piv: Int32Array, off
         p = i;
       }
     }
-    piv[k] = p;
+    piv[pivOff + k] = p;
     if (maxAbs === 0 || Number.isNaN(maxAbs)) {
       if (singularAt < 0) singularAt = k;
       continue;
@@ -73,9 +80,10 @@ export function luSolveInPlace(
   b: Float64Array,
   off = 0,
   bOff = 0,
+  pivOff = 0,
 ): void {
   for (let k = 0; k < n; k++) {
-    const p = piv[k]!;
+    const p = piv[pivOff + k]!;
     if (p !== k) {
       const t = b[bOff + k]!;
       b[bOff + k] = b[bOff + p]!;
@@ -106,6 +114,7 @@ export function luSolveTransposeInPlace(
   b: Float64Array,
   off = 0,
   bOff = 0,
+  pivOff = 0,
 ): void {
   // Aᵀ = Uᵀ Lᵀ P, so solve Uᵀ y = b, Lᵀ z = y, x = Pᵀ z
   for (let i = 0; i < n; i++) {
@@ -119,7 +128,7 @@ export function luSolveTransposeInPlace(
     b[bOff + i] = s;
   }
   for (let k = n - 1; k >= 0; k--) {
-    const p = piv[k]!;
+    const p = piv[pivOff + k]!;
     if (p !== k) {
       const t = b[bOff + k]!;
       b[bOff + k] = b[bOff + p]!;

@@ -155,6 +155,28 @@ export function normFrobenius(a: ArrayLike<number>): number {
   return norm2(a);
 }
 
+/**
+ * Relative asymmetry of the n×n row-major matrix `a`: max_{i<j} |a_ij − a_ji| / max_{i,j} |a_ij|,
+ * 0 for the zero matrix. `a` counts as symmetric to relative tolerance r when the result is ≤ r
+ * (the library's bound is {@link SYMMETRY_RTOL}). Reads only the first n² entries.
+ *
+ * @example
+ * ```ts
+ * asymmetry(Float64Array.of(1, 2, 2.5, 1), 2); // 0.2 = |2 − 2.5|/2.5
+ * ```
+ */
+export function asymmetry(a: ArrayLike<number>, n: number): number {
+  let maxAbs = 0;
+  let asym = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      maxAbs = Math.max(maxAbs, Math.abs(a[i * n + j]!));
+      if (j > i) asym = Math.max(asym, Math.abs(a[i * n + j]! - a[j * n + i]!));
+    }
+  }
+  return maxAbs === 0 ? asym : asym / maxAbs;
+}
+
 /** True when every entry is finite. */
 export function allFinite(x: ArrayLike<number>, n = x.length): boolean {
   for (let i = 0; i < n; i++) if (!Number.isFinite(x[i]!)) return false;

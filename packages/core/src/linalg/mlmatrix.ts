@@ -19,6 +19,7 @@
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { SVD_FLUSH_RTOL, SYMMETRY_RTOL } from '../constants.js';
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
+import { asymmetry } from './matrix.js';
 
 /** Thin singular value decomposition `A = U · diag(s) · Vᵀ` of an m×n matrix, k = min(m, n). */
 export interface SvdResult {
@@ -327,7 +328,7 @@ export const rangeSpace: typeof columnSpace = columnSpace;
  *
  * @example
  * ```ts
- * pseudoInverse(Float64Array.of(1, 2), 1, 2); // 2×1: [0.2, 0.4]
+ * pseudoInverse(Float64Array.of(1, 2), 1, 2); // [0.2, 0.4], 2×1
  * ```
  */
 export function pseudoInverse(
@@ -398,19 +399,12 @@ export function conditionNumber2(a: ArrayLike<number>, m: number, n: number): nu
 export function symmetricEigen(a: ArrayLike<number>, n: number): SymmetricEigenResult {
   checkMatrix('symmetricEigen', a, n, n);
   if (n === 0) return { values: new Float64Array(0), vectors: new Float64Array(0) };
-  let maxAbs = 0;
-  let asym = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      maxAbs = Math.max(maxAbs, Math.abs(a[i * n + j]!));
-      if (j > i) asym = Math.max(asym, Math.abs(a[i * n + j]! - a[j * n + i]!));
-    }
-  }
-  if (asym > SYMMETRY_RTOL * maxAbs) {
+  const asym = asymmetry(a, n);
+  if (asym > SYMMETRY_RTOL) {
     throw new DomainError(
-      'symmetricEigen: matrix',
+      'symmetricEigen: matrix (relative asymmetry)',
       asym,
-      `must be symmetric to relative ${SYMMETRY_RTOL} (max |a_ij − a_ji| ≤ ${SYMMETRY_RTOL}·max |a_ij| = ${SYMMETRY_RTOL * maxAbs})`,
+      `must be symmetric to relative ${SYMMETRY_RTOL} (max |a_ij − a_ji| ≤ ${SYMMETRY_RTOL}·max |a_ij|)`,
     );
   }
   const M = new Matrix(n, n);

@@ -187,7 +187,10 @@ export function identity3(out: Float64Array, outOff = 0): Float64Array {
  *
  * @example
  * ```ts
+ * const r = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const dr = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1);
  * mul3(r, r, dr); // r ← r·dr in place
+ * r; // [-1, 0, 0, 0, -1, 0, 0, 0, 1]
  * ```
  */
 export function mul3(
@@ -233,7 +236,11 @@ export function mul3(
  *
  * @example
  * ```ts
+ * const r1 = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const r2 = Float64Array.of(-1, 0, 0, 0, -1, 0, 0, 0, 1); // 180° about z
+ * const rel = new Float64Array(9);
  * mul3T(rel, r2, r1); // R₂·R₁ᵀ, the rotation from frame 1 to frame 2
+ * rel; // [0, -1, 0, 1, 0, 0, 0, 0, 1]
  * ```
  */
 export function mul3T(
@@ -279,7 +286,11 @@ export function mul3T(
  *
  * @example
  * ```ts
+ * const r1 = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const r2 = Float64Array.of(-1, 0, 0, 0, -1, 0, 0, 0, 1); // 180° about z
+ * const between = new Float64Array(9);
  * mulT3(between, r1, r2); // R₁ᵀ·R₂ = R₁⁻¹·R₂ for rotations
+ * between; // [0, -1, 0, 1, 0, 0, 0, 0, 1]
  * ```
  */
 export function mulT3(
@@ -325,7 +336,10 @@ export function mulT3(
  *
  * @example
  * ```ts
+ * const rot = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const p = Float64Array.of(1, 0, 0);
  * mulVec3(p, rot, p); // rotate p in place
+ * p; // [0, 1, 0]
  * ```
  */
 export function mulVec3(
@@ -353,7 +367,11 @@ export function mulVec3(
  *
  * @example
  * ```ts
+ * const rot = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const world = Float64Array.of(0, 1, 0);
+ * const body = new Float64Array(3);
  * mulTVec3(body, rot, world); // Rᵀ·w: world → body frame
+ * body; // [1, 0, 0]
  * ```
  */
 export function mulTVec3(
@@ -381,7 +399,10 @@ export function mulTVec3(
  *
  * @example
  * ```ts
+ * const r = Float64Array.of(0, -1, 0, 1, 0, 0, 0, 0, 1); // 90° about z
+ * const rInv = new Float64Array(9);
  * transpose3(rInv, r); // the inverse of a rotation
+ * rInv; // [0, 1, 0, -1, 0, 0, 0, 0, 1]
  * ```
  */
 export function transpose3(
@@ -447,7 +468,8 @@ export function det3(a: ArrayLike<number>, aOff = 0): number {
  *
  * @example
  * ```ts
- * inv3(out, Float64Array.of(2, 0, 0, 0, 4, 0, 0, 0, 8)); // diag(0.5, 0.25, 0.125)
+ * const out = new Float64Array(9);
+ * inv3(out, Float64Array.of(2, 0, 0, 0, 4, 0, 0, 0, 8)); // [0.5, 0, 0, 0, 0.25, 0, 0, 0, 0.125]
  * ```
  */
 export function inv3(out: Float64Array, a: ArrayLike<number>, outOff = 0, aOff = 0): Float64Array {
@@ -494,6 +516,7 @@ function inv3Core(out: Float64Array, a: ArrayLike<number>, outOff: number, aOff:
  *
  * @example
  * ```ts
+ * const x = new Float64Array(3);
  * solve3(x, Float64Array.of(2, 0, 0, 0, 4, 0, 0, 0, 8), Float64Array.of(2, 4, 8)); // [1, 1, 1]
  * ```
  */
@@ -514,7 +537,10 @@ export function solve3(
  *
  * @example
  * ```ts
+ * const m = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
+ * const k = Float64Array.of(0, 2, 0, 0, 0, 0, 0, 0, 0);
  * add3(m, m, k); // M ← M + K
+ * m; // [1, 2, 0, 0, 1, 0, 0, 0, 1]
  * ```
  */
 export function add3(
@@ -545,7 +571,10 @@ export function sub3(
  *
  * @example
  * ```ts
+ * const theta = Math.PI / 2;
+ * const k = Float64Array.of(0, -theta, 0, theta, 0, 0, 0, 0, 0); // θ·ẑ^
  * scale3(k, k, Math.sin(theta) / theta);
+ * k[3]; // 1 = sin θ
  * ```
  */
 export function scale3(
@@ -610,6 +639,7 @@ export function dot3(a: ArrayLike<number>, b: ArrayLike<number>, aOff = 0, bOff 
  *
  * @example
  * ```ts
+ * const out = new Float64Array(3);
  * cross3(out, Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0)); // [0, 0, 1]
  * ```
  */
@@ -654,7 +684,10 @@ export function norm3(a: ArrayLike<number>, aOff = 0): number {
  *
  * @example
  * ```ts
+ * const n = Float64Array.of(0, 0, 1);
+ * const p = new Float64Array(9);
  * outer3(p, n, n); // n·nᵀ, the projector onto a unit normal n
+ * p; // [0, 0, 0, 0, 0, 0, 0, 0, 1]
  * ```
  */
 export function outer3(
@@ -698,7 +731,10 @@ export function identity4(out: Float64Array, outOff = 0): Float64Array {
  *
  * @example
  * ```ts
+ * const pose = identity4(new Float64Array(16));
+ * const step = Float64Array.of(1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1); // move 0.5 along x
  * mul4(pose, pose, step); // homogeneous transforms: T ← T·ΔT
+ * pose[3]; // 0.5
  * ```
  */
 export function mul4(
@@ -885,7 +921,11 @@ export function mulT4(
  *
  * @example
  * ```ts
+ * const pose = Float64Array.of(1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1); // translation (0.5, 0, 0)
+ * const [x, y, z] = [1, 2, 3];
+ * const ph = new Float64Array(4);
  * mulVec4(ph, pose, Float64Array.of(x, y, z, 1)); // transform a point in homogeneous form
+ * ph; // [1.5, 2, 3, 1]
  * ```
  */
 export function mulVec4(
@@ -1027,7 +1067,10 @@ export function det4(a: ArrayLike<number>, aOff = 0): number {
  *
  * @example
  * ```ts
+ * const pose = Float64Array.of(1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1); // translation (0.5, 0, 0)
+ * const tInv = new Float64Array(16);
  * inv4(tInv, pose); // inverse of a homogeneous transform
+ * tInv[3]; // -0.5
  * ```
  */
 export function inv4(out: Float64Array, a: ArrayLike<number>, outOff = 0, aOff = 0): Float64Array {
@@ -1097,6 +1140,7 @@ function inv4Core(out: Float64Array, a: ArrayLike<number>, outOff: number, aOff:
  *
  * @example
  * ```ts
+ * const x = new Float64Array(4);
  * solve4(x, identity4(new Float64Array(16)), Float64Array.of(1, 2, 3, 4)); // [1, 2, 3, 4]
  * ```
  */
@@ -1186,7 +1230,8 @@ export function scaleVec4(
  *
  * @example
  * ```ts
- * dot4(q, q); // squared norm of a quaternion
+ * const q = Float64Array.of(0.5, 0.5, 0.5, 0.5);
+ * dot4(q, q); // 1, the squared norm of a unit quaternion
  * ```
  */
 export function dot4(a: ArrayLike<number>, b: ArrayLike<number>, aOff = 0, bOff = 0): number {

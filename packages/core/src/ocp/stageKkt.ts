@@ -73,6 +73,7 @@ import {
   OCP_PIVOT_ZERO_RTOL,
 } from '../constants.js';
 import { DimensionError } from '../errors.js';
+import { luFactorInPlace, luSolveInPlace, luSolveTransposeInPlace } from '../linalg/lu.js';
 import { applyHouseholders, qrColumnPivotInPlace } from './householder.js';
 import {
   bunchKaufmanFactorInPlace,
@@ -505,7 +506,7 @@ export class StageKktSystem {
     if (!(emax - emax === 0)) return 1;
     if (emax === 0) return 2;
     const epo = this.ePivOff[k]!;
-    luFactor(eLu, eOff, ny, ePiv, epo);
+    luFactorInPlace(eLu, ny, ePiv, eOff, epo);
     const etol = OCP_DYNAMICS_SINGULAR_RTOL * emax;
     for (let i = 0; i < ny; i++) if (!(Math.abs(eLu[eOff + i * ny + i]!) > etol)) return 2;
     for (let b = 0; b < nw; b++) {
@@ -955,7 +956,7 @@ export class StageKktSystem {
       const eo = this.ePivOff[k]!;
       const co = this.cOffset[k]!;
       for (let i = 0; i < ny; i++) bhat[eo + i] = rhsC[co + i]!;
-      luSolve(eLu, this.eLuOff[k]!, ny, ePiv, eo, bhat, eo);
+      luSolveInPlace(eLu, ny, ePiv, bhat, this.eLuOff[k]!, eo, eo);
       const pn = this.pOff[k + 1]!;
       const pvn = this.pVecOff[k + 1]!;
       for (let i = 0; i < ny; i++) {
@@ -1134,7 +1135,7 @@ export class StageKktSystem {
       for (let r = 0; r < qt; r++) s += F[fr + r]! * nuV[r]!;
       dLambda[lo + i] = s;
     }
-    luSolveTranspose(eLu, this.eLuOff[k]!, ny, ePiv, eo, dLambda, lo);
+    luSolveTransposeInPlace(eLu, ny, ePiv, dLambda, this.eLuOff[k]!, lo, eo);
     for (let i = 0; i < ny; i++) dLambda[lo + i] = -dLambda[lo + i]!;
   }
 }
@@ -1148,70 +1149,7 @@ function checkDim(what: string, v: number, min: number): void {
 // LU with partial pivoting of an n×n block at an offset, pivots at an offset (the kernels of
 // linalg/lu.ts index their pivot array from 0, which would need a subarray view per stage).
 
-/** P·E = L·U in place (Doolittle, partial pivoting); exact zero pivots are left in place. */
-function luFactor(a: Float64Array, off: number, n: number, piv: Int32Array, pivOff: number): void {
-  for (let k = 0; k < n; k++) {
-    let p = k;
-    let maxAbs = Math.abs(a[off + k * n + k]!);
-    for (let i = k + 1; i < n; i++) {
-      const v = Math.abs(a[off + i * n + k]!);
-      if (v > maxAbs) {
-        maxAbs = v;
-        p = i;
-      }
-    }
-    piv[pivOff + k] = p;
-    if (maxAbs === 0) continue;
-    const rk = off + k * n;
-    if (p !== k) {
-      const rp = off + p * n;
-      for (let j = 0; j < n; j++) {
-        const t = a[rk + j]!;
-        a[rk + j] = a[rp + j]!;
-        a[rp + j] = t;
-      }
-    }
-    const pivot = a[rk + k]!;
-    for (let i = k + 1; i < n; i++) {
-      const ri = off + i * n;
-      const l = a[ri + k]! / pivot;
-      a[ri + k] = l;
-      if (l !== 0) for (let j = k + 1; j < n; j++) a[ri + j] = a[ri + j]! - l * a[rk + j]!;
-    }
-  }
-}
-
-/** b ← E⁻¹b from {@link luFactor}. */
-function luSolve(
-  lu: Float64Array,
-  off: number,
-  n: number,
-  piv: Int32Array,
-  pivOff: number,
-  b: Float64Array,
-  bOff: number,
-): void {
-  for (let k = 0; k < n; k++) {
-    const p = piv[pivOff + k]!;
-    if (p !== k) {
-      const t = b[bOff + k]!;
-      b[bOff + k] = b[bOff + p]!;
-      b[bOff + p] = t;
-    }
-  }
-  for (let i = 1; i < n; i++) {
-    let s = b[bOff + i]!;
-    for (let j = 0; j < i; j++) s -= lu[off + i * n + j]! * b[bOff + j]!;
-    b[bOff + i] = s;
-  }
-  for (let i = n - 1; i >= 0; i--) {
-    let s = b[bOff + i]!;
-    for (let j = i + 1; j < n; j++) s -= lu[off + i * n + j]! * b[bOff + j]!;
-    b[bOff + i] = s / lu[off + i * n + i]!;
-  }
-}
-
-/** The n_rhs right-hand sides stored one after another at bOff: each b ← E⁻¹b. */
+/** The `count` right-hand sides stored one after another at bOff: each b ← E⁻¹b. */
 function luSolveMany(
   lu: Float64Array,
   off: number,
@@ -1222,57 +1160,5 @@ function luSolveMany(
   bOff: number,
   count: number,
 ): void {
-  for (let c = 0; c < count; c++) {
-    const bo = bOff + c * n;
-    for (let k = 0; k < n; k++) {
-      const p = piv[pivOff + k]!;
-      if (p !== k) {
-        const t = b[bo + k]!;
-        b[bo + k] = b[bo + p]!;
-        b[bo + p] = t;
-      }
-    }
-    for (let i = 1; i < n; i++) {
-      let s = b[bo + i]!;
-      const ri = off + i * n;
-      for (let j = 0; j < i; j++) s -= lu[ri + j]! * b[bo + j]!;
-      b[bo + i] = s;
-    }
-    for (let i = n - 1; i >= 0; i--) {
-      let s = b[bo + i]!;
-      const ri = off + i * n;
-      for (let j = i + 1; j < n; j++) s -= lu[ri + j]! * b[bo + j]!;
-      b[bo + i] = s / lu[ri + i]!;
-    }
-  }
-}
-
-/** b ← E⁻ᵀb from {@link luFactor}. */
-function luSolveTranspose(
-  lu: Float64Array,
-  off: number,
-  n: number,
-  piv: Int32Array,
-  pivOff: number,
-  b: Float64Array,
-  bOff: number,
-): void {
-  for (let i = 0; i < n; i++) {
-    let s = b[bOff + i]!;
-    for (let j = 0; j < i; j++) s -= lu[off + j * n + i]! * b[bOff + j]!;
-    b[bOff + i] = s / lu[off + i * n + i]!;
-  }
-  for (let i = n - 2; i >= 0; i--) {
-    let s = b[bOff + i]!;
-    for (let j = i + 1; j < n; j++) s -= lu[off + j * n + i]! * b[bOff + j]!;
-    b[bOff + i] = s;
-  }
-  for (let k = n - 1; k >= 0; k--) {
-    const p = piv[pivOff + k]!;
-    if (p !== k) {
-      const t = b[bOff + k]!;
-      b[bOff + k] = b[bOff + p]!;
-      b[bOff + p] = t;
-    }
-  }
+  for (let c = 0; c < count; c++) luSolveInPlace(lu, n, piv, b, off, bOff + c * n, pivOff);
 }

@@ -358,8 +358,12 @@ export class GaussNewtonSolver extends LeastSquaresBase {
  *
  * @example
  * ```ts
+ * // the exponential fit of GaussNewtonSolver: y = a·exp(b·t), data from a = 2, b = −0.5
+ * const t = [0, 1, 2, 3], y = t.map((s) => 2 * Math.exp(-0.5 * s));
+ * const F = (out: Float64Array, p: Float64Array) => t.forEach((s, i) => { out[i] = p[0]! * Math.exp(p[1]! * s) - y[i]!; });
+ * const J = (out: Float64Array, p: Float64Array) => t.forEach((s, i) => { const e = Math.exp(p[1]! * s); out[2 * i] = e; out[2 * i + 1] = p[0]! * s * e; });
  * const lm = new LevenbergMarquardtSolver(4, 2);
- * lm.solve(F, J, [1, 0]).x; // same fit as the Gauss–Newton example
+ * lm.solve(F, J, [1, 0]).x; // ≈ [2, −0.5]
  * ```
  */
 export class LevenbergMarquardtSolver extends LeastSquaresBase {
@@ -479,7 +483,10 @@ export class LevenbergMarquardtSolver extends LeastSquaresBase {
  *
  * @example
  * ```ts
- * gaussNewton(F, J, [1, 0], 4).x; // ≈ [2, −0.5] for the exponential fit of GaussNewtonSolver
+ * const t = [0, 1, 2, 3], y = t.map((s) => 2 * Math.exp(-0.5 * s)); // y = 2·exp(−t/2)
+ * const F = (out: Float64Array, p: Float64Array) => t.forEach((s, i) => { out[i] = p[0]! * Math.exp(p[1]! * s) - y[i]!; });
+ * const J = (out: Float64Array, p: Float64Array) => t.forEach((s, i) => { const e = Math.exp(p[1]! * s); out[2 * i] = e; out[2 * i + 1] = p[0]! * s * e; });
+ * gaussNewton(F, J, [1, 0], 4).x; // ≈ [2, −0.5]
  * ```
  */
 export function gaussNewton(
@@ -498,6 +505,9 @@ export function gaussNewton(
  *
  * @example
  * ```ts
+ * const t = [0, 1, 2, 3], y = t.map((s) => 2 * Math.exp(-0.5 * s)); // y = 2·exp(−t/2)
+ * const F = (out: Float64Array, p: Float64Array) => t.forEach((s, i) => { out[i] = p[0]! * Math.exp(p[1]! * s) - y[i]!; });
+ * const J = (out: Float64Array, p: Float64Array) => t.forEach((s, i) => { const e = Math.exp(p[1]! * s); out[2 * i] = e; out[2 * i + 1] = p[0]! * s * e; });
  * levenbergMarquardt(F, J, [1, 0], 4).x; // ≈ [2, −0.5]
  * ```
  */

@@ -13,7 +13,8 @@
  * const f = o.add(o.mul(x[0]!, x[0]!), o.sin(x[1]!));
  * const grad = compileSym(g, [x], g.gradient(f, x));
  * const out = new Float64Array(2);
- * grad(out, Float64Array.of(3, 0)); // [6, 1]
+ * grad(out, Float64Array.of(3, 0));
+ * out; // [6, 1]
  * ```
  *
  * @module

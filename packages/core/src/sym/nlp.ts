@@ -109,7 +109,8 @@ const EMPTY_PATTERN = (rows: number, cols: number): SparsityPattern => ({
  *   constraints: [o.sub(o.add(x[0]!, x[1]!), o.const(1))],
  * });
  * const H = new Float64Array(4);
- * nlp.hessian(H, Float64Array.of(0.3, 0.7), Float64Array.of(5), 1, Float64Array.of(2)); // [2, 0, 0, 10]
+ * nlp.hessian(H, Float64Array.of(0.3, 0.7), Float64Array.of(5), 1, Float64Array.of(2));
+ * H; // [2, 0, 0, 10]
  * ```
  */
 export function compileSymNlp(

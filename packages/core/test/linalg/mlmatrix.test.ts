@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DimensionError, DomainError, NonFiniteError } from '../../src/errors.js';
-import { fromRows, identity, matMul, norm2, transpose } from '../../src/linalg/matrix.js';
+import {
+  asymmetry,
+  fromRows,
+  identity,
+  matMul,
+  norm2,
+  transpose,
+} from '../../src/linalg/matrix.js';
 import {
   columnSpace,
   conditionNumber2,
@@ -388,7 +395,9 @@ describe('symmetricEigen', () => {
     const bad = Float64Array.of(1, 2, 2 + 1e-9, 1);
     const e = thrown(() => symmetricEigen(bad, 2));
     expect(e).toBeInstanceOf(DomainError);
-    expect(Math.abs(((e as DomainError).value as number) - 1e-9)).toBeLessThanOrEqual(1e-15);
+    // the reported value is the relative asymmetry |a_01 − a_10| / max |a_ij| = 1e-9 / (2 + 1e-9)
+    const rel = 1e-9 / (2 + 1e-9);
+    expect(Math.abs(((e as DomainError).value as number) - rel)).toBeLessThanOrEqual(1e-15);
     // asymmetry 1e-14 relative to max |a| = 2: accepted; eigenvalues of the symmetric part 3, −1
     const ok = symmetricEigen(Float64Array.of(1, 2, 2 + 2e-14, 1), 2);
     expect(Math.abs(ok.values[0]! + 1)).toBeLessThanOrEqual(1e-13);
@@ -501,5 +510,15 @@ describe('subnormal entries next to O(1) ones (SVD_FLUSH_RTOL)', () => {
     const s = singularValues(Float64Array.of(5e-324, 0, 0, 1e-323), 2, 2);
     expect(Array.from(s)).toEqual([1e-323, 5e-324]);
     expect(rank(Float64Array.of(0, 0, 5e-324), 1, 3)).toBe(1);
+  });
+});
+
+describe('asymmetry', () => {
+  it('is max |a_ij − a_ji| / max |a_ij|, 0 for symmetric and zero matrices', () => {
+    expect(asymmetry(Float64Array.of(1, 2, 2.5, 1), 2)).toBeCloseTo(0.2, 15);
+    expect(asymmetry(Float64Array.of(1, 2, 3, 2, 5, 6, 3, 6, 9), 3)).toBe(0);
+    expect(asymmetry(new Float64Array(4), 2)).toBe(0);
+    // the largest defect wins, over the largest entry
+    expect(asymmetry(Float64Array.of(4, 1, 0, 1.5, 1, 0, 0.25, 0, 1), 3)).toBeCloseTo(0.5 / 4, 15);
   });
 });
