@@ -615,8 +615,12 @@ function guessFrom(
  *
  * @example
  * ```ts
+ * const start = { x: 0, y: 0, R: axisAngleToRotation(0, 0, 0) };
+ * const end = { x: 0, y: 0, R: axisAngleToRotation(0, 0, 0.3) };
  * const sol = solvePlateBall({ n: 30, Omega: 0.5, start, end });
- * plateBallOptimality(sol.solution, ocp, { r: 1, Omega: 0.5, c: 0 }).residual; // ≈ 1e-12
+ * const ocp = plateBallOcp({ n: 30, r: 1, Omega: 0.5, c: 0, alpha: 0,
+ *   start: Float64Array.of(0, 0, ...start.R), end: Float64Array.of(0, 0, ...end.R) }, false);
+ * plateBallOptimality(sol.solution, ocp, { r: 1, Omega: 0.5, c: 0 }).residual < 1e-9; // true
  * ```
  */
 export function plateBallOptimality(

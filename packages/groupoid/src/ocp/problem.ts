@@ -240,7 +240,9 @@ export class LieOcp {
    *
    * @example
    * ```ts
+   * const ocp = so3SteeringOcp(40, axisAngleToRotation(0, 0, 1), 'cayley', true);
    * const finer = ocp.with({ steps: 80 });
+   * finer.N; // 80
    * ```
    */
   with(changes: LieOcpChanges): LieOcp {
@@ -256,7 +258,10 @@ export class LieOcp {
    * @throws DomainError when `steps` differs from N.
    * @example
    * ```ts
-   * ocp.update({ params: { Omega: 0.6 } }).solve();
+   * const ocp = plateBallOcp({ n: 30, r: 1, Omega: 0.5, c: 0, alpha: 0,
+   *   start: Float64Array.of(0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1),
+   *   end: Float64Array.of(0, 0, ...axisAngleToRotation(0, 0, 0.3)) }, false);
+   * ocp.update({ params: { Omega: 0.6 } }).N; // 30
    * ```
    */
   update(changes: LieOcpChanges): this {
