@@ -251,8 +251,14 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       [],
     )
     .option('--n <n>', 'number of steps (h = 1/n)')
-    .option('--start <x,y,ax,ay,az>', 'start: contact point and rotation vector (plate-ball)')
-    .option('--end <x,y,ax,ay,az>', 'end: contact point and rotation vector (plate-ball)')
+    .option(
+      '--start <v1,v2,...>',
+      'start (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; see `geomech list`)',
+    )
+    .option(
+      '--end <v1,v2,...>',
+      'end (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; satellite: ax,ay,az)',
+    )
     .option('--tol <x>', "the solver's tolerance on its scaled optimality error (default 1e-10)")
     .option(
       '--max-iter <k>',

@@ -65,11 +65,12 @@ export function resolveSolve(
       );
     boundary.set(b.name, value);
   }
-  if (problem.boundary.length === 0) {
-    if (o.start !== undefined)
-      throw new UsageError(`${problem.name} has fixed boundary data`, '--start');
-    if (o.end !== undefined)
-      throw new UsageError(`${problem.name} has fixed boundary data`, '--end');
+  for (const [flag, text] of [
+    ['start', o.start],
+    ['end', o.end],
+  ] as const) {
+    if (text !== undefined && !problem.boundary.some((b) => b.name === flag))
+      throw new UsageError(`${problem.name} has a fixed ${flag}`, `--${flag}`);
   }
   const tol = o.tol === undefined ? 1e-10 : parseNumber(o.tol, '--tol');
   if (!(tol > 0)) throw new UsageError(`must be > 0, got ${tol}`, '--tol');
