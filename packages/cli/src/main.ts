@@ -19,7 +19,7 @@ import { resolveSolve, runSolve, type SolveOptions } from './commands/solve.js';
 import { errorLine, NumericalFailure, UsageError } from './errors.js';
 import { plotFromSeries, renderLinePlot } from './plot.js';
 import { createProgress } from './progress.js';
-import type { PlotChoice, SystemDescriptor } from './registry.js';
+import type { PlotChoice, ProblemDescriptor, SystemDescriptor } from './registry.js';
 import type { SimulationOutput } from './runner.js';
 
 /** Where the program writes; injectable for tests. */
@@ -242,7 +242,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .description(
       'solve a discrete optimal-control problem with an interior-point method over the whole trajectory',
     )
-    .argument('<problem>', 'problem name (see `geomech list`)')
+    .argument('[problem]', 'problem name (see `geomech list`); omit with --model')
+    .option(
+      '--model <file.json>',
+      'user-defined problem: an optimal-control model file (see the CLI README)',
+    )
     .option('--method <name>', 'interior-point (the only one, default)')
     .option(
       '--param <name=value>',
@@ -281,12 +285,25 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         'diverging, restoration-failed, ...), secondOrder (minimum, saddle, singular, not-checked: the\n' +
         'reduced Hessian at the answer), iterations, residualNorm (the KKT error), cost and the series.\n' +
         'Exit code 1 (with a hint) unless the answer is a converged minimum.\n' +
-        '\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json',
+        '\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n  $ geomech solve --model examples/unicycle-parking.json',
     )
-    .action(async (name: string, opts: SolveOptions) => {
+    .action(async (name: string | undefined, opts: SolveOptions & { model?: string }) => {
       const format = resolveFormat(opts.format, opts.out);
       const read = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
-      const request = resolveSolve(name, opts, read);
+      let model: ProblemDescriptor | undefined;
+      if (opts.model !== undefined) {
+        if (name !== undefined)
+          throw new UsageError(
+            `give a problem name or --model, not both (got '${name}')`,
+            '--model',
+          );
+        // mathjs loads only here, so other commands start fast
+        const { loadOcpModel } = await import('./model/optimalControl.js');
+        model = loadOcpModel(read(opts.model), opts.model);
+      } else if (name === undefined) {
+        throw new UsageError('missing problem name (or give --model FILE)', 'geomech solve');
+      }
+      const request = resolveSolve(name ?? '', opts, read, model);
       checkPlotPath(opts.plot);
       const bar = createProgress((t) => io.stderr(t), io.stderrIsTTY && !opts.quiet);
       let result: Awaited<ReturnType<typeof runSolve>>;

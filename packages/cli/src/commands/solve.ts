@@ -36,8 +36,9 @@ export function resolveSolve(
   name: string,
   o: SolveOptions,
   readFile: (path: string) => string,
+  model?: ProblemDescriptor,
 ): SolveRequest {
-  const problem = findProblem(name);
+  const problem = model ?? findProblem(name);
   if (!problem) {
     throw new UsageError(
       `unknown problem '${name}' (known: ${problems.map((p) => p.name).join(', ')})`,

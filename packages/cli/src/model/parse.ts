@@ -175,6 +175,8 @@ export function readModel(text: string, file: string): ModelSpec {
 
   const kindText = f.string(required('kind'), 'kind');
   const kind = MODEL_KINDS.find((k) => k === kindText);
+  if (kindText === 'optimal-control')
+    f.fail('kind', 'optimal-control models are solved with geomech solve --model FILE');
   if (kind === undefined) {
     f.fail('kind', `unknown kind ${quote(kindText)} (choose ${MODEL_KINDS.join(', ')})`);
   }

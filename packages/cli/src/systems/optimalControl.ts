@@ -71,7 +71,7 @@ function cliHint(
 }
 
 /** Per-step data (n rows of `width`) → per-state rows (n + 1), state 0 repeating step 1. */
-function stepsToStates(data: ArrayLike<number>, n: number, width: number): Float64Array {
+export function stepsToStates(data: ArrayLike<number>, n: number, width: number): Float64Array {
   const out = new Float64Array((n + 1) * width);
   for (let j = 0; j < width; j++) out[j] = data[j]!;
   for (let i = 0; i < n * width; i++) out[width + i] = data[i]!;
