@@ -161,6 +161,8 @@ export function readModel(text: string, file: string): ModelSpec {
   const f: Fields = new Fields(file);
   const doc = parseJson(text, file);
   if (!isJsonObject(doc)) f.fail('(file)', `a model file is a JSON object, got ${typeName(doc)}`);
+  if (doc.kind === 'optimal-control')
+    f.fail('kind', 'optimal-control models are solved with geomech solve --model FILE');
   for (const key of Object.keys(doc)) {
     if (!(FIELDS as readonly string[]).includes(key)) {
       const field = /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);
@@ -175,8 +177,6 @@ export function readModel(text: string, file: string): ModelSpec {
 
   const kindText = f.string(required('kind'), 'kind');
   const kind = MODEL_KINDS.find((k) => k === kindText);
-  if (kindText === 'optimal-control')
-    f.fail('kind', 'optimal-control models are solved with geomech solve --model FILE');
   if (kind === undefined) {
     f.fail('kind', `unknown kind ${quote(kindText)} (choose ${MODEL_KINDS.join(', ')})`);
   }
