@@ -306,11 +306,18 @@ const summary = (o) => ({
   ipoptCpuSeconds: o.ipoptCpuSeconds,
 });
 
+/**
+ * Caps of the robustness-set solves: 500 iterations and 60 s of CPU (converged solves take
+ * 5–300 iterations and < 10 s; a failing one can spend ~0.5–1 s per iteration on a KKT system
+ * with regularization 1e9 until max_iter).
+ */
+const CASE_MAX_ITER = ['--max-iter', '500', '--ipopt', 'max_cpu_time=60'];
+
 function solveCase(bin, base, restarts) {
-  const def = runIpopt(bin, base);
-  const tight = runIpopt(bin, [...base, ...TIGHT]);
+  const def = runIpopt(bin, [...base, ...CASE_MAX_ITER]);
+  const tight = runIpopt(bin, [...base, ...CASE_MAX_ITER, ...TIGHT]);
   const rs = restarts.map(([what, extra]) => {
-    const o = runIpopt(bin, [...base, ...TIGHT, ...extra]);
+    const o = runIpopt(bin, [...base, ...CASE_MAX_ITER, ...TIGHT, ...extra]);
     return { restart: what, args: extra, status: o.status, iterations: o.iterations, cost: o.cost };
   });
   const refCost = tight.cost;
@@ -333,7 +340,7 @@ function writeCases(bin) {
   const common = {
     generated,
     generator: 'node bench/js/ipopt.mjs --write-cases',
-    ipopt: `IPOPT ${version}, MUMPS, exact Hessian, tol 1e-8 (default solve) and 1e-10 (reference and restarts), mu_strategy monotone`,
+    ipopt: `IPOPT ${version}, MUMPS, exact Hessian, mu_strategy monotone, tol 1e-8 (default solve) and 1e-10 (reference and restarts), at most 500 iterations and 60 s of CPU (--max-iter 500 --ipopt max_cpu_time=60)`,
   };
   const pb = plateBallCases().map((c) => {
     note(`ipopt: ${c.id} n = ${c.n} Ω = ${c.Omega}`);

@@ -183,6 +183,32 @@ export function ipoptSection(res, geomech = null) {
       p,
     );
   }
+  const targets = (res.scaling ?? []).flatMap((s) => {
+    const g = geomech?.studies?.find((q) => q.id === s.id);
+    if (!g) return [];
+    const ratios = s.points.flatMap((r) => {
+      const q = byKey.get(`${s.id} ${r.n}`);
+      return q ? [r.tol10.ms.median / q.ms.median] : [];
+    });
+    const its = g.rows.map((q) => q.iterations);
+    const bytes = Math.max(...g.rows.map((q) => q.bytesPerIteration));
+    const ok = (c) => (c ? '✓' : '✗');
+    return [
+      `| ${s.id} | ${f2(Math.min(...ratios))}× ${ok(Math.min(...ratios) >= 2)} | ${Math.min(...its)}–${Math.max(...its)} (IPOPT ${Math.min(...s.points.map((r) => r.tol10.iterations))}–${Math.max(...s.points.map((r) => r.tol10.iterations))}) | ${f2(g.exponentPerIteration)} ${ok(g.exponentPerIteration <= 1.1)} | ${f0(bytes)} ${ok(bytes <= 0)} |`,
+    ];
+  });
+  if (targets.length) {
+    p('### geomech against the targets of issue 16');
+    p();
+    p(
+      'Least ratio IPOPT whole process (tol 1e-10) / geomech solve over n (target ≥ 2×), geomech iterations over n (target: flat), fitted exponent of geomech ms/iteration in n (target ≤ 1.1), largest bytes allocated per iteration after the first (target 0).',
+    );
+    p();
+    p('| problem | IPOPT / geomech (least) | iterations over n | exponent | bytes/iteration |');
+    p('|---|---:|---|---:|---:|');
+    for (const line of targets) p(line);
+    p();
+  }
   if (res.cases) {
     p('### Robustness sets (bench/ipopt/cases, the references of issue 16)');
     p();
