@@ -130,6 +130,7 @@ export default defineConfig({
           { text: '@geomech/contact', link: '/contact' },
           { text: '@geomech/dirac', link: '/dirac' },
           { text: '@geomech/cli', link: '/cli' },
+          { text: 'Pose your own optimal-control problem', link: '/optimal-control' },
         ],
       },
       {
