@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unicycleParkingOcp } from '@geomech/groupoid';
 import { describe, expect, it } from 'vitest';
-import { readOcpModel } from '../src/model/optimalControl.js';
+import { RESERVED_NAMES } from '../src/model/expressions.js';
+import {
+  OCP_MODEL_FIELDS,
+  OCP_MODEL_MAX_CONSTRAINTS,
+  OCP_MODEL_MAX_PARAMS,
+  OCP_MODEL_MAX_STEPS,
+  readOcpModel,
+} from '../src/model/optimalControl.js';
 import { ERROR_LINE, inProcess } from './helpers.js';
 
 const example = join(__dirname, '..', 'examples', 'unicycle-parking.json');
@@ -134,5 +141,21 @@ describe('optimal-control model files', () => {
       expect(r.stderr).toMatch(ERROR_LINE);
       expect(r.stderr).toMatch(message);
     }
+  });
+});
+
+describe('ocp.schema.json agrees with the reader', () => {
+  const schema = JSON.parse(
+    readFileSync(join(__dirname, '..', 'schema', 'ocp.schema.json'), 'utf8'),
+  ) as {
+    properties: Record<string, Record<string, unknown>>;
+  };
+  it('fields, reserved names and limits', () => {
+    expect(Object.keys(schema.properties).sort()).toEqual([...OCP_MODEL_FIELDS].sort());
+    const velocity = schema.properties.velocity as { items: { not: { enum: string[] } } };
+    expect(new Set(velocity.items.not.enum)).toEqual(new Set([...RESERVED_NAMES, 't', 'h', 'T']));
+    expect(schema.properties.steps!.maximum).toBe(OCP_MODEL_MAX_STEPS);
+    expect(schema.properties.constraints!.maxItems).toBe(OCP_MODEL_MAX_CONSTRAINTS);
+    expect(schema.properties.params!.maxProperties).toBe(OCP_MODEL_MAX_PARAMS);
   });
 });

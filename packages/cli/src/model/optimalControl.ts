@@ -67,7 +67,8 @@ export const OCP_MODEL_MAX_STEPS = 100_000;
 /** Largest k of an `R<k>` factor. */
 export const OCP_MODEL_MAX_RN = 64;
 
-const FIELDS = [
+/** The fields of an optimal-control model file (`schema/ocp.schema.json` lists the same). */
+export const OCP_MODEL_FIELDS = [
   '$schema',
   'kind',
   'description',
@@ -517,10 +518,10 @@ export function readOcpModel(text: string, file: string): OcpModel {
   if (!isJsonObject(doc)) fail('(file)', `a model file is a JSON object, got ${typeName(doc)}`);
   const d = doc as JsonObject;
   for (const key of Object.keys(d)) {
-    if (!(FIELDS as readonly string[]).includes(key))
+    if (!(OCP_MODEL_FIELDS as readonly string[]).includes(key))
       fail(
         /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key),
-        `unknown field (known: ${FIELDS.slice(1).join(', ')})`,
+        `unknown field (known: ${OCP_MODEL_FIELDS.slice(1).join(', ')})`,
       );
   }
   if (d.kind !== 'optimal-control')
