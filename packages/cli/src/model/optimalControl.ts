@@ -105,7 +105,12 @@ type Instr =
 /**
  * A checked expression as a flat list of operations on the model's variables, evaluated for any
  * scalar type through `LieScalarOps<T>` (numbers, dual numbers, symbolic graphs); linear in the
- * expression's size, iterative (no recursion on its depth).
+ * expression's size, iterative (no recursion on its depth). Made by {@link readOcpModel}.
+ *
+ * @example
+ * ```ts
+ * // inside a traced stage function: cost.evaluate(o, [vx, vy, omega, x, y, theta, ...params, t, h, T])
+ * ```
  */
 export class ExpressionTape {
   constructor(
@@ -452,7 +457,17 @@ function elementOf(f: FactorInfo, v: readonly number[]): number[] {
   }
 }
 
-/** The vector form of a factor's element (numbers; angles in (−π, π], rotation vectors by log). */
+/**
+ * Appends the vector form of a factor's element to `out` (numbers; angles in (−π, π], rotation
+ * vectors by SO3.log): SO2 θ; SE2 x, y, θ; SO3 the rotation vector; SE3 x, y, z and the rotation
+ * vector; Rⁿ the entries.
+ *
+ * @example
+ * ```ts
+ * const out: number[] = [];
+ * formOf('SE2', [0, -1, 2, 1, 0, 3, 0, 0, 1], out); // out = [2, 3, π/2]
+ * ```
+ */
 export function formOf(kind: FactorInfo['kind'], x: ArrayLike<number>, out: number[]): void {
   switch (kind) {
     case 'Rn':
@@ -964,6 +979,12 @@ function boundsArray(
  * (multipliers of the dynamics rows, likewise) and `mu` (multipliers of the path equalities).
  *
  * @throws {@link ModelError} for a malformed file (see {@link readOcpModel}).
+ * @example
+ * ```ts
+ * const problem = loadOcpModel(readFileSync('examples/unicycle-parking.json', 'utf8'),
+ *   'examples/unicycle-parking.json');
+ * problem.name; // 'unicycle-parking'
+ * ```
  */
 export function loadOcpModel(text: string, file: string): ProblemDescriptor {
   const model = readOcpModel(text, file);
@@ -1004,7 +1025,16 @@ export function loadOcpModel(text: string, file: string): ProblemDescriptor {
   };
 }
 
-/** The series of a model's solution. */
+/**
+ * The CLI output of a model's solution: `g` (states in their vector form), `xi`, `lambda`, `mu`
+ * (per-step rows at state k for step k, state 0 repeating step 1) and the solver's outcome.
+ *
+ * @example
+ * ```ts
+ * const out = ocpOutput(model, model.ocp, model.ocp.solve(), []);
+ * out.series.map((s) => s.name); // ['g', 'xi', 'lambda', 'mu']
+ * ```
+ */
 export function ocpOutput(
   model: OcpModel,
   ocp: LieOcp,

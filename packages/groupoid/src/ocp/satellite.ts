@@ -58,7 +58,17 @@ const so3 = ocpFactor(SO3);
 
 /**
  * The forced rigid-body step as an increment M_k = (F_k, F_kᵀΠ_k − Π_k + h·u_k) of the state
- * (R, Π) ∈ SO(3) × R³ (module comment), generic in the scalar type.
+ * (R, Π) ∈ SO(3) × R³ (module comment), generic in the scalar type; reads the parameters J1, J2,
+ * J3 (principal moments) and the controls u (torques, 3).
+ *
+ * @example
+ * ```ts
+ * // as the dynamics of a problem: { increment: rigidBodyIncrement }, params { J1, J2, J3 }
+ * const ocp = defineOcp({ state: [SO3, Rn(3)], controls: 3, steps: 20, horizon: 2,
+ *   dynamics: { increment: rigidBodyIncrement }, params: { J1: 1, J2: 2, J3: 3 },
+ *   start: Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0) });
+ * ocp.rollout(new Float64Array(60).fill(0.1)); // a spin-up under a constant torque
+ * ```
  */
 export function rigidBodyIncrement<T>(o: LieScalarOps<T>, s: OcpStage<T>): T[] {
   const J = [s.p.J1!, s.p.J2!, s.p.J3!];
@@ -143,6 +153,13 @@ export function satelliteOcp(options: SatelliteOptions = {}): LieOcp {
  * inertia J in time T with |u| ≤ umax (module comment): u(t) = clip(c(1 − 2t/T), ±umax), c from
  * the condition θ(T) = (1/J)∫₀ᵀ(T − t)u(t)dt = φ (bisection). Returns undefined when
  * T < T* = 2√(Jφ/umax) (no admissible torque reaches φ).
+ *
+ * @example
+ * ```ts
+ * const u = saturatedTorque(3, 1.5, 4.4, 1)!; // J₃ = 3, φ = 1.5, T = 4.4, umax = 1
+ * u(0);   // 1 (saturated)
+ * u(2.2); // 0 (the switch at T/2)
+ * ```
  */
 export function saturatedTorque(
   J: number,

@@ -34,14 +34,29 @@ export interface UnicycleParkingOptions {
   readonly endHeading?: 'fixed' | 'free';
 }
 
-/** The SE(2) element (homogeneous 3×3 row-major) of a pose (x, y, θ). */
+/**
+ * The SE(2) element (homogeneous 3×3 row-major) of a pose (x, y, θ):
+ * [[cos θ, −sin θ, x], [sin θ, cos θ, y], [0, 0, 1]].
+ *
+ * @example
+ * ```ts
+ * se2FromPose(1, 2, 0); // [1, -0, 1, 0, 1, 2, 0, 0, 1]
+ * ```
+ */
 export function se2FromPose(x: number, y: number, theta: number): Float64Array {
   const c = Math.cos(theta);
   const s = Math.sin(theta);
   return Float64Array.of(c, -s, x, s, c, y, 0, 0, 1);
 }
 
-/** The pose (x, y, θ) of an SE(2) element (θ = atan2(R₂₁, R₁₁) ∈ (−π, π]). */
+/**
+ * The pose (x, y, θ) of an SE(2) element (θ = atan2(R₂₁, R₁₁) ∈ (−π, π]).
+ *
+ * @example
+ * ```ts
+ * poseFromSe2(se2FromPose(1, 2, 0.5)); // [1, 2, 0.5]
+ * ```
+ */
 export function poseFromSe2(g: ArrayLike<number>): [number, number, number] {
   return [g[2]!, g[5]!, Math.atan2(g[3]!, g[0]!)];
 }
@@ -115,6 +130,12 @@ export function unicycleParkingOcp(options: UnicycleParkingOptions = {}): LieOcp
  * and the no-slip condition w = 0 when start and end lie on one circular arc or line (the default
  * poses: a quarter circle of radius 1, v = ω = π/2·c). With v ≤ vmax it is feasible, and the
  * solver's cost must lie below its cost.
+ *
+ * @example
+ * ```ts
+ * const ocp = unicycleParkingOcp({ n: 40 });
+ * const sol = ocp.solve({ guess: unicycleGuess(ocp) }); // same optimum as from rest
+ * ```
  */
 export function unicycleGuess(ocp: LieOcp): LieOcpGuess {
   const N = ocp.N;
@@ -132,7 +153,15 @@ export function unicycleGuess(ocp: LieOcp): LieOcpGuess {
   return ocp.rollout(u);
 }
 
-/** The poses (x, y, θ) of a solution's states, (N + 1) × 3. */
+/**
+ * The poses (x, y, θ) of a solution's states, (N + 1) × 3.
+ *
+ * @example
+ * ```ts
+ * const poses = unicyclePoses(unicycleParkingOcp({ n: 40 }).solve());
+ * poses.subarray(3 * 40); // ≈ [1, 1, π/2]
+ * ```
+ */
 export function unicyclePoses(sol: LieOcpSolution): Float64Array {
   const out = new Float64Array((sol.N + 1) * 3);
   for (let k = 0; k <= sol.N; k++) out.set(poseFromSe2(sol.x.subarray(9 * k, 9 * k + 9)), 3 * k);
