@@ -14,6 +14,116 @@ import {
   unicycleParkingOcp,
 } from '../../src/ocp/index.js';
 
+/** Solves A x = b (dense, n × n row-major) by Gaussian elimination with partial pivoting. */
+function solveDense(A: number[], b: number[], n: number): number[] {
+  const a = [...A];
+  const x = [...b];
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(a[r * n + c]!) > Math.abs(a[p * n + c]!)) p = r;
+    for (let j = 0; j < n; j++) [a[c * n + j], a[p * n + j]] = [a[p * n + j]!, a[c * n + j]!];
+    [x[c], x[p]] = [x[p]!, x[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = a[r * n + c]! / a[c * n + c]!;
+      for (let j = c; j < n; j++) a[r * n + j]! -= f * a[c * n + j]!;
+      x[r]! -= f * x[c]!;
+    }
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let s = x[r]!;
+    for (let j = r + 1; j < n; j++) s -= a[r * n + j]! * x[j]!;
+    x[r] = s / a[r * n + r]!;
+  }
+  return x;
+}
+
+/**
+ * An independent solve of the unbounded unicycle parking problem by another method: single
+ * shooting in the controls (v_k, ω_k) (w = 0 eliminated), the end condition as the pose error
+ * (x_n − x*, y_n − y*, θ_n − θ*) of a rollout written out by hand (the SE(2) Cayley step: turn by
+ * 2·atan(hω/2), move by ((cay(hω) + I)/2)(hv, 0)), and Newton's method on the Lagrange conditions
+ * with finite-difference derivatives (central, step 1e-6 for ∂c, 1e-4 for ∂²(λᵀc)).
+ */
+function shootingUnicycle(n: number, T: number, end: readonly number[]) {
+  const h = T / n;
+  const m = 2 * n;
+  const c = (u: readonly number[]): number[] => {
+    let x = 0;
+    let y = 0;
+    let th = 0;
+    for (let k = 0; k < n; k++) {
+      const hv = h * u[2 * k]!;
+      const hw = h * u[2 * k + 1]!;
+      const q = 1 / (4 + hw * hw);
+      const cs = (4 - hw * hw) * q;
+      const sn = 4 * hw * q;
+      const tx = 0.5 * (cs + 1) * hv;
+      const ty = 0.5 * sn * hv;
+      x += Math.cos(th) * tx - Math.sin(th) * ty;
+      y += Math.sin(th) * tx + Math.cos(th) * ty;
+      th += 2 * Math.atan(hw / 2);
+    }
+    return [x - end[0]!, y - end[1]!, th - end[2]!];
+  };
+  const jac = (u: number[]): number[][] => {
+    const J = [[], [], []] as number[][];
+    for (let j = 0; j < m; j++) {
+      const up = [...u];
+      const dn = [...u];
+      up[j]! += 1e-6;
+      dn[j]! -= 1e-6;
+      const a = c(up);
+      const b = c(dn);
+      for (let i = 0; i < 3; i++) J[i]!.push((a[i]! - b[i]!) / 2e-6);
+    }
+    return J;
+  };
+  // the constant-velocity arc as the start (v = ω = const reaching the end heading)
+  let u = Array.from({ length: m }, (_, i) => (i % 2 === 0 ? end[2]! / T : end[2]! / T));
+  let lam = [0, 0, 0];
+  let norm = Infinity;
+  for (let it = 0; it < 40 && norm > 1e-11; it++) {
+    const J = jac(u);
+    const r = c(u);
+    const grad = u.map(
+      (v, j) => h * v + J[0]![j]! * lam[0]! + J[1]![j]! * lam[1]! + J[2]![j]! * lam[2]!,
+    );
+    norm = Math.max(...grad.map(Math.abs), ...r.map(Math.abs));
+    const L = (v: readonly number[]) => {
+      const cv = c(v);
+      return lam[0]! * cv[0]! + lam[1]! * cv[1]! + lam[2]! * cv[2]!;
+    };
+    const N = m + 3;
+    const K = new Array<number>(N * N).fill(0);
+    const e = 1e-4;
+    for (let i = 0; i < m; i++) {
+      for (let j = i; j < m; j++) {
+        const v = [...u];
+        const d = (si: number, sj: number) => {
+          v[i] = u[i]! + si * e;
+          v[j] = (i === j ? v[j]! : u[j]!) + sj * e;
+          const out = L(v);
+          v[i] = u[i]!;
+          v[j] = u[j]!;
+          return out;
+        };
+        const Hij = (d(1, 1) - d(1, -1) - d(-1, 1) + d(-1, -1)) / (4 * e * e);
+        K[i * N + j] = Hij + (i === j ? h : 0);
+        K[j * N + i] = K[i * N + j]!;
+      }
+      for (let q = 0; q < 3; q++) {
+        K[i * N + m + q] = J[q]![i]!;
+        K[(m + q) * N + i] = J[q]![i]!;
+      }
+    }
+    const step = solveDense(K, [...grad.map((g) => -g), ...r.map((v) => -v)], N);
+    u = u.map((v, j) => v + step[j]!);
+    lam = lam.map((v, q) => v + step[m + q]!);
+  }
+  const cost = u.reduce((s, v) => s + 0.5 * h * v * v, 0);
+  return { u, cost, norm };
+}
+
 describe('unicycle parking on SE(2)', () => {
   const n = 60;
   it('default (1, 1, π/2) with vmax = 1.6: minimum, no slip, bound active on a middle interval, below the feasible arc', () => {
@@ -54,6 +164,23 @@ describe('unicycle parking on SE(2)', () => {
     expect(vArc).toBeLessThan(1.6);
     expect(sol.cost).toBeLessThan(arc.cost - 1e-3); // measured 2.4674 → 2.4488
     expect(sol.cost).toBeGreaterThan(free.cost); // the bound costs something
+  });
+  it('agrees with an independent single-shooting Newton–Lagrange solve (cost to 1e-12; controls to 1e-7, the accuracy of the finite differences)', () => {
+    const n = 16;
+    const ref = shootingUnicycle(n, 1, [1, 1, Math.PI / 2]);
+    expect(ref.norm).toBeLessThan(1e-9);
+    const sol = unicycleParkingOcp({ n, vmax: Infinity }).solve({ solver: { tol: 1e-12 } });
+    expect(sol.success).toBe(true);
+    expect(Math.abs(sol.cost - ref.cost)).toBeLessThan(1e-12); // measured 9e-16
+    let d = 0;
+    for (let k = 0; k < n; k++) {
+      d = Math.max(
+        d,
+        Math.abs(sol.u[3 * k]! - ref.u[2 * k]!),
+        Math.abs(sol.u[3 * k + 2]! - ref.u[2 * k + 1]!),
+      );
+    }
+    expect(d).toBeLessThan(1e-7); // measured 4.5e-9
   });
   it('a straight line: v = d/T, ω = 0, cost ½d²/T, to 1e-10 (closed form)', () => {
     const sol = unicycleParkingOcp({ n: 20, T: 2, vmax: Infinity, end: [3, 0, 0] }).solve({
