@@ -60,6 +60,20 @@ describe('optimal-control model files', () => {
     expect(top).toBeLessThanOrEqual(1 + 1e-9);
     expect(top).toBeGreaterThan(1 - 1e-5);
   });
+  it('a null start heading and no end: the start heading is chosen and the end is free', () => {
+    // minimize ½∫(vx² + ω²) + 10·((x − 1)² + (y − 1)²) at the end, from (0, 0, free heading)
+    const text = variant({
+      start: [0, 0, null],
+      end: undefined,
+      terminalCost: '10*((x - 1)^2 + (y - 1)^2)',
+    });
+    const sol = readOcpModel(text, 'soft.json').ocp.solve(tight);
+    expect(sol.success).toBe(true);
+    expect(Math.abs(sol.x[2]!) + Math.abs(sol.x[5]!)).toBeLessThan(1e-12); // x_0 = y_0 = 0
+    // the optimum drives straight at the target: heading π/4, ω = 0
+    expect(Math.abs(Math.atan2(sol.x[3]!, sol.x[0]!) - Math.PI / 4)).toBeLessThan(1e-8);
+    for (let k = 0; k < 60; k++) expect(Math.abs(sol.u[3 * k + 2]!)).toBeLessThan(1e-8);
+  });
   it('a free horizon with a time cost: double integrator on R2, minimum time T = 2 (bang-bang)', () => {
     const text = JSON.stringify({
       kind: 'optimal-control',
