@@ -50,7 +50,7 @@ import {
 import { MAX_OUTPUT_BYTES } from './output.js';
 import { plotFromSeries, renderLinePlot } from './plot.js';
 import { createProgress } from './progress.js';
-import type { PlotChoice, SystemDescriptor } from './registry.js';
+import type { PlotChoice, ProblemDescriptor, SystemDescriptor } from './registry.js';
 import type { ControlSequence, SimulationOutput } from './runner.js';
 
 /** Where the program reads and writes; injectable for tests. */
@@ -437,7 +437,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .description(
       'solve a discrete optimal-control problem with an interior-point method over the whole trajectory',
     )
-    .argument('<problem>', 'problem name (see `geomech list`)')
+    .argument('[problem]', 'problem name (see `geomech list`); omit with --model')
+    .option(
+      '--model <file.json>',
+      'user-defined problem: an optimal-control model file (see the CLI README)',
+    )
     .option('--method <name>', 'interior-point (the only one, default)')
     .option(
       '--param <name=value>',
@@ -446,8 +450,14 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       [],
     )
     .option('--n <n>', `number of steps (h = 1/n), at most ${formatCount(MAX_SOLVE_STEPS)}`)
-    .option('--start <x,y,ax,ay,az>', 'start: contact point and rotation vector (plate-ball)')
-    .option('--end <x,y,ax,ay,az>', 'end: contact point and rotation vector (plate-ball)')
+    .option(
+      '--start <v1,v2,...>',
+      'start (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; see `geomech list`)',
+    )
+    .option(
+      '--end <v1,v2,...>',
+      'end (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; satellite: ax,ay,az)',
+    )
     .option('--tol <x>', "the solver's tolerance on its scaled optimality error (default 1e-10)")
     .option(
       '--max-iter <k>',
@@ -477,13 +487,29 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         'reduced Hessian at the answer), iterations, residualNorm (the KKT error), cost and the series.\n' +
         'Exit code 1 (with a hint) unless the answer is a converged minimum; the result is still written,\n' +
         'with "ok": false (CSV: a last line "# ok=false reason=...").\n' +
-        `\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n${LIMITS_HELP}`,
+        `\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n  $ geomech solve --model examples/unicycle-parking.json\n${LIMITS_HELP}`,
     )
-    .action(async (name: string, opts: SolveOptions) => {
+    .action(async (name: string | undefined, opts: SolveOptions & { model?: string }) => {
       const format = resolveFormat(opts.format, opts.out);
       checkTargets(io, opts);
-      const request = resolveSolve(name, opts, (path) =>
-        readInput(io, path, '--guess', MAX_GUESS_BYTES),
+      let model: ProblemDescriptor | undefined;
+      if (opts.model !== undefined) {
+        if (name !== undefined)
+          throw new UsageError(
+            `give a problem name or --model, not both (got '${name}')`,
+            '--model',
+          );
+        // mathjs loads only here, so other commands start fast
+        const { loadOcpModel } = await import('./model/optimalControl.js');
+        model = loadOcpModel(readInput(io, opts.model, '--model', MAX_MODEL_BYTES), opts.model);
+      } else if (name === undefined) {
+        throw new UsageError('missing problem name (or give --model FILE)', 'geomech solve');
+      }
+      const request = resolveSolve(
+        name ?? '',
+        opts,
+        (path) => readInput(io, path, '--guess', MAX_GUESS_BYTES),
+        model,
       );
       const bar = createProgress((t) => io.stderr(t), io.stderrIsTTY && !opts.quiet);
       let result: Awaited<ReturnType<typeof runSolve>>;

@@ -551,6 +551,61 @@ export const problems: readonly ProblemDescriptor[] = [
     plot: { x: 'x', y: ['y'], aspect: 'equal' },
     load: loadSolve,
   },
+  {
+    name: 'unicycle-parking',
+    kind: 'problem',
+    package: '@geomech/groupoid',
+    description:
+      'Unicycle parking on SE(2): body velocity (v, w, ω) as control, no lateral slip w = 0, |v| ≤ vmax, minimizing ∫ ½(v² + ω²) (issue 19).',
+    methods: ['interior-point'],
+    params: [
+      { name: 'n', default: 60, description: 'number of steps (h = T/n)' },
+      { name: 'T', default: 1, description: 'horizon' },
+      { name: 'vmax', default: 1.6, description: 'speed bound |v| ≤ vmax' },
+    ],
+    choices: [
+      {
+        name: 'heading',
+        default: 'fixed',
+        choices: ['fixed', 'free'],
+        description: 'end heading imposed, or free (end position only)',
+      },
+    ],
+    boundary: [
+      { name: 'start', default: [0, 0, 0], description: 'x,y,theta: start pose' },
+      { name: 'end', default: [1, 1, Math.PI / 2], description: 'x,y,theta: end pose at t = T' },
+    ],
+    fields: ['x', 'y', 'theta', 'xi', 'slipMultiplier'],
+    plot: { x: 'x', y: ['y'], aspect: 'equal' },
+    load: loadSolve,
+  },
+  {
+    name: 'satellite',
+    kind: 'problem',
+    package: '@geomech/groupoid',
+    description:
+      'Satellite rest-to-rest attitude maneuver on SO(3) × R³ (attitude, body momentum), torques |u_i| ≤ umax, minimizing ∫ ½|u|² (forced rigid-body step; issue 19).',
+    methods: ['interior-point'],
+    params: [
+      { name: 'n', default: 60, description: 'number of steps (h = T/n)' },
+      { name: 'T', default: 4.4, description: 'horizon (the default end needs T ≥ 4.243)' },
+      { name: 'umax', default: 1, description: 'torque bound per axis' },
+      { name: 'J1', default: 1, description: 'principal moment of inertia 1' },
+      { name: 'J2', default: 2, description: 'principal moment of inertia 2' },
+      { name: 'J3', default: 3, description: 'principal moment of inertia 3' },
+    ],
+    choices: [],
+    boundary: [
+      {
+        name: 'end',
+        default: [0, 0, 1.5],
+        description: 'ax,ay,az: target attitude as a rotation vector (start: identity, at rest)',
+      },
+    ],
+    fields: ['R', 'Pi', 'u'],
+    plot: { y: ['u'] },
+    load: loadSolve,
+  },
 ];
 
 /** Looks a problem up by name. */

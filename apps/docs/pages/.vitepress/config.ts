@@ -131,6 +131,7 @@ export default defineConfig({
           { text: '@geomech/dirac', link: '/dirac' },
           { text: '@geomech/cli', link: '/cli' },
           { text: 'CLI: sweeps and clusters', link: '/sweeps' },
+          { text: 'Pose your own optimal-control problem', link: '/optimal-control' },
         ],
       },
       {

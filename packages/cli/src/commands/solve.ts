@@ -38,8 +38,9 @@ export function resolveSolve(
   name: string,
   o: SolveOptions,
   readFile: (path: string) => string,
+  model?: ProblemDescriptor,
 ): SolveRequest {
-  const problem = findProblem(name);
+  const problem = model ?? findProblem(name);
   if (!problem) {
     throw new UsageError(
       `unknown problem ${quoteUser(name)} (known: ${problems.map((p) => p.name).join(', ')})`,
@@ -67,11 +68,12 @@ export function resolveSolve(
       );
     boundary.set(b.name, value);
   }
-  if (problem.boundary.length === 0) {
-    if (o.start !== undefined)
-      throw new UsageError(`${problem.name} has fixed boundary data`, '--start');
-    if (o.end !== undefined)
-      throw new UsageError(`${problem.name} has fixed boundary data`, '--end');
+  for (const [flag, text] of [
+    ['start', o.start],
+    ['end', o.end],
+  ] as const) {
+    if (text !== undefined && !problem.boundary.some((b) => b.name === flag))
+      throw new UsageError(`${problem.name} has a fixed ${flag}`, `--${flag}`);
   }
   const tol = o.tol === undefined ? 1e-10 : parseNumber(o.tol, '--tol');
   if (!(tol > 0)) throw new UsageError(`must be > 0, got ${tol}`, '--tol');

@@ -172,6 +172,8 @@ export function readModel(text: string, file: string): ModelSpec {
   const f: Fields = new Fields(file);
   const doc = parseJson(text, file);
   if (!isJsonObject(doc)) f.fail('(file)', `a model file is a JSON object, got ${typeName(doc)}`);
+  if (doc.kind === 'optimal-control')
+    f.fail('kind', 'optimal-control models are solved with geomech solve --model FILE');
   for (const key of Object.keys(doc)) {
     if (!(FIELDS as readonly string[]).includes(key)) {
       const field = /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);

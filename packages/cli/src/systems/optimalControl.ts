@@ -15,12 +15,18 @@
  *
  * @module
  */
+import type { OcpSolverOptions } from '@geomech/core';
 import {
   axisAngleToRotation,
+  type LieOcp,
+  type LieOcpSolution,
   type PlateBallTrajectory,
+  poseFromSe2,
   type So3SteeringGuess,
+  satelliteOcp,
   solvePlateBall,
   solveSo3Steering,
+  unicycleParkingOcp,
 } from '@geomech/groupoid';
 import { UsageError } from '../errors.js';
 import type { ProblemRunner, Series, SolveOutput, SolveProgress, SolveRequest } from '../runner.js';
@@ -65,7 +71,7 @@ function cliHint(
 }
 
 /** Per-step data (n rows of `width`) → per-state rows (n + 1), state 0 repeating step 1. */
-function stepsToStates(data: ArrayLike<number>, n: number, width: number): Float64Array {
+export function stepsToStates(data: ArrayLike<number>, n: number, width: number): Float64Array {
   const out = new Float64Array((n + 1) * width);
   for (let j = 0; j < width; j++) out[j] = data[j]!;
   for (let i = 0; i < n * width; i++) out[width + i] = data[i]!;
@@ -236,10 +242,146 @@ function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void
   };
 }
 
+/**
+ * Solves a problem of groupoid's optimal-control layer from its default guess (at rest) with the
+ * request's tolerance and iteration cap, recording max(primal, dual infeasibility) per iteration
+ * (iteration 0 included) and reporting progress. Used by the built-ins posed with `defineOcp` and
+ * by model files.
+ */
+export function solveLieOcp(
+  ocp: LieOcp,
+  request: Pick<SolveRequest, 'tol' | 'maxIterations'>,
+  progress: (p: SolveProgress) => void,
+): { sol: LieOcpSolution; history: number[] } {
+  const history: number[] = [];
+  const solver: OcpSolverOptions = {
+    tol: request.tol,
+    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+    onIteration: (info) => {
+      const r = Math.max(info.infPr, info.infDu);
+      history.push(r);
+      progress({ stage: 'interior-point', iteration: info.iteration, residualNorm: r });
+      return true;
+    },
+  };
+  return { sol: ocp.solve({ solver }), history };
+}
+
+/** The common output fields of a {@link LieOcpSolution}. */
+export function lieOcpOutcome(sol: LieOcpSolution, history: readonly number[]) {
+  return outcome(
+    {
+      status: sol.status,
+      secondOrder: sol.secondOrder,
+      success: sol.success,
+      converged: sol.status === 'converged' || sol.status === 'acceptable',
+      iterations: sol.iterations,
+      residualNorm: sol.kktError,
+      cost: sol.cost,
+      history,
+    },
+    '',
+  );
+}
+
+/** Rejects the flags a problem without warm start or continuation does not take. */
+function noWarmStart(request: SolveRequest): void {
+  if (request.guess !== undefined)
+    throw new UsageError(`${request.problem.name} takes no --guess`, '--guess');
+  if (request.continuation > 0)
+    throw new UsageError(`${request.problem.name} takes no --continuation`, '--continuation');
+}
+
+function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  noWarmStart(request);
+  const n = scalar(request, 'n');
+  const T = scalar(request, 'T');
+  if (!(T > 0)) throw new UsageError(`T must be > 0, got ${T}`, '--param T');
+  const vmax = scalar(request, 'vmax');
+  if (!(vmax > 0)) throw new UsageError(`vmax must be > 0, got ${vmax}`, '--param vmax');
+  const pose = (name: string) => request.boundary.get(name)! as [number, number, number];
+  const ocp = unicycleParkingOcp({
+    n,
+    T,
+    vmax,
+    start: pose('start'),
+    end: pose('end'),
+    endHeading: request.choices.get('heading') === 'free' ? 'free' : 'fixed',
+  });
+  const { sol, history } = solveLieOcp(ocp, request, progress);
+  const x = new Float64Array(n + 1);
+  const y = new Float64Array(n + 1);
+  const theta = new Float64Array(n + 1);
+  for (let k = 0; k <= n; k++) {
+    const p = poseFromSe2(sol.x.subarray(9 * k, 9 * k + 9));
+    x[k] = p[0];
+    y[k] = p[1];
+    theta[k] = p[2];
+  }
+  const slipMultiplier = new Float64Array(n);
+  for (let k = 0; k < n; k++)
+    slipMultiplier[k] = sol.mu[ocp.gOffset[k]! + ocp.rows(k).equalities.offset]!;
+  let slip = 0;
+  for (let k = 0; k < n; k++) slip = Math.max(slip, Math.abs(sol.u[3 * k + 1]!));
+  return {
+    count: n + 1,
+    t: Float64Array.from({ length: n + 1 }, (_, k) => (k * sol.T) / n),
+    series: [
+      { name: 'x', width: 1, data: x },
+      { name: 'y', width: 1, data: y },
+      { name: 'theta', width: 1, data: theta },
+      { name: 'xi', width: 3, data: stepsToStates(sol.u, n, 3) },
+      { name: 'slipMultiplier', width: 1, data: stepsToStates(slipMultiplier, n, 1) },
+    ],
+    ...lieOcpOutcome(sol, history),
+    extra: { slipNorm: slip },
+  };
+}
+
+function satellite(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  noWarmStart(request);
+  const n = scalar(request, 'n');
+  const T = scalar(request, 'T');
+  if (!(T > 0)) throw new UsageError(`T must be > 0, got ${T}`, '--param T');
+  const umax = scalar(request, 'umax');
+  if (!(umax > 0)) throw new UsageError(`umax must be > 0, got ${umax}`, '--param umax');
+  const J = (['J1', 'J2', 'J3'] as const).map((name) => {
+    const v = scalar(request, name);
+    if (!(v > 0)) throw new UsageError(`${name} must be > 0, got ${v}`, `--param ${name}`);
+    return v;
+  }) as [number, number, number];
+  const ocp = satelliteOcp({
+    n,
+    T,
+    umax,
+    inertia: J,
+    target: request.boundary.get('end')! as [number, number, number],
+  });
+  const { sol, history } = solveLieOcp(ocp, request, progress);
+  const R = new Float64Array((n + 1) * 9);
+  const Pi = new Float64Array((n + 1) * 3);
+  for (let k = 0; k <= n; k++) {
+    R.set(sol.x.subarray(12 * k, 12 * k + 9), 9 * k);
+    Pi.set(sol.x.subarray(12 * k + 9, 12 * k + 12), 3 * k);
+  }
+  return {
+    count: n + 1,
+    t: Float64Array.from({ length: n + 1 }, (_, k) => (k * T) / n),
+    series: [
+      { name: 'R', width: 9, data: R },
+      { name: 'Pi', width: 3, data: Pi },
+      { name: 'u', width: 3, data: stepsToStates(sol.u, n, 3) },
+    ],
+    ...lieOcpOutcome(sol, history),
+  };
+}
+
 export const optimalControlRunner: ProblemRunner = {
   solve(request, progress) {
     if (request.problem.name === 'plate-ball') return plateBall(request, progress);
     if (request.problem.name === 'so3-steering') return so3Steering(request, progress);
+    if (request.problem.name === 'unicycle-parking') return unicycleParking(request, progress);
+    if (request.problem.name === 'satellite') return satellite(request, progress);
     throw new UsageError(`no solver for '${request.problem.name}'`, 'geomech solve');
   },
 };
