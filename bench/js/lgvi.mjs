@@ -61,14 +61,23 @@ function measureTs(system) {
 
 function measureC(exe, system) {
   const runs = QUICK ? 300 : 2000;
-  return JSON.parse(execFileSync(exe, [system, String(RESTART), String(runs), '5'], { encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(exe, [system, String(RESTART), String(runs), '5'], { encoding: 'utf8' }),
+  );
 }
 
 let exe;
 if (!process.argv.includes('--no-c')) {
   try {
     exe = join(mkdtempSync(join(tmpdir(), 'lgvi-')), 'lgvi_step');
-    execFileSync('cc', ['-O2', '-ffp-contract=off', '-o', exe, join(HERE, '../c/lgvi_step.c'), '-lm']);
+    execFileSync('cc', [
+      '-O2',
+      '-ffp-contract=off',
+      '-o',
+      exe,
+      join(HERE, '../c/lgvi_step.c'),
+      '-lm',
+    ]);
   } catch {
     exe = undefined;
   }
@@ -93,7 +102,9 @@ for (const system of ['heavy-top', 'forced']) {
 if (process.argv.includes('--json')) {
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 } else {
-  console.log('| system | TS ns/step (min–max) | B/step | Newton its/step | C ns/step (min–max) | TS/C | max |ΔΠ| after 1000 steps |');
+  console.log(
+    '| system | TS ns/step (min–max) | B/step | Newton its/step | C ns/step (min–max) | TS/C | max |ΔΠ| after 1000 steps |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const t = r.ts.hot;

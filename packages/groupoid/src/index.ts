@@ -24,3 +24,4 @@ export * from './rigidBody.js';
 export * from './so3Steering.js';
 export * from './symplectic.js';
 export type * from './types.js';
+export * from './unicycle.js';
