@@ -128,7 +128,14 @@ export class GravityPotential implements So3Potential {
   }
 }
 
-/** The zero potential (free rigid body, or the rotational part of a quadrotor). */
+/**
+ * The zero potential (free rigid body, or the rotational part of a quadrotor).
+ *
+ * @example
+ * ```ts
+ * ZERO_POTENTIAL.moment(new Float64Array(3), Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1)); // [0, 0, 0]
+ * ```
+ */
 export const ZERO_POTENTIAL: So3Potential = Object.freeze({
   value: () => 0,
   moment: (out: Float64Array) => out.fill(0, 0, 3),
@@ -253,7 +260,14 @@ export interface LgviNewtonOptions {
   readonly maxIterations?: number;
 }
 
-/** Default relative residual tolerance of the F-solve (see {@link LgviNewtonOptions.tol}). */
+/**
+ * Default relative residual tolerance of the F-solve (see {@link LgviNewtonOptions.tol}): ε = 2⁻⁵².
+ *
+ * @example
+ * ```ts
+ * LGVI_NEWTON_TOL === Number.EPSILON; // true
+ * ```
+ */
 export const LGVI_NEWTON_TOL = 2 ** -52;
 /** Round-off floor of the F-solve's relative residual (core `NewtonSolver` `stallTol`). */
 const LGVI_NEWTON_STALL = 1e-14;
@@ -445,7 +459,16 @@ const SO3_LGVI_SERIES: readonly SeriesSpec<So3LgviField>[] = Object.freeze([
   { name: 'orthogonality', width: 1 },
 ]);
 
-/** max |(RᵀR − I)_ij| of the rotation stored at `R[off..off+9]`. */
+/**
+ * max |(RᵀR − I)_ij| of the 3×3 matrix stored row-major at `R[off..off+9]`: the distance from
+ * orthogonality the LGVI keeps at round-off without re-projection.
+ *
+ * @example
+ * ```ts
+ * orthogonalityError([1, 0, 0, 0, 1, 0, 0, 0, 1]); // 0
+ * orthogonalityError([2, 0, 0, 0, 1, 0, 0, 0, 1]); // 3
+ * ```
+ */
 export function orthogonalityError(R: ArrayLike<number>, off = 0): number {
   let e = 0;
   for (let i = 0; i < 3; i++) {
