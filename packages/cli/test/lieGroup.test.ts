@@ -34,7 +34,15 @@ describe('simulate heavy-top (SO(3) LGVI)', () => {
   });
 
   it('params and init change the run; a bad parameter is one clean usage error', async () => {
-    const doc = await simulate('heavy-top', '--steps', '10', '--param', 'l=0', '--init', 'omega=1,2,3');
+    const doc = await simulate(
+      'heavy-top',
+      '--steps',
+      '10',
+      '--param',
+      'l=0',
+      '--init',
+      'omega=1,2,3',
+    );
     const pi = doc.series.pi as number[][];
     // l = 0: the free rigid body, |Π| conserved
     const n0 = Math.hypot(...pi[0]!);
@@ -58,7 +66,13 @@ describe('simulate quadrotor (LGVI on SO(3) × R³)', () => {
     const fall = await simulate('quadrotor', '--param', 'throttle=0', '--steps', '100');
     const z = (fall.series.x as number[][])[100]![2]!;
     expect(Math.abs(z - (1 - 0.5 * 9.81))).toBeLessThan(1e-13);
-    const tilt = await simulate('quadrotor', '--param', 'torque=0.001,0,0', '--param', 'throttle=1.2');
+    const tilt = await simulate(
+      'quadrotor',
+      '--param',
+      'torque=0.001,0,0',
+      '--param',
+      'throttle=1.2',
+    );
     const last = (tilt.series.x as number[][])[1000]!;
     expect(last[1]!).toBeLessThan(-0.1);
     expect(orth((tilt.series.R as number[][])[1000]!)).toBeLessThan(1e-13);
