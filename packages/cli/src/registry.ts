@@ -503,7 +503,7 @@ export const systems: readonly SystemDescriptor[] = [
       { name: 'omega', default: [0, 0, 20], description: 'initial body angular velocity' },
     ],
     fields: ['R', 'pi', 'omega', 'energy', 'spatialMomentum', 'orthogonality'],
-    defaults: { h: 0.01, steps: 10000 },
+    defaults: { h: 0.01, steps: 1000 },
     plot: { y: ['spatialMomentum'] },
     outputWidth: () => 21,
     // measured on the default run: energy 1.3e-7 (relative), orthogonality 2e-13

@@ -4,6 +4,8 @@ import {
   DomainError,
   integrate,
   integrateDopri5,
+  ProductGroup,
+  Rn,
   SO3,
 } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
@@ -52,70 +54,80 @@ const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   return m;
 };
 
-describe('LieGroupPairGroupoid (spec 003 §3.5(a) with Q = SO(3))', () => {
-  const P = new LieGroupPairGroupoid(SO3);
-  const rng = mulberry32(7);
+describe.each([
+  ['SO(3)', SO3, [6, 18, 9, 3, 3], 'Pair(SO3)'],
+  ['SO(3) × R³', new ProductGroup([SO3, Rn(3)]), [12, 24, 12, 6, 6], undefined],
+] as const)(
+  'LieGroupPairGroupoid over %s (spec 003 §3.5(a) with Q = G)',
+  (_name, group, dims, name) => {
+    const P = new LieGroupPairGroupoid(group);
+    const N = P.arrowDim;
+    const B = P.baseDim;
+    const D = P.dim;
+    const rng = mulberry32(7);
 
-  it('has the dimensions of SO(3) × SO(3) ⇒ SO(3)', () => {
-    expect([P.dim, P.arrowDim, P.baseDim, P.baseTangentDim, P.rank]).toEqual([6, 18, 9, 3, 3]);
-    expect(P.name).toBe('Pair(SO3)');
-  });
+    it('has the dimensions of SO(3) × SO(3) ⇒ SO(3)', () => {
+      expect([P.dim, P.arrowDim, P.baseDim, P.baseTangentDim, P.rank]).toEqual([...dims]);
+      if (name !== undefined) expect(P.name).toBe(name);
+    });
 
-  it('satisfies the groupoid axioms exactly', () => {
-    for (let s = 0; s < 20; s++) {
-      const g = P.random(new Float64Array(18), rng);
-      const h = P.randomAfter(new Float64Array(18), g, rng);
-      const k = P.randomAfter(new Float64Array(18), h, rng);
-      const gh = P.multiply(new Float64Array(18), g, h);
-      expect(P.source(new Float64Array(9), gh)).toEqual(P.source(new Float64Array(9), g));
-      expect(P.target(new Float64Array(9), gh)).toEqual(P.target(new Float64Array(9), h));
-      const a = P.multiply(new Float64Array(18), gh, k);
-      const b = P.multiply(new Float64Array(18), g, P.multiply(new Float64Array(18), h, k));
-      expect(a).toEqual(b);
-      const gi = P.inverse(new Float64Array(18), g);
-      const e = P.multiply(new Float64Array(18), g, gi);
-      expect(e).toEqual(P.identityAt(new Float64Array(18), g.subarray(0, 9)));
-      expect(P.isComposable(g, g)).toBe(P.gap(g, g) === 0);
-    }
-  });
+    it('satisfies the groupoid axioms exactly', () => {
+      for (let s = 0; s < 20; s++) {
+        const g = P.random(new Float64Array(N), rng);
+        const h = P.randomAfter(new Float64Array(N), g, rng);
+        const k = P.randomAfter(new Float64Array(N), h, rng);
+        const gh = P.multiply(new Float64Array(N), g, h);
+        expect(P.source(new Float64Array(B), gh)).toEqual(P.source(new Float64Array(B), g));
+        expect(P.target(new Float64Array(B), gh)).toEqual(P.target(new Float64Array(B), h));
+        const a = P.multiply(new Float64Array(N), gh, k);
+        const b = P.multiply(new Float64Array(N), g, P.multiply(new Float64Array(N), h, k));
+        expect(a).toEqual(b);
+        const gi = P.inverse(new Float64Array(N), g);
+        const e = P.multiply(new Float64Array(N), g, gi);
+        expect(e).toEqual(P.identityAt(new Float64Array(N), g.subarray(0, B)));
+        expect(P.isComposable(g, g)).toBe(P.gap(g, g) === 0);
+      }
+    });
 
-  it('throws NotComposable / DimensionError on bad arrows', () => {
-    const g = P.random(new Float64Array(18), rng);
-    const h = P.random(new Float64Array(18), rng);
-    expect(() => P.multiply(new Float64Array(18), g, h)).toThrow(/composable/i);
-    expect(() => P.source(new Float64Array(9), new Float64Array(9))).toThrow(DimensionError);
-    expect(() => P.identityAt(new Float64Array(18), [1, 0, 0])).toThrow(DimensionError);
-  });
+    it('throws NotComposable / DimensionError on bad arrows', () => {
+      const g = P.random(new Float64Array(N), rng);
+      const h = P.random(new Float64Array(N), rng);
+      expect(() => P.multiply(new Float64Array(N), g, h)).toThrow(/composable/i);
+      expect(() => P.source(new Float64Array(B), new Float64Array(B))).toThrow(DimensionError);
+      expect(() => P.identityAt(new Float64Array(N), [1, 0, 0])).toThrow(DimensionError);
+    });
 
-  it('chart∘chartInverse = id, and the retractions have velocities ←v, →v (central differences)', () => {
-    const g = P.random(new Float64Array(18), rng);
-    const x = Float64Array.of(0.1, -0.2, 0.3, 0.05, 0.4, -0.1);
-    const k = P.chart(new Float64Array(18), g, x);
-    expect(maxAbs(P.chartInverse(new Float64Array(6), g, k), x)).toBeLessThan(1e-14);
-    const v = Float64Array.of(0.3, -0.7, 0.2);
-    for (const [retract, field] of [
-      [P.leftRetract.bind(P), P.leftField.bind(P)],
-      [P.rightRetract.bind(P), P.rightField.bind(P)],
-    ] as const) {
-      const vp = Float64Array.from(v, (a) => a * FD);
-      const vm = Float64Array.from(v, (a) => -a * FD);
-      const cp = P.chartInverse(new Float64Array(6), g, retract(new Float64Array(18), g, vp));
-      const cm = P.chartInverse(new Float64Array(6), g, retract(new Float64Array(18), g, vm));
-      const vel = Float64Array.from(cp, (a, i) => (a - cm[i]!) / (2 * FD));
-      expect(maxAbs(vel, field(new Float64Array(6), g, v))).toBeLessThan(1e-8);
-    }
-  });
+    it('chart∘chartInverse = id, and the retractions have velocities ←v, →v (central differences)', () => {
+      const g = P.random(new Float64Array(N), rng);
+      const x = Float64Array.from({ length: D }, (_, i) => 0.1 * Math.sin(i + 1));
+      const k = P.chart(new Float64Array(N), g, x);
+      expect(maxAbs(P.chartInverse(new Float64Array(D), g, k), x)).toBeLessThan(1e-14);
+      const v = Float64Array.from({ length: P.rank }, (_, i) => 0.3 * Math.cos(i + 1));
+      for (const [retract, field] of [
+        [P.leftRetract.bind(P), P.leftField.bind(P)],
+        [P.rightRetract.bind(P), P.rightField.bind(P)],
+      ] as const) {
+        const vp = Float64Array.from(v, (a) => a * FD);
+        const vm = Float64Array.from(v, (a) => -a * FD);
+        const cp = P.chartInverse(new Float64Array(D), g, retract(new Float64Array(N), g, vp));
+        const cm = P.chartInverse(new Float64Array(D), g, retract(new Float64Array(N), g, vm));
+        const vel = Float64Array.from(cp, (a, i) => (a - cm[i]!) / (2 * FD));
+        expect(maxAbs(vel, field(new Float64Array(D), g, v))).toBeLessThan(1e-8);
+      }
+    });
 
-  it('bracket is ad_x y = x × y on so(3)', () => {
-    const out = P.bracket(
-      new Float64Array(3),
-      new Float64Array(9),
-      Float64Array.of(1, 0, 0),
-      Float64Array.of(0, 1, 0),
-    );
-    expect(Array.from(out)).toEqual([0, 0, 1]);
-  });
-});
+    it('bracket is ad_x y (x × y on so(3))', () => {
+      const r = P.rank;
+      const ex = new Float64Array(r);
+      const ey = new Float64Array(r);
+      ex[0] = 1;
+      ey[1] = 1;
+      const out = P.bracket(new Float64Array(r), new Float64Array(B), ex, ey);
+      expect(Array.from(out.subarray(0, 3))).toEqual([0, 0, 1]);
+      if (r > 3) expect(Array.from(out.subarray(3))).toEqual([0, 0, 0]);
+    });
+  },
+);
 
 describe('GravityPotential and the discrete Lagrangian (L1)–(L3)', () => {
   const U = new GravityPotential(1.3, 9.81, [0.1, -0.2, 0.5]);
