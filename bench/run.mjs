@@ -4,7 +4,8 @@
 //
 //   node bench/run.mjs            full run (≈ 3–5 min on 2 cores), writes bench/RESULTS.md
 //   node bench/run.mjs --quick    shorter batches and smaller sizes (for trying changes)
-//   options: --no-c, --no-python (skip those parts), --out=<file> (default bench/RESULTS.md)
+//   options: --no-c, --no-python (skip those parts; --no-c also skips the C++ IPOPT driver),
+//            --out=<file> (default bench/RESULTS.md)
 //
 // Every measurement runs in its own Node process (`node bench/js/<script>.mjs --json --only=<id>`
 // or the package benches under packages/*/bench), so no row inherits the JIT feedback of another;
@@ -17,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ipoptSection } from './lib/ipopt.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -86,8 +88,8 @@ for (const pkg of ['core', 'contact', 'dirac', 'groupoid']) {
 // running things
 
 /** Runs a section script for one id (or all) and returns its `@@RESULT` JSON, or null. */
-function runNode(script, args = []) {
-  const full = [join(ROOT, script), '--json', ...(QUICK ? ['--quick'] : []), ...args];
+function runNode(script, args = [], nodeArgs = []) {
+  const full = [...nodeArgs, join(ROOT, script), '--json', ...(QUICK ? ['--quick'] : []), ...args];
   const r = spawnSync(process.execPath, full, {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -229,6 +231,17 @@ if (HAVE_PY) {
     ...(QUICK ? ['30'] : ['30', '60', '120']),
   ]);
 }
+
+// Section 5: the IPOPT reference driver (bench/ipopt, C++; bench/js/ipopt.mjs builds it when
+// IPOPT's headers are present and emits { skipped } with the reason when not)
+log('Section 5: optimal control, IPOPT reference');
+const ipopt = NO_C ? { skipped: 'IPOPT driver skipped: --no-c' } : runNode('bench/js/ipopt.mjs');
+if (ipopt?.skipped) log(`  ${ipopt.skipped}`);
+// the geomech column (bench/js/ocp.mjs: in-process solves of the same problems on groupoid's
+// solveSo3Steering/solvePlateBall; --expose-gc for the bytes per iteration); it runs with or
+// without IPOPT
+log('Section 5: optimal control, geomech (bench/js/ocp.mjs)');
+const ocp = runNode('bench/js/ocp.mjs', [], ['--expose-gc', '--max-semi-space-size=64']);
 if (tmp) rmSync(tmp, { recursive: true, force: true });
 
 // -------------------------------------------------------------------------------------------
@@ -634,16 +647,20 @@ if (!HAVE_PY) {
   p();
 }
 
-// Section 5: the SO(3) Lie-group variational integrator against its C reference (bench/js/lgvi.mjs
+// Section 5: IPOPT's scaling studies with the geomech column of bench/js/ocp.mjs (ids and n as in
+// bench/js/ipopt.mjs: so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge).
+for (const line of ipoptSection(ipopt, ocp)) p(line);
+
+// Section 6: the SO(3) Lie-group variational integrator against its C reference (bench/js/lgvi.mjs
 // compiles bench/c/lgvi_step.c itself and alternates TS and C over 3 rounds).
-log('Section 5: LGVI against C');
+log('Section 6: LGVI against C');
 {
   const r = spawnSync(
     process.execPath,
     [join(ROOT, 'bench/js/lgvi.mjs'), ...(QUICK ? ['--quick'] : []), ...(NO_C ? ['--no-c'] : [])],
     { encoding: 'utf8' },
   );
-  p('## 5. Lie-group variational integrator (SO(3), Lee–Leok–McClamroch) against C');
+  p('## 6. Lie-group variational integrator (SO(3), Lee–Leok–McClamroch) against C');
   p();
   p(
     'So3LgviStepper.step (packages/groupoid/src/lgvi.ts) and bench/c/lgvi_step.c (same step, same Newton stopping rule, `cc -O2 -ffp-contract=off`), runs of 1000 steps restarted from the initial state; heavy top J = (1, 1, 2), m g = 9.81, ρ = (0, 0, 0.5), Ω₀ = (0, 0, 20); forced rigid body J = (1, 2, 3) under u = (0.1 sin t, 0.2 cos t, 0.05); h = 0.01. The last column compares the final Π of a 1000-step run (TS − C).',

@@ -42,8 +42,9 @@ console.log(
   '\nPlate-ball optimal control (spec 003 §8.2): r = 1, Ω = 0.5, c = 0, from (0, 0, I) to (0, 0, exp(0.3 E3))',
 );
 console.log(
-  `converged: ${doc.converged} in ${doc.iterations} Newton iterations, residual ${doc.residualNorm.toExponential(2)}, ` +
-    `constraints ${doc.constraintNorm.toExponential(2)}`,
+  `${doc.status}, second-order test: ${doc.secondOrder}, in ${doc.iterations} interior-point iterations; ` +
+    `KKT error ${doc.residualNorm.toExponential(2)}, constraints (8) ${doc.constraintNorm.toExponential(2)}, ` +
+    `paper's DEL ${doc.delResidual.toExponential(2)}`,
 );
 console.log(`optimal discrete cost Σ L̂(g_k) = ${doc.cost.toFixed(8)}`);
 console.log('\n    t        x           y        angle(G)     λ1          λ2');

@@ -2,16 +2,16 @@
 // of @geomech/groupoid with the number of steps n = 250 … 4000.
 //
 // - solvePlateBall (spec 003 §8.2, S7: r = 1, Ω = 0.5, c = 0, start (0, 0, I), end
-//   (0, 0, exp(0.3E3)), the ccw loop guess, h = 1/n): full-trajectory Newton on 8n − 5 unknowns
-//   with a banded Jacobian (BandLU, bandwidths 12/12), as packages/groupoid/bench/plateBall.mjs;
-// - solveSo3Steering (spec 003 §8.1, S4: φ = 1, the geodesic guess), the banded
-//   Levenberg–Marquardt over the trajectory; "pending" while it is not exported from the index.
+//   (0, 0, exp(0.3E3)), the ccw loop guess, h = 1/n) and solveSo3Steering (spec 003 §8.1, S4:
+//   φ = 1, the extremal guess), both on core's interior-point solver (OcpSolver, stage-wise KKT
+//   factorization; section 5 compares them with IPOPT). "unknowns" counts the tangent
+//   coordinates of the plate-ball trajectory's interior stages (5 per stage).
 //
 // Per n: wall time of the whole solve (median and min–max of 5 after a warm-up at the same n),
 // iterations, ms per iteration, and the fitted log-log exponents of ms/iteration and of the
-// whole solve against n (1 = linear). The plate-ball's iteration count is constant (6–7), so its
-// headline exponent is per iteration; the steering solve from the geodesic guess takes 1–2
-// iterations, so its headline exponent is that of the whole solve.
+// whole solve against n (1 = linear). The plate-ball's headline exponent is per iteration; the
+// steering solve from the extremal guess takes 1–2 iterations, so its headline exponent is that
+// of the whole solve.
 import { load, note, QUICK, runSelected, slope, timeRuns } from '../lib/util.mjs';
 
 const G = await load('groupoid');
@@ -58,13 +58,13 @@ function plateBall() {
   const end = { x: 0, y: 0, R: G.axisAngleToRotation(0, 0, 0.3) };
   return study(
     'bvp-plate-ball',
-    'solvePlateBall (S7, Ω = 0.5, ψ = 0.3), full Newton, banded LU',
+    'solvePlateBall (S7, Ω = 0.5, ψ = 0.3), interior point (core OcpSolver)',
     (n) => G.solvePlateBall({ r: 1, Omega: 0.5, c: 0, n, start, end, loop: 1 }),
     (s) => ({
       converged: s.converged,
       cost: s.cost,
       residualNorm: s.residualNorm,
-      unknowns: s.x.length * 8 - 13,
+      unknowns: (s.x.length - 2) * 5,
     }),
   );
 }
@@ -79,12 +79,11 @@ function so3Steering() {
   }
   return study(
     'bvp-so3-steering',
-    'solveSo3Steering (S4, φ = 1, geodesic guess), banded Levenberg–Marquardt',
-    (n) => G.solveSo3Steering({ phi: 1, n, initialGuess: 'geodesic' }),
+    'solveSo3Steering (S4, φ = 1, extremal guess), interior point (core OcpSolver)',
+    (n) => G.solveSo3Steering({ phi: 1, n }),
     (s) => ({ converged: s.converged, cost: s.cost, residualNorm: s.residualNorm }),
-    // from the O(h²)-accurate geodesic guess the solve takes 1–2 iterations, so the whole solve
-    // (guess + iterations) is the quantity that scales; packages/groupoid/bench/so3Steering.mjs
-    // times a single iteration
+    // from the extremal guess the solve takes 1–2 iterations, so the whole solve (guess +
+    // iterations) is the quantity that scales
     'total',
   );
 }

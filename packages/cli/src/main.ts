@@ -415,9 +415,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
 
   program
     .command('solve')
-    .description('solve a discrete optimal-control problem by Newton over the whole trajectory')
+    .description(
+      'solve a discrete optimal-control problem with an interior-point method over the whole trajectory',
+    )
     .argument('<problem>', 'problem name (see `geomech list`)')
-    .option('--method <name>', 'full (simultaneous Newton, default) or shooting')
+    .option('--method <name>', 'interior-point (the only one, default)')
     .option(
       '--param <name=value>',
       'problem parameter, repeatable (e.g. phi=2, map=exp)',
@@ -427,8 +429,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .option('--n <n>', `number of steps (h = 1/n), at most ${formatCount(MAX_SOLVE_STEPS)}`)
     .option('--start <x,y,ax,ay,az>', 'start: contact point and rotation vector (plate-ball)')
     .option('--end <x,y,ax,ay,az>', 'end: contact point and rotation vector (plate-ball)')
-    .option('--tol <x>', 'Newton tolerance on the residual norm (default 1e-10)')
-    .option('--max-iter <k>', `Newton iteration cap (at most ${formatCount(MAX_ITERATIONS)})`)
+    .option('--tol <x>', "the solver's tolerance on its scaled optimality error (default 1e-10)")
+    .option(
+      '--max-iter <k>',
+      `iteration cap of each solve (default 3000, at most ${formatCount(MAX_ITERATIONS)}; 0 only evaluates the --guess)`,
+    )
     .option(
       '--guess <file.json>',
       `warm start from a previous solution (its JSON output, at most ${MAX_GUESS_BYTES / 2 ** 20} MiB)`,
@@ -448,7 +453,12 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n\nA solve that does not converge exits 1 and still writes its result with "ok": false (CSV: a last line "# ok=false reason=...").\n${LIMITS_HELP}`,
+      '\nOutput: one JSON document with ok, status (converged, acceptable, iteration-limit, infeasible,\n' +
+        'diverging, restoration-failed, ...), secondOrder (minimum, saddle, singular, not-checked: the\n' +
+        'reduced Hessian at the answer), iterations, residualNorm (the KKT error), cost and the series.\n' +
+        'Exit code 1 (with a hint) unless the answer is a converged minimum; the result is still written,\n' +
+        'with "ok": false (CSV: a last line "# ok=false reason=...").\n' +
+        `\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n${LIMITS_HELP}`,
     )
     .action(async (name: string, opts: SolveOptions) => {
       const format = resolveFormat(opts.format, opts.out);
@@ -469,11 +479,14 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       }
       const solved = result.output;
       const document = () => [result.text];
-      if (!solved.converged) {
+      if (!solved.ok) {
         if (opts.out !== undefined) writeFiles(io, [[opts.out, '--out', document]]);
         else await writeStdout(io, document());
+        const what = solved.converged
+          ? `the solver converged to a ${solved.secondOrder} point, not a minimum (status ${solved.status}, second-order test ${solved.secondOrder})`
+          : `the solver did not converge (status ${solved.status} after ${solved.iterations} iterations, KKT error ${solved.residualNorm.toExponential(3)})`;
         throw new NumericalFailure(
-          `Newton did not converge after ${solved.iterations} iterations (residual ${solved.residualNorm.toExponential(3)})${solved.hint ? `; ${solved.hint}` : ''}`,
+          `${what}${solved.hint ? `; ${solved.hint}` : ''}`,
           `geomech solve ${request.problem.name}`,
         );
       }

@@ -598,7 +598,7 @@ export const problems: readonly ProblemDescriptor[] = [
     package: '@geomech/groupoid',
     description:
       'Sub-Riemannian steering on SO(3): l(ξ) = ½|ξ|², controls in span{E1, E2}, from I to exp(φE3) (spec 003 §8.1, S4).',
-    methods: ['full', 'shooting'],
+    methods: ['interior-point'],
     params: [
       { name: 'phi', default: 1, description: 'target rotation angle about E3' },
       {
@@ -622,7 +622,7 @@ export const problems: readonly ProblemDescriptor[] = [
     package: '@geomech/groupoid',
     description:
       'Plate-ball steering: roll the ball from (x, y, R) to (x, y, R) minimizing ∫ ½(ẋ² + ẏ²) (spec 003 §8.2, S6, S7).',
-    methods: ['full', 'shooting'],
+    methods: ['interior-point'],
     params: [
       { name: 'r', default: 1, description: 'ball radius' },
       { name: 'Omega', default: 0, description: 'plate angular velocity' },
@@ -632,6 +632,11 @@ export const problems: readonly ProblemDescriptor[] = [
         default: 30,
         description: 'number of steps (h = 1/n)',
         count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
+      },
+      {
+        name: 'loop',
+        default: 0,
+        description: 'orientation of the loop guess: 1 ccw, −1 cw, 0 from the sign of the turn',
       },
     ],
     choices: [],

@@ -54,6 +54,19 @@ export interface RunFailure {
   readonly error: Error;
 }
 
+/**
+ * The {@link RunFailure} of a library solution run with `onFailure: 'return'` (undefined when it
+ * completed), as a spreadable part of a {@link SimulationOutput}.
+ */
+export function runFailure(sol: {
+  readonly failure?:
+    | { readonly step: number; readonly t: number; readonly error: Error }
+    | undefined;
+}): { failure?: RunFailure } {
+  const f = sol.failure;
+  return f === undefined ? {} : { failure: { step: f.step, t: f.t, error: f.error } };
+}
+
 export interface SystemRunner {
   simulate(request: SimulateRequest): SimulationOutput;
   /**
@@ -116,7 +129,7 @@ export interface SolveRequest {
   readonly continuation: number;
 }
 
-/** Progress of a solve: one call per Newton iteration. */
+/** Progress of a solve: one call per solver iteration. */
 export interface SolveProgress {
   readonly stage: string;
   readonly iteration: number;
@@ -125,13 +138,24 @@ export interface SolveProgress {
 
 /** What a problem runner returns. */
 export interface SolveOutput extends SimulationOutput {
+  /** A converged local minimum: `converged` and `secondOrder === 'minimum'` (the CLI's `ok`). */
+  readonly ok: boolean;
+  /** The solver reached its tolerance (status `converged` or `acceptable`). */
   readonly converged: boolean;
+  /**
+   * How the solve ended, as an interior-point solver reports it: `converged`, `acceptable`,
+   * `infeasible`, `iteration-limit`, `time-limit`, `diverging`, `restoration-failed`,
+   * `invalid-numbers`, `step-failed`, `step-too-small`, `user-stop`.
+   */
+  readonly status: string;
+  /** Second-order verdict at the answer: `minimum`, `saddle`, `singular` or `not-checked`. */
+  readonly secondOrder: string;
   readonly iterations: number;
   readonly residualNorm: number;
   readonly cost: number;
-  /** Residual norm per iteration. */
+  /** max(primal, dual infeasibility) per iteration. */
   readonly history: readonly number[];
-  /** Why it failed and what to try, when not converged. */
+  /** Why it failed and what to try (in CLI flags), when not `ok`. */
   readonly hint?: string;
   /** Extra scalar results for the JSON header (e.g. constraint norm). */
   readonly extra?: Readonly<Record<string, number>>;

@@ -1,10 +1,17 @@
+import { SO3 } from '@geomech/core';
+import { LieGroupOCP, so3SteeringData } from '@geomech/groupoid';
 import { describe, expect, it } from 'vitest';
 import { ERROR_LINE, inProcess, simulate } from './helpers.js';
 
 interface SolveDoc {
   ok: boolean;
   problem: string;
+  method: string;
   converged: boolean;
+  status: string;
+  secondOrder: string;
+  hint?: string;
+  delResidual?: number;
   iterations: number;
   residualNorm: number;
   cost: number;
@@ -59,13 +66,17 @@ describe('simulate plate-ball (spec 003 S5)', () => {
 });
 
 describe('solve plate-ball (spec 003 S7)', () => {
-  it('Ω = 0.5, ψ = 0.3, n = 30: cost 3.247543 (the S7 table), residual ≤ 1e-10', async () => {
+  it('Ω = 0.5, ψ = 0.3, n = 30: cost 3.247543 (the S7 table), a converged minimum', async () => {
     const doc = await solve('plate-ball', '--param', 'Omega=0.5', '--n', '30');
     expect(doc.ok).toBe(true);
     expect(doc.converged).toBe(true);
+    expect(doc.status).toBe('converged');
+    expect(doc.secondOrder).toBe('minimum');
+    expect(doc.method).toBe('interior-point');
     expect(doc.cost).toBeCloseTo(3.247543, 6);
     expect(doc.residualNorm).toBeLessThanOrEqual(1e-10);
     expect(doc.constraintNorm).toBeLessThanOrEqual(1e-12);
+    expect(doc.delResidual).toBeLessThanOrEqual(1e-9);
     expect(doc.series.x).toHaveLength(31);
     expect(doc.series.t![30]).toBe(1);
     // boundary data: back at the origin, turned by 0.3 about z
@@ -73,9 +84,10 @@ describe('solve plate-ball (spec 003 S7)', () => {
     const G = doc.series.R![30] as number[];
     expect(Math.abs(G[0]! - Math.cos(0.3))).toBeLessThan(1e-12);
     expect(Math.abs(G[3]! - Math.sin(0.3))).toBeLessThan(1e-12);
-    expect(doc.history.length).toBe(doc.iterations); // ‖F‖ before each step
+    // one entry per iteration and one for the starting point
+    expect(doc.history.length).toBe(doc.iterations + 1);
   });
-  it('a previous solution as --guess converges at once, and --continuation reaches the same cost', async () => {
+  it('a previous solution as --guess converges in fewer iterations, and --continuation reaches the same cost', async () => {
     const first = await inProcess('solve', 'plate-ball', '--param', 'Omega=0.5', '--n', '30');
     const files = new Map([['prev.json', first.stdout]]);
     const { main } = await import('../src/index.js');
@@ -97,8 +109,10 @@ describe('solve plate-ball (spec 003 S7)', () => {
       },
     );
     expect(code).toBe(0);
+    const cold = JSON.parse(first.stdout) as SolveDoc;
     const warm = JSON.parse(out) as SolveDoc;
-    expect(warm.iterations).toBeLessThanOrEqual(1);
+    // the guess file holds the states (no multipliers): measured 5 iterations against 9 cold
+    expect(warm.iterations).toBeLessThan(cold.iterations);
     expect(warm.cost).toBeCloseTo(3.247543, 6);
     const cont = await solve(
       'plate-ball',
@@ -136,6 +150,8 @@ describe('solve plate-ball (spec 003 S7)', () => {
     ['short --start', ['plate-ball', '--start', '0,0']],
     ['--start on a fixed problem', ['so3-steering', '--start', '0,0,0,0,0']],
     ['unknown map', ['so3-steering', '--param', 'map=quat']],
+    ['an old method name', ['so3-steering', '--method', 'shooting']],
+    ['bad loop orientation', ['plate-ball', '--param', 'loop=2']],
     ['missing guess file', ['plate-ball', '--guess', 'none.json']],
     ['plot without .svg', ['plate-ball', '--plot', 'x.png']],
   ] as const) {
@@ -146,7 +162,7 @@ describe('solve plate-ball (spec 003 S7)', () => {
       expect(r.stdout).toBe('');
     });
   }
-  it('non-convergence: exit 1, the document still written with ok: false and a hint', async () => {
+  it('the iteration limit: exit 1, the document still written with ok: false, status and a hint in CLI flags', async () => {
     const r = await inProcess(
       'solve',
       'plate-ball',
@@ -159,11 +175,13 @@ describe('solve plate-ball (spec 003 S7)', () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(ERROR_LINE);
-    expect(r.stderr).toMatch(/did not converge/);
+    expect(r.stderr).toMatch(/did not converge \(status iteration-limit/);
+    expect(r.stderr).toMatch(/--max-iter/);
     const doc = JSON.parse(r.files.get('f.json')!) as SolveDoc;
     expect(doc.ok).toBe(false);
     expect(doc.converged).toBe(false);
-    expect(doc.history.length).toBeGreaterThan(0);
+    expect(doc.status).toBe('iteration-limit');
+    expect(doc.history.length).toBe(2);
   });
 });
 
@@ -197,9 +215,10 @@ describe('simulate rigid-body (spec 003 S3)', () => {
 });
 
 describe('solve so3-steering (spec 003 S4)', () => {
-  it('φ = 1, n = 40: cost 5.798604 (the S4 table), λ_k ≈ 2π − φ', async () => {
+  it('φ = 1, n = 40: cost 5.798604 (the S4 table), a minimum, λ_k ≈ 2π − φ', async () => {
     const doc = await solve('so3-steering');
-    expect(doc.converged).toBe(true);
+    expect(doc.ok).toBe(true);
+    expect(doc.secondOrder).toBe('minimum');
     expect(doc.cost).toBeCloseTo(5.798604, 6);
     const lam = doc.series.lambda as number[];
     expect(lam).toHaveLength(41);
@@ -208,25 +227,101 @@ describe('solve so3-steering (spec 003 S4)', () => {
     const xi = doc.series.xi as number[][];
     for (const x of xi) expect(Math.abs(x[2]!)).toBeLessThan(1e-10); // Ψ(ξ) = ξ₃ = 0
   });
-  it('shooting and exp agree with the table; --continuation reaches φ = 3 (14.400675)', async () => {
-    const shoot = await solve('so3-steering', '--method', 'shooting', '--n', '20');
-    expect(shoot.cost).toBeCloseTo(5.845383, 6);
-    // from the default guess, shooting at φ = 2 finds a high-cost extremal and says so
-    const far = await solve(
-      'so3-steering',
-      '--method',
-      'shooting',
-      '--param',
-      'phi=2',
-      '--n',
-      '20',
-    );
-    expect(far.cost).toBeGreaterThan(100);
-    expect((far as SolveDoc & { hint?: string }).hint).toMatch(/high-cost extremal/);
+  it('exp agrees with its own S4 value; --continuation reaches φ = 3 (14.400675)', async () => {
     const exp = await solve('so3-steering', '--param', 'map=exp', '--n', '20');
-    expect(exp.converged).toBe(true);
+    expect(exp.ok).toBe(true);
     expect(exp.params.map).toBe('exp');
+    expect(exp.cost).toBeCloseTo(5.817067, 6);
     const cont = await solve('so3-steering', '--param', 'phi=3', '--continuation', '5');
     expect(cont.cost).toBeCloseTo(14.400675, 6);
   });
+  it('a saddle given as --guess with --max-iter 0: secondOrder saddle, ok false, exit 1 with a hint', async () => {
+    const n = 40;
+    const phi = 2.5;
+    const guess = saddleGuess(phi, n);
+    const files = new Map([['saddle.json', JSON.stringify({ series: guess })]]);
+    const { main } = await import('../src/index.js');
+    let out = '';
+    let err = '';
+    const code = await main(
+      [
+        'solve',
+        'so3-steering',
+        '--param',
+        `phi=${phi}`,
+        '--n',
+        String(n),
+        '--guess',
+        'saddle.json',
+        '--max-iter',
+        '0',
+      ],
+      {
+        stderrIsTTY: false,
+        stdout: (t) => {
+          out += t;
+        },
+        stderr: (t) => {
+          err += t;
+        },
+        writeFile: () => {},
+        readFile: (p) => files.get(p)!,
+      },
+    );
+    expect(code).toBe(1);
+    const doc = JSON.parse(out) as SolveDoc;
+    expect(doc.ok).toBe(false);
+    expect(doc.converged).toBe(true);
+    expect(doc.status).toBe('converged');
+    expect(doc.secondOrder).toBe('saddle');
+    expect(doc.cost).toBeGreaterThan(70); // measured 75.80 (the minimum: 12.63)
+    expect(err).toMatch(ERROR_LINE);
+    expect(err).toMatch(/saddle point, not a minimum/);
+    expect(err).toMatch(/--guess FILE/);
+  });
 });
+
+/**
+ * The high-cost discrete extremal of S4 at φ (|X| = 4π, λ = −φ), by shooting on the DEL (6.1-e)
+ * (test-only), in the CLI's series layout (R per state, ξ per step with state 0 repeating step 1).
+ */
+function saddleGuess(phi: number, n: number): { R: number[][]; xi: number[][] } {
+  const lg = new LieGroupOCP({ ...so3SteeringData('cayley'), h: 1 / n });
+  const T = SO3.exp(new Float64Array(9), Float64Array.of(0, 0, phi));
+  const march = (p: readonly number[]) => {
+    const xi = Float64Array.of(p[0]!, 0, 0);
+    const lam = Float64Array.of(p[1]!);
+    const G = SO3.identity(new Float64Array(9));
+    const R: number[][] = [Array.from(G)];
+    const X: number[][] = [];
+    for (let k = 1; k <= n; k++) {
+      if (k > 1) lg.stepLP(xi, lam, xi, lam);
+      X.push(Array.from(xi));
+      lg.reconstruct(G, G, xi);
+      R.push(Array.from(G));
+    }
+    const E = SO3.between(new Float64Array(9), T, G);
+    const f = 2 / (1 + E[0]! + E[4]! + E[8]!);
+    return { r: [f * (E[7]! - E[5]!), f * (E[2]! - E[6]!), f * (E[3]! - E[1]!)], R, X };
+  };
+  let p = [Math.sqrt(16 * Math.PI ** 2 - phi ** 2), -phi];
+  for (let it = 0; it < 40; it++) {
+    const { r } = march(p);
+    if (Math.max(...r.map(Math.abs)) < 1e-14) break;
+    const J = [0, 1].map((j) => {
+      const e = 1e-7 * Math.max(1, Math.abs(p[j]!));
+      const a = march(p.map((v, i) => (i === j ? v + e : v))).r;
+      const b = march(p.map((v, i) => (i === j ? v - e : v))).r;
+      return a.map((v, i) => (v - b[i]!) / (2 * e));
+    });
+    const A = [0, 1].map((i) => [0, 1].map((j) => J[i]!.reduce((s, v, k) => s + v * J[j]![k]!, 0)));
+    const g = [0, 1].map((i) => J[i]!.reduce((s, v, k) => s + v * r[k]!, 0));
+    const det = A[0]![0]! * A[1]![1]! - A[0]![1]! * A[1]![0]!;
+    p = [
+      p[0]! - (A[1]![1]! * g[0]! - A[0]![1]! * g[1]!) / det,
+      p[1]! - (A[0]![0]! * g[1]! - A[1]![0]! * g[0]!) / det,
+    ];
+  }
+  const { R, X } = march(p);
+  return { R, xi: [X[0]!, ...X] };
+}

@@ -186,6 +186,18 @@ export interface ZieglerSystem extends ConstrainedMechanicalSystem {
 }
 
 /**
+ * The angle between consecutive links, θ_i − θ_{i−1} wrapped to (−π, π]. The absolute link angles
+ * come from atan2 and jump by 2π when a link passes the downward vertical; their difference is the
+ * spring's angle only modulo 2π (without the wrap the energy jumped by ≈ 14 and the torque by 2πk
+ * when two neighbouring links crossed −y together). Identity (bit for bit) for |d| ≤ π.
+ */
+function relativeAngle(d: number): number {
+  if (d > -Math.PI && d <= Math.PI) return d;
+  const w = d - 2 * Math.PI * Math.round(d / (2 * Math.PI));
+  return w <= -Math.PI ? w + 2 * Math.PI : w;
+}
+
+/**
  * The paper's "Ziegler column" with the corrected spring sign (spec 001 §7.2, §11.12): n links of
  * length l from a fixed base at the origin, a point mass m at each moving joint q_i = (x_i, y_i),
  * link vectors e_i = q_i − q_{i−1} (q_0 = 0), absolute angles θ_i = atan2(e_ix, e_iy) from the
@@ -235,7 +247,7 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
     let s = 0;
     let prev = 0;
     for (let i = 0; i < nl; i++) {
-      const d = th[i]! - prev;
+      const d = relativeAngle(th[i]! - prev);
       s += d * d;
       prev = th[i]!;
     }
@@ -255,11 +267,11 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
     },
     gradV(out, q) {
       anglesInto(theta, q);
-      // V_θi = k(θ_i − θ_{i−1}) − k(θ_{i+1} − θ_i)
+      // V_θi = k(θ_i − θ_{i−1}) − k(θ_{i+1} − θ_i), relative angles wrapped to (−π, π]
       for (let i = 0; i < nl; i++) {
         const prev = i === 0 ? 0 : theta[i - 1]!;
-        let d = k * (theta[i]! - prev);
-        if (i + 1 < nl) d -= k * (theta[i + 1]! - theta[i]!);
+        let d = k * relativeAngle(theta[i]! - prev);
+        if (i + 1 < nl) d -= k * relativeAngle(theta[i + 1]! - theta[i]!);
         Vth[i] = d;
       }
       for (let j = 0; j < dim; j++) out[j] = 0;

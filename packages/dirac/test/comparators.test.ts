@@ -185,7 +185,12 @@ describe('Ziegler column (spec 001 §7.2, CLI.md)', () => {
       const [t1, t2] = th as [number, number];
       const y1 = Math.cos(t1);
       const y2 = y1 + Math.cos(t2);
-      const V = 0.2 * (y1 + y2) + 0.5 * t1 * t1 + 0.5 * (t2 - t1) ** 2;
+      // the spring acts on the relative angle wrapped to (−π, π] (a bend of 3.4 rad is the bend
+      // of 3.4 − 2π: the same configuration q)
+      let bend = t2 - t1;
+      if (bend > Math.PI) bend -= 2 * Math.PI;
+      if (bend <= -Math.PI) bend += 2 * Math.PI;
+      const V = 0.2 * (y1 + y2) + 0.5 * t1 * t1 + 0.5 * bend ** 2;
       expect(z.V(q)).toBeCloseTo(V, 14);
       expect(z.potentialFromAngles(th)).toBeCloseTo(V, 14);
     }

@@ -320,3 +320,38 @@ describe('§8 non-conservativity: GDNC, KISS, classical follower-force column', 
     expect(isKISS(l3.K(1.01 * Pc3), l3.M, 3, { samples: 50 })).toBe(false);
   });
 });
+
+describe('spring angles between links (holonomicModels relativeAngle)', () => {
+  it('V and ∇V are continuous when two neighbouring links cross the downward vertical together', () => {
+    // links 1 and 2 pointing down, on either side of −y: absolute atan2 angles π − ε and −π + ε,
+    // the spring between them is bent by 2ε, not by 2π − 2ε (the energy jumped by ≈ 14 before)
+    const z = zieglerColumn({ n: 2, P: 0, k: 1 });
+    const eps = 1e-3;
+    const left = z.fromAngles([Math.PI - eps, Math.PI - 3 * eps]);
+    const right = z.fromAngles([Math.PI - eps, -Math.PI + eps]);
+    const vl = z.V(left);
+    const vr = z.V(right);
+    // ½k((π − ε)² + (2ε)²) vs ½k((π − ε)² + (−2ε)²) up to the sign of the bend: equal
+    expect(vr).toBeCloseTo(0.5 * ((Math.PI - eps) ** 2 + (2 * eps) ** 2), 12);
+    expect(Math.abs(vl - vr)).toBeLessThan(1e-12);
+    const gl = z.gradV(new Float64Array(4), left);
+    const gr = z.gradV(new Float64Array(4), right);
+    // the bend torque ±2kε on link 2: small, bounded by 10ε in every entry on both sides
+    for (let i = 2; i < 4; i++) {
+      expect(Math.abs(gl[i]!)).toBeLessThan(10 * eps);
+      expect(Math.abs(gr[i]!)).toBeLessThan(10 * eps);
+    }
+  });
+
+  it('the ordinary regime is unchanged: V at small angles equals ½kΣ(θᵢ − θᵢ₋₁)² + P Σ yᵢ', () => {
+    const z = zieglerColumn({ n: 3, P: 0.2, k: 1.3 });
+    const th = [0.3, -0.2, 0.5];
+    const q = z.fromAngles(th);
+    const springs = 0.5 * 1.3 * (0.3 ** 2 + 0.5 ** 2 + 0.7 ** 2);
+    const heights =
+      Math.cos(0.3) +
+      (Math.cos(0.3) + Math.cos(-0.2)) +
+      (Math.cos(0.3) + Math.cos(-0.2) + Math.cos(0.5));
+    expect(z.V(q)).toBeCloseTo(springs + 0.2 * heights, 13);
+  });
+});

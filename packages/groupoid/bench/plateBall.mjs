@@ -1,11 +1,12 @@
-// Benchmark of the plate-ball trajectory solver `solvePlateBall` (spec 003 §8.2, S7): the
-// full-trajectory Newton method on 8n − 5 unknowns with a banded Jacobian (bandwidths 12/12,
-// core's BandLU). Run after a build (`pnpm bench`).
+// Benchmark of the plate-ball trajectory solver `solvePlateBall` (spec 003 §8.2, S7): core's
+// interior-point solver (OcpSolver, stage-wise KKT factorization) on the problem of
+// src/ocp/plateBallSteering.ts. Run after a build (`pnpm bench`); the comparison with IPOPT and
+// the SO(3) steering problem are in bench/js/ocp.mjs (RESULTS.md section 5).
 //
 // Problem: S7 with Ω = 0.5, ψ = +0.3 (start (0, 0, I), end (0, 0, exp(ψE3)), r = 1, c = 0,
 // counter-clockwise circle guess), h = 1/n.
 //
-// 1. Time per Newton iteration for n = 250, 500, 1000, 2000, 4000: the whole solve (guess, all
+// 1. Time per interior-point iteration for n = 250, 500, 1000, 2000, 4000: the whole solve (guess, all
 //    iterations with their line searches, final diagnostics) divided by its iteration count,
 //    median over REPS solves after a warm-up; and the least-squares slope of log(time/iteration)
 //    against log(n) (target ≤ 1.1: linear cost per iteration).

@@ -20,8 +20,8 @@ import {
   type LieGroupOCPData,
   LiePoissonKernel,
 } from '../src/lieGroupMechanics.js';
+import { so3SteeringData } from '../src/ocp/so3Steering.js';
 import { rigidBodyData } from '../src/rigidBody.js';
-import { so3SteeringData } from '../src/so3Steering.js';
 
 const M = (...v: number[]) => Float64Array.from(v);
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {

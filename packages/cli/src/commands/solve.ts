@@ -88,9 +88,10 @@ export function resolveSolve(
     boundary,
     tol,
     continuation,
+    // 0 evaluates the guess: status and second-order verdict only
     ...(o.maxIter === undefined
       ? {}
-      : { maxIterations: parseCount(o.maxIter, '--max-iter', 1, MAX_ITERATIONS, 'max-iter') }),
+      : { maxIterations: parseCount(o.maxIter, '--max-iter', 0, MAX_ITERATIONS, 'max-iter') }),
     ...(guess === undefined ? {} : { guess }),
   };
 }
@@ -201,22 +202,26 @@ export async function runSolve(
   const wallMs = Math.round((performance.now() - started) * 1000) / 1000;
   assertFinite(out);
   if (format === 'csv') {
-    // a solve that did not converge carries the CSV failure marker (a last line # ok=false …)
-    const failure = out.converged
+    // an answer that is not a converged minimum carries the CSV failure marker (# ok=false …)
+    const failure = out.ok
       ? undefined
-      : `not converged after ${out.iterations} iterations (residual ${out.residualNorm.toExponential(3)})`;
+      : out.converged
+        ? `converged to a ${out.secondOrder} point, not a minimum (status ${out.status})`
+        : `not converged: status ${out.status} after ${out.iterations} iterations (KKT error ${out.residualNorm.toExponential(3)})`;
     return { text: toCsv(out, failure), output: out };
   }
   const params: Record<string, unknown> = {};
   for (const [k, v] of request.params) params[k] = v.length === 1 ? v[0]! : v;
   for (const [k, v] of request.choices) params[k] = v;
   const header: Record<string, unknown> = {
-    ok: out.converged,
+    ok: out.ok,
     problem: request.problem.name,
     method: request.method,
     params,
     ...(request.boundary.size > 0 ? { boundary: Object.fromEntries(request.boundary) } : {}),
     converged: out.converged,
+    status: out.status,
+    secondOrder: out.secondOrder,
     iterations: out.iterations,
     residualNorm: out.residualNorm,
     cost: out.cost,

@@ -211,6 +211,7 @@ export function lagrangeDiracRunner(model: LagrangeDiracModel): SystemRunner {
       // the library keeps k = 0, every, 2·every, … and the last state, as the contract asks
       const sol = integrateLagrangeDirac(L, Delta, method, { q0, v0 }, h, steps, {
         every,
+        onFailure: 'return',
         ...(request.tol === undefined ? {} : { tol: request.tol }),
         ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),

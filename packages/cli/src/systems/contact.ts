@@ -28,6 +28,7 @@ import { integrateDopri5, type Potential } from '@geomech/core';
 import { UsageError } from '../errors.js';
 import {
   requestScalar,
+  runFailure,
   type SimulateRequest,
   type SimulationOutput,
   type SystemRunner,
@@ -100,6 +101,8 @@ export function contactNewtonOptions(request: SimulateRequest): {
 export function contactRunOptions(request: SimulateRequest): ContactIntegrateOptions {
   return {
     every: request.every,
+    // a failed step ends the run with the states before it (written with "ok": false)
+    onFailure: 'return',
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   };
 }
@@ -122,6 +125,7 @@ export function contactOutput(sol: ContactSolution): SimulationOutput {
     ],
     stats: { newtonIterations: sol.stats.newtonIterations, maxResidual: sol.stats.maxResidual },
     warnings: sol.warnings,
+    ...runFailure(sol),
   };
 }
 

@@ -17,6 +17,7 @@ import { UsageError } from '../errors.js';
 import {
   requestScalar,
   requestVector,
+  runFailure,
   type SimulateRequest,
   type SimulationOutput,
   type SystemRunner,
@@ -42,6 +43,7 @@ function plateBall(request: SimulateRequest): SimulationOutput {
     lambda1: requestVector(request.init, 'lambda1', '--init', 3),
     steps: request.steps,
     every: request.every,
+    onFailure: 'return',
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     ...(request.tol === undefined ? {} : { tol: request.tol }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
@@ -58,6 +60,7 @@ function plateBall(request: SimulateRequest): SimulationOutput {
       { name: 'noether', width: 1, data: sol.noether },
     ],
     stats: sol.stats,
+    ...runFailure(sol),
   };
 }
 
@@ -76,6 +79,7 @@ function rigidBody(request: SimulateRequest): SimulationOutput {
     steps: request.steps,
     map,
     every: request.every,
+    onFailure: 'return',
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     ...(request.tol === undefined ? {} : { tol: request.tol }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
@@ -92,6 +96,7 @@ function rigidBody(request: SimulateRequest): SimulationOutput {
       { name: 'energy', width: 1, data: sol.energy },
     ],
     stats: sol.stats,
+    ...runFailure(sol),
   };
 }
 

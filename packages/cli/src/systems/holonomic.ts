@@ -29,6 +29,7 @@ import {
 import { UsageError } from '../errors.js';
 import {
   requestScalar,
+  runFailure,
   type SimulateRequest,
   type SimulationOutput,
   type SystemRunner,
@@ -183,11 +184,19 @@ export function integrateHolonomic(
   const onProgress = request.onProgress ? { onProgress: request.onProgress } : {};
   if (isDiracMethod(method)) {
     // explicit: one linear solve per step, no Newton iteration
-    return output(integrateDirac(sys, method, { q0, v0 }, h, steps, { every, ...onProgress }), 0);
+    return output(
+      integrateDirac(sys, method, { q0, v0 }, h, steps, {
+        every,
+        onFailure: 'return',
+        ...onProgress,
+      }),
+      0,
+    );
   }
   if (!isComparatorMethod(method)) throw new UsageError(`unknown method '${method}'`, '--method');
   const sol = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
     every,
+    onFailure: 'return',
     ...onProgress,
     ...(request.tol === undefined ? {} : { tol: request.tol }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
@@ -210,6 +219,7 @@ function output<F extends string>(
     t: sol.t,
     series: names.map((name) => ({ name, width: sol.width(name), data: sol.get(name) })),
     stats: { newtonIterations: sol.stats.newtonIterations, maxResidual },
+    ...runFailure(sol),
   };
 }
 

@@ -33,6 +33,7 @@ import { UsageError } from '../errors.js';
 import {
   requestScalar,
   requestVector,
+  runFailure,
   type SimulateRequest,
   type SimulationOutput,
   type SystemRunner,
@@ -148,6 +149,7 @@ export const lagrangeDiracRunner: SystemRunner = {
     // the library keeps k = 0, every, 2·every, … and the last state, as the contract asks
     const sol = integrateLagrangeDirac(L, Delta, method, { q0, v0 }, h, steps, {
       every,
+      onFailure: 'return',
       ...(request.tol === undefined ? {} : { tol: request.tol }),
       ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
       ...(request.onProgress ? { onProgress: request.onProgress } : {}),
@@ -168,5 +170,6 @@ export function lagrangeDiracOutput(sol: LagrangeDiracSolution): SimulationOutpu
     series: names.map((name) => ({ name, width: sol.width(name), data: sol[name] })),
     stats: { newtonIterations: sol.stats.newtonIterations, maxResidual: sol.stats.maxResidual },
     ...(sol.warnings.length === 0 ? {} : { warnings: [...sol.warnings] }),
+    ...runFailure(sol),
   };
 }

@@ -1,20 +1,68 @@
 /**
  * Runner of the optimal-control problems of the CLI contract (`geomech solve`): `plate-ball`
  * (spec 003 §8.2, S6, S7; {@link solvePlateBall}) and `so3-steering` (spec 003 §8.1, S4;
- * {@link solveSo3Steering}).
+ * {@link solveSo3Steering}), both solved by core's interior-point solver through groupoid's
+ * optimal-control layer.
  *
  * Output states are k = 0, …, n at t = k/n (h = 1/n). Per-state quantities (x, y, R = G_k) are
  * those of state k; per-step quantities (λ_k, ξ_k) belong to the step g_k from state k − 1 to
  * state k, so state k carries step k's value and state 0 repeats step 1's (there is no step 0).
- * A `--guess` file is a previous solution in this layout.
+ * A `--guess` file is a previous solution in this layout (its states and controls are the
+ * starting point).
+ *
+ * The JSON header reports the solver's `status` (kebab-case IPOPT statuses, {@link cliStatus})
+ * and the `secondOrder` verdict; `ok` is true only for a converged minimum.
  *
  * @module
  */
-import { axisAngleToRotation, solvePlateBall, solveSo3Steering } from '@geomech/groupoid';
+import {
+  axisAngleToRotation,
+  type PlateBallTrajectory,
+  type So3SteeringGuess,
+  solvePlateBall,
+  solveSo3Steering,
+} from '@geomech/groupoid';
 import { UsageError } from '../errors.js';
 import type { ProblemRunner, Series, SolveOutput, SolveProgress, SolveRequest } from '../runner.js';
 
 const scalar = (request: SolveRequest, name: string): number => request.params.get(name)![0]!;
+
+/** The CLI's name of a solver status (the contract's kebab-case vocabulary). */
+export function cliStatus(status: string): string {
+  switch (status) {
+    case 'maxIterations':
+      return 'iteration-limit';
+    case 'maxWallTime':
+      return 'time-limit';
+    case 'restorationFailed':
+      return 'restoration-failed';
+    case 'invalidNumbers':
+      return 'invalid-numbers';
+    case 'stepComputationFailed':
+      return 'step-failed';
+    case 'stepTooSmall':
+      return 'step-too-small';
+    case 'userStop':
+      return 'user-stop';
+    default:
+      return status;
+  }
+}
+
+/** What to try when a solve is not a converged minimum, in CLI flags. */
+function cliHint(
+  status: string,
+  secondOrder: string | undefined,
+  extra: string,
+): string | undefined {
+  const converged = status === 'converged' || status === 'acceptable';
+  if (converged && secondOrder === 'minimum') return undefined;
+  if (converged)
+    return `the answer is a ${secondOrder ?? 'non-factorable'} point, not a minimum: start elsewhere (--guess FILE${extra}) or use --continuation K`;
+  if (status === 'maxIterations')
+    return `raise --max-iter, use --continuation K, or start from a nearby solution with --guess FILE${extra}`;
+  return `use --continuation K or start from a nearby solution with --guess FILE${extra}`;
+}
 
 /** Per-step data (n rows of `width`) → per-state rows (n + 1), state 0 repeating step 1. */
 function stepsToStates(data: ArrayLike<number>, n: number, width: number): Float64Array {
@@ -60,10 +108,47 @@ function guessField(
   return out;
 }
 
+/** The common part of the output of both problems. */
+function outcome(
+  sol: {
+    readonly status: string;
+    readonly secondOrder: string | undefined;
+    readonly success: boolean;
+    readonly converged: boolean;
+    readonly iterations: number;
+    readonly residualNorm: number;
+    readonly cost: number;
+    readonly history: readonly number[];
+  },
+  hintExtra: string,
+) {
+  const hint = cliHint(sol.status, sol.secondOrder, hintExtra);
+  return {
+    ok: sol.success,
+    converged: sol.converged,
+    status: cliStatus(sol.status),
+    secondOrder: sol.secondOrder ?? 'not-checked',
+    iterations: sol.iterations,
+    residualNorm: sol.residualNorm,
+    cost: sol.cost,
+    history: sol.history,
+    stats: { newtonIterations: sol.iterations, maxResidual: sol.residualNorm },
+    ...(hint === undefined ? {} : { hint }),
+  };
+}
+
+const progressOf =
+  (progress: (p: SolveProgress) => void) =>
+  (p: { stage: string; iteration: number; residualNorm: number }): void =>
+    progress({ stage: p.stage, iteration: p.iteration, residualNorm: p.residualNorm });
+
 function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
   const n = scalar(request, 'n');
   const r = scalar(request, 'r');
   if (!(r > 0)) throw new UsageError(`r must be > 0, got ${r}`, '--param r');
+  const loop = scalar(request, 'loop');
+  if (loop !== 0 && loop !== 1 && loop !== -1)
+    throw new UsageError(`loop must be 1, -1 or 0 (automatic), got ${loop}`, '--param loop');
   const end = (name: string) => {
     const [x, y, ax, ay, az] = request.boundary.get(name)! as [
       number,
@@ -75,14 +160,13 @@ function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void):
     return { x, y, R: axisAngleToRotation(ax, ay, az) };
   };
   const g = request.guess;
-  const guess =
+  const guess: PlateBallTrajectory | undefined =
     g === undefined
       ? undefined
       : {
           x: guessField(g, 'x', n + 1, 1),
           y: guessField(g, 'y', n + 1, 1),
           R: guessField(g, 'R', n + 1, 9),
-          lambda: statesToSteps(guessField(g, 'lambda', n + 1, 3), n, 3),
         };
   const sol = solvePlateBall({
     r,
@@ -92,12 +176,11 @@ function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void):
     start: end('start'),
     end: end('end'),
     tol: request.tol,
-    method: request.method === 'shooting' ? 'shooting' : 'full',
     continuation: request.continuation > 0 ? request.continuation + 1 : 1,
+    ...(loop === 0 ? {} : { loop: loop as 1 | -1 }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
     ...(guess === undefined ? {} : { guess }),
-    onProgress: (p) =>
-      progress({ stage: `stage ${p.stage}`, iteration: p.iteration, residualNorm: p.residualNorm }),
+    onProgress: progressOf(progress),
   });
   const t = Float64Array.from({ length: n + 1 }, (_, k) => k / n);
   const series: Series[] = [
@@ -110,14 +193,8 @@ function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void):
     count: n + 1,
     t,
     series,
-    stats: { newtonIterations: sol.iterations, maxResidual: sol.residualNorm },
-    converged: sol.converged,
-    iterations: sol.iterations,
-    residualNorm: sol.residualNorm,
-    cost: sol.cost,
-    history: Array.from(sol.history.residualNorm),
-    extra: { constraintNorm: sol.constraintNorm },
-    ...(sol.hint === undefined ? {} : { hint: sol.hint }),
+    ...outcome(sol, ', or the other loop orientation --param loop=±1'),
+    extra: { constraintNorm: sol.constraintNorm, delResidual: sol.delResidual },
   };
 }
 
@@ -128,26 +205,22 @@ function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void
   const phi = scalar(request, 'phi');
   const map = SO3_MAPS[request.choices.get('map') ?? 'cayley']!;
   const g = request.guess;
-  const guess =
+  const guess: So3SteeringGuess | undefined =
     g === undefined
       ? undefined
       : {
-          n,
           R: guessField(g, 'R', n + 1, 9),
           xi: statesToSteps(guessField(g, 'xi', n + 1, 3), n, 3),
-          lambda: statesToSteps(guessField(g, 'lambda', n + 1, 1), n, 1),
         };
   const sol = solveSo3Steering({
     phi,
     n,
     map,
     tol: request.tol,
-    method: request.method === 'shooting' ? 'shooting' : 'full',
     ...(request.continuation > 0 ? { continuation: request.continuation } : {}),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
     ...(guess === undefined ? {} : { guess }),
-    onProgress: (p) =>
-      progress({ stage: p.stage, iteration: p.iteration, residualNorm: p.residualNorm }),
+    onProgress: progressOf(progress),
   });
   const t = Float64Array.from({ length: n + 1 }, (_, k) => k / n);
   return {
@@ -158,14 +231,8 @@ function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void
       { name: 'lambda', width: 1, data: stepsToStates(sol.lambda, n, 1) },
       { name: 'R', width: 9, data: sol.R },
     ],
-    stats: { newtonIterations: sol.iterations, maxResidual: sol.residualNorm },
-    converged: sol.converged,
-    iterations: sol.iterations,
-    residualNorm: sol.residualNorm,
-    cost: sol.cost,
-    history: sol.history,
-    extra: { bvpResidual: sol.bvpResidual },
-    ...(sol.hint === undefined ? {} : { hint: sol.hint }),
+    ...outcome(sol, ''),
+    extra: { bvpResidual: sol.delResidual, delResidual: sol.delResidual },
   };
 }
 

@@ -1,0 +1,187 @@
+// Section script of bench/run.mjs, section 5: the geomech column of the IPOPT comparison (issue
+// 16). The same discrete problems as bench/js/ipopt.mjs's scaling studies (same formulation,
+// guess, gauge and tolerance 1e-10; ids so3-steering, so3-steering-gauge, plate-ball,
+// plate-ball-gauge), solved in-process by @geomech/groupoid's solveSo3Steering / solvePlateBall on
+// core's interior-point solver (OcpSolver).
+//
+//   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--only=plate-ball,...]
+//
+// Per id and n: wall time of the whole solve (median and min–max of 5 after a warm-up at the same
+// n; the problem's tracing and compilation happen once per process, before), status and
+// second-order verdict, iterations, cost, ms per iteration, the split between the problem's
+// evaluations and the linear algebra (a separate `profile` run), and the bytes allocated per
+// iteration after the first (the heap in use sampled at every iteration of one solve from a
+// perturbed guess, after a warm-up and a forced GC; bytesPerIteration below). Per id: the fitted log-log exponent of the
+// ms per iteration against n. And the cold cost in a fresh process at n = 200: importing the
+// package, tracing and compiling the problem, and the first (unoptimized-JIT) solve.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { emit, load, median, note, QUICK, slope, stats, timeRuns } from '../lib/util.mjs';
+
+const G = await load('groupoid');
+const SIZES = QUICK ? [200, 400, 1000] : [200, 400, 1000, 2000, 4000];
+const TOL = 1e-10;
+
+const I3 = G.axisAngleToRotation(0, 0, 0);
+const PROBLEMS = {
+  'so3-steering': (n, extra = {}) =>
+    G.solveSo3Steering({ phi: 1, n, tol: TOL, gauge: false, ...extra }),
+  'so3-steering-gauge': (n, extra = {}) =>
+    G.solveSo3Steering({ phi: 1, n, tol: TOL, gauge: true, ...extra }),
+  'plate-ball': (n, extra = {}) =>
+    G.solvePlateBall({
+      n,
+      Omega: 0.5,
+      start: { x: 0, y: 0, R: I3 },
+      end: { x: 0, y: 0, R: G.axisAngleToRotation(0, 0, 0.3) },
+      tol: TOL,
+      gauge: false,
+      ...extra,
+    }),
+  'plate-ball-gauge': (n, extra = {}) =>
+    G.solvePlateBall({
+      n,
+      Omega: 0.5,
+      start: { x: 0, y: 0, R: I3 },
+      end: { x: 0, y: 0, R: G.axisAngleToRotation(0, 0, 0.3) },
+      tol: TOL,
+      gauge: true,
+      ...extra,
+    }),
+};
+
+/**
+ * Bytes allocated per iteration after the first (see the header), or NaN without --expose-gc:
+ * the heap in use sampled by the solver's per-iteration callback during one solve (after a
+ * warm-up solve that creates the instance and the solver's buffers, and a forced GC), the median
+ * of the differences between consecutive samples after the first iteration, less what one sample
+ * itself allocates. The solve starts from a perturbed guess so that every problem takes several
+ * iterations; run with a large young generation (--max-semi-space-size) so that no scavenge
+ * falls inside the solve (one that does shows as a negative difference, which the median
+ * ignores).
+ */
+function bytesPerIteration(solve, n) {
+  if (typeof globalThis.gc !== 'function') return { bytes: Number.NaN, samples: 0 };
+  const heap = new Float64Array(1024);
+  let m = 0;
+  const sample = () => {
+    if (m < heap.length) heap[m++] = process.memoryUsage().heapUsed;
+    return true;
+  };
+  const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
+  solve(n, extra);
+  globalThis.gc();
+  m = 0;
+  for (let i = 0; i < 32; i++) sample();
+  const calib = [];
+  for (let i = 1; i < m; i++) calib.push(heap[i] - heap[i - 1]);
+  const perSample = median(calib);
+  globalThis.gc();
+  m = 0;
+  solve(n, extra);
+  const d = [];
+  for (let i = 2; i < m; i++) d.push(heap[i] - heap[i - 1] - perSample);
+  return { bytes: d.length ? median(d) : Number.NaN, samples: d.length };
+}
+
+function study(id) {
+  const solve = PROBLEMS[id];
+  solve(SIZES[Math.min(1, SIZES.length - 1)]); // compile the problem and warm the JIT
+  const rows = [];
+  for (const n of SIZES) {
+    note(`ocp: ${id} n = ${n}`);
+    const r = timeRuns(() => solve(n), 5, 1);
+    const s = r.last;
+    const prof = solve(n, { solver: { profile: true } }).solution.timings;
+    rows.push({
+      id,
+      n,
+      ms: r.t,
+      iterations: s.iterations,
+      msPerIteration: r.t.median / Math.max(1, s.iterations),
+      cost: s.cost,
+      status: s.status,
+      secondOrder: s.secondOrder ?? 'not-checked',
+      residualNorm: s.residualNorm,
+      delResidual: s.delResidual,
+      evaluationMs: prof.evaluationMs,
+      linearAlgebraMs: prof.linearAlgebraMs,
+      profiledMs: prof.totalMs,
+      ...(({ bytes, samples }) => ({ bytesPerIteration: bytes, bytesSamples: samples }))(
+        bytesPerIteration(solve, n),
+      ),
+    });
+  }
+  return {
+    id,
+    rows,
+    exponentPerIteration: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.msPerIteration),
+    ),
+  };
+}
+
+/** Import, compile and first solve of `id` at n = 200 in a fresh process (ms). */
+function cold(id) {
+  const script = `
+    const t0 = performance.now();
+    const G = await import(${JSON.stringify(new URL('../../packages/groupoid/dist/index.js', import.meta.url).href)});
+    const t1 = performance.now();
+    const I3 = G.axisAngleToRotation(0, 0, 0);
+    const pb = ${JSON.stringify(id.startsWith('plate-ball'))};
+    const gauge = ${JSON.stringify(id.endsWith('-gauge'))};
+    const s0 = performance.now();
+    if (pb) G.plateBallOcp({ n: 200, r: 1, Omega: 0.5, c: 0, alpha: 0.1, start: Float64Array.of(0, 0, ...I3), end: Float64Array.of(0, 0, ...I3) }, gauge);
+    else G.so3SteeringOcp(200, I3, 'cayley', gauge);
+    const s1 = performance.now();
+    const solve = () => pb
+      ? G.solvePlateBall({ n: 200, Omega: 0.5, start: { x: 0, y: 0, R: I3 }, end: { x: 0, y: 0, R: G.axisAngleToRotation(0, 0, 0.3) }, tol: 1e-10, gauge })
+      : G.solveSo3Steering({ phi: 1, n: 200, tol: 1e-10, gauge });
+    const r = solve();
+    const s2 = performance.now();
+    solve();
+    const s3 = performance.now();
+    process.stdout.write(JSON.stringify({ importMs: t1 - t0, compileMs: s1 - s0, firstSolveMs: s2 - s1, secondSolveMs: s3 - s2, iterations: r.iterations }) + '\\n');
+  `;
+  const samples = [];
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+    const p = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    if (p.status !== 0) throw new Error(`cold ${id}: ${p.stderr}`);
+    samples.push(JSON.parse(p.stdout.trim().split('\n').pop()));
+  }
+  const pick = (k) => stats(samples.map((s) => s[k]));
+  return {
+    id,
+    n: 200,
+    importMs: pick('importMs'),
+    compileMs: pick('compileMs'),
+    firstSolveMs: pick('firstSolveMs'),
+    secondSolveMs: pick('secondSolveMs'),
+  };
+}
+
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
+if (process.argv.includes('--list')) {
+  emit({ ids: Object.keys(PROBLEMS) });
+} else {
+  const ids = Object.keys(PROBLEMS).filter((id) => !only || only.includes(id));
+  const studies = ids.map(study);
+  const colds = ids.map((id) => {
+    note(`ocp: cold start ${id}`);
+    return cold(id);
+  });
+  emit({
+    tol: TOL,
+    sizes: SIZES,
+    script: fileURLToPath(import.meta.url),
+    studies,
+    rows: studies.flatMap((s) => s.rows),
+    cold: colds,
+  });
+}
