@@ -664,6 +664,26 @@ for (const line of sweep?.markdown ?? [
 ])
   p(line);
 
+// Section 7: the SO(3) Lie-group variational integrator against its C reference (bench/js/lgvi.mjs
+// compiles bench/c/lgvi_step.c itself and alternates TS and C over 3 rounds).
+log('Section 7: LGVI against C');
+{
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bench/js/lgvi.mjs'), ...(QUICK ? ['--quick'] : []), ...(NO_C ? ['--no-c'] : [])],
+    { encoding: 'utf8' },
+  );
+  p('## 7. Lie-group variational integrator (SO(3), Lee–Leok–McClamroch) against C');
+  p();
+  p(
+    'So3LgviStepper.step (packages/groupoid/src/lgvi.ts) and bench/c/lgvi_step.c (same step, same Newton stopping rule, `cc -O2 -ffp-contract=off`), runs of 1000 steps restarted from the initial state; heavy top J = (1, 1, 2), m g = 9.81, ρ = (0, 0, 0.5), Ω₀ = (0, 0, 20); forced rigid body J = (1, 2, 3) under u = (0.1 sin t, 0.2 cos t, 0.05); h = 0.01. The last column compares the final Π of a 1000-step run (TS − C).',
+  );
+  p();
+  if (r.status === 0) for (const line of r.stdout.trim().split('\n')) p(line);
+  else failures.push(`bench/js/lgvi.mjs: ${r.stderr}`);
+  p();
+}
+
 if (failures.length) {
   p('## Failures');
   p();

@@ -143,6 +143,7 @@ export default defineConfig({
           { text: 'Pendulum: Table I', link: '/examples/pendulum' },
           { text: 'Ziegler column', link: '/examples/ziegler' },
           { text: 'Rigid body', link: '/examples/rigid-body' },
+          { text: 'Heavy top', link: '/examples/heavy-top' },
           { text: 'SO(3) steering', link: '/examples/so3-steering' },
           { text: 'Plate-ball', link: '/examples/plate-ball' },
         ],
