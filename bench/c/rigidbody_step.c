@@ -21,8 +21,8 @@
  * Prints {"nsPerStep": median, "min", "max", "xi": [...], "G": [...], "iterations"} for RUNS runs
  * of STEPS_PER_RUN steps from G_0 = I, xi_1 = (0.8, -0.5, 0.3), h = 0.1, I = diag(1, 2, 3); the
  * state and "iterations" are those of the last run (iterations summed over its steps).
- * With RUNS = 1 and a large STEPS_PER_RUN it is the whole simulation of `geomech simulate
- * rigid-body` without output (bench/js/process.mjs compares the processes).
+ * With RUNS = 1 and reps = 0 it makes STEPS_PER_RUN steps once, untimed: the whole-process
+ * yardstick of `geomech simulate rigid-body --steps N --every N` (README.md, "whole process").
  */
 #define _POSIX_C_SOURCE 199309L
 #include <float.h>
@@ -347,12 +347,13 @@ int main(int argc, char **argv) {
   Body b = {{1, 2, 3}, 0.1, strcmp(argv[1], "exp") == 0};
   const long steps = atol(argv[2]);
   const long runs = atol(argv[3]);
-  const int reps = argc > 4 ? atoi(argv[4]) : 7;
-  if (steps < 1 || runs < 1 || reps < 1 || reps > 100) return 1;
+  int reps = argc > 4 ? atoi(argv[4]) : 7;
+  if (steps < 1 || runs < 1 || reps < 0 || reps > 100) return 1;
   double ns[100];
   double G[9] = {0}, xi[3] = {0};
   long iterations = 0;
-  for (int rep = -1; rep < reps; rep++) {
+  /* reps = 0: one untimed pass (the whole-process comparison), else a warm-up pass and reps timed */
+  for (int rep = reps == 0 ? 0 : -1; rep < (reps == 0 ? 1 : reps); rep++) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long r = 0; r < runs; r++) {
@@ -365,8 +366,12 @@ int main(int argc, char **argv) {
       for (long k = 0; k < steps; k++) iterations += step(&b, G, xi);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rep >= 0)
+    if (rep >= 0 && reps > 0)
       ns[rep] = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (double)(steps * runs);
+  }
+  if (reps == 0) {
+    ns[0] = 0;
+    reps = 1;
   }
   qsort(ns, reps, sizeof ns[0], cmp);
   const double med = reps % 2 ? ns[reps / 2] : 0.5 * (ns[reps / 2 - 1] + ns[reps / 2]);

@@ -342,21 +342,67 @@ function prepare(sc: Float64Array, v: number, exp: number): void {
 
 /** sc[o..o+3) ← (dτ⁻¹_{sξ})ᵀ𝕀ξ, ξ = sc[v..v+3) (LiePoissonKernel.momentumAtStep). */
 function momentumAt(sc: Float64Array, o: number, v: number, exp: number): void {
-  prepare(sc, v, exp);
-  for (let i = 0; i < 3; i++) {
-    let acc = 0;
-    for (let k = 0; k < 3; k++) acc += sc[M + k * 3 + i]! * sc[W + k]!;
-    sc[o + i] = acc;
-  }
+  pullback(sc, o, v, exp, 0);
 }
 
 /** sc[o..o+3) ← P_s(ξ) − target (LieGroupOCP's residual). */
 function residualAt(sc: Float64Array, o: number, v: number, exp: number): void {
-  prepare(sc, v, exp);
-  for (let i = 0; i < 3; i++) {
-    let acc = 0;
-    for (let k = 0; k < 3; k++) acc += sc[M + k * 3 + i]! * sc[W + k]!;
-    sc[o + i] = acc - sc[TGT + i]!;
+  pullback(sc, o, v, exp, 1);
+}
+
+/**
+ * sc[o..o+3) ← Mᵀw − sub·target with w = 𝕀ξ, M = dτ⁻¹_{sξ} = axisForm3(sξ, a, ½, c), on locals
+ * (the operations of {@link prepare} and mulTransposeVec, Σ_k M_ki w_k from 0 in k order).
+ */
+function pullback(sc: Float64Array, o: number, v: number, exp: number, sub: number): void {
+  const s = sc[S]!;
+  const v0 = sc[v]!;
+  const v1 = sc[v + 1]!;
+  const v2 = sc[v + 2]!;
+  const w0 = sc[IN]! * v0;
+  const w1 = sc[IN + 1]! * v1;
+  const w2 = sc[IN + 2]! * v2;
+  const x0 = s * v0;
+  const x1 = s * v1;
+  const x2 = s * v2;
+  let a = 1;
+  let c = 0.25;
+  if (exp !== 0) {
+    const t = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
+    if (t < SMALL_ANGLE) {
+      const t2 = t * t;
+      a = 1 - (t2 / 12) * (1 + t2 / 60);
+      c = 1 / 12 + (t2 / 720) * (1 + t2 / 42);
+    } else {
+      const hh = 0.5 * t;
+      a = (hh * Math.cos(hh)) / Math.sin(hh);
+      c = (1 - a) / (t * t);
+    }
+  }
+  const b = 0.5;
+  const cx0 = c * x0;
+  const cx1 = c * x1;
+  const cx2 = c * x2;
+  const m0 = a + cx0 * x0;
+  const m1 = cx0 * x1 - b * x2;
+  const m2 = cx0 * x2 + b * x1;
+  const m3 = cx1 * x0 + b * x2;
+  const m4 = a + cx1 * x1;
+  const m5 = cx1 * x2 - b * x0;
+  const m6 = cx2 * x0 - b * x1;
+  const m7 = cx2 * x1 + b * x0;
+  const m8 = a + cx2 * x2;
+  const p0 = 0 + m0 * w0 + m3 * w1 + m6 * w2;
+  const p1 = 0 + m1 * w0 + m4 * w1 + m7 * w2;
+  const p2 = 0 + m2 * w0 + m5 * w1 + m8 * w2;
+  if (sub === 0) {
+    sc[o] = p0;
+    sc[o + 1] = p1;
+    sc[o + 2] = p2;
+  } else {
+    sc[o] = p0 - sc[TGT]!;
+    sc[o + 1] = p1 - sc[TGT + 1]!;
+    sc[o + 2] = p2 - sc[TGT + 2]!;
   }
 }
 
