@@ -226,12 +226,7 @@ export class RigidBodyNewton {
     this.iterations = k;
     this.residualNorm = r;
     if (reason >= 2) {
-      throw new NewtonDivergedError(
-        k,
-        r,
-        step,
-        reason === 2 ? '(maxIterations)' : '(lineSearch)',
-      );
+      throw new NewtonDivergedError(k, r, step, reason === 2 ? '(maxIterations)' : '(lineSearch)');
     }
     for (let i = 0; i < 3; i++) outXi[i] = sc[X + i]!;
   }

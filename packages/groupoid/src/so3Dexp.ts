@@ -44,4 +44,3 @@ export function dexpCoefficients(s: number, out: Float64Array): void {
   // dc/ds = (u cot u + u²/sin²u − 2)/(32 u⁴)
   out[1] = (ucot + (u * u) / (sn * sn) - 2) / (32 * u * u * u * u);
 }
-

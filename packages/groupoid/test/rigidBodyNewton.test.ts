@@ -1,8 +1,4 @@
-import {
-  CENTRAL_DIFFERENCE_STEP,
-  NewtonDivergedError,
-  NonFiniteError,
-} from '@geomech/core';
+import { CENTRAL_DIFFERENCE_STEP, NewtonDivergedError, NonFiniteError } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { RigidBodyStepper, rigidBodyOCP } from '../src/rigidBody.js';
 import { RigidBodyNewton } from '../src/rigidBodyNewton.js';
