@@ -167,6 +167,7 @@ const ROUNDS = QUICK ? 1 : 3;
 const STEPS = contact.agreement?.steps ?? 1_000_000;
 const LU_CALLS = QUICK ? 500_000 : 1_000_000;
 const PB_RUNS = QUICK ? 500 : 2000;
+const RB_RUNS = QUICK ? 50 : 200;
 const cRuns = {};
 const kernels = {};
 const s3js = {};
@@ -176,6 +177,7 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
   const mid = compile('midpoint_pendulum', 'packages/contact/bench/c/midpoint_pendulum.c');
   const lu = compile('lu8', 'bench/c/lu8.c');
   const pb = compile('plateball_step', 'bench/c/plateball_step.c');
+  const rbc = compile('rigidbody_step', 'bench/c/rigidbody_step.c');
   for (let round = 1; round <= ROUNDS; round++) {
     log(`- round ${round}/${ROUNDS}`);
     for (const [id, gamma] of [
@@ -199,6 +201,17 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
     }
     if (lu)
       cRuns.lu8 = bestRun(cRuns.lu8, runJson(lu, ['8', String(LU_CALLS), '7']), (r) => r.nsPerCall);
+    for (const map of ['cayley', 'exp']) {
+      const id = `rigid-body-${map}`;
+      const js = runNode('bench/js/groupoid.mjs', [`--only=${id}`, '--hot-only'])?.results[id];
+      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.median);
+      if (rbc)
+        cRuns[id] = bestRun(
+          cRuns[id],
+          runJson(rbc, [map, '1000', String(RB_RUNS), '7']),
+          (r) => r.nsPerStep,
+        );
+    }
     {
       const id = 'plate-ball-full';
       const js = runNode('bench/js/groupoid.mjs', [`--only=${id}`, '--hot-only'])?.results[id];
@@ -314,6 +327,28 @@ const limits = [];
         js && c
           ? `checksum over ${(8 * js.calls).toExponential(0)} solves: ${js.checksum === c.checksum ? 'identical' : `JS ${js.checksum} vs C ${c.checksum}`}`
           : '',
+    });
+  }
+  for (const map of ['cayley', 'exp']) {
+    const id = `rigid-body-${map}`;
+    const js = s3js[id];
+    const c = cRuns[id];
+    let agree = '';
+    if (js?.final && c) {
+      let d = 0;
+      for (let i = 0; i < 3; i++) d = Math.max(d, Math.abs(js.final.xi[i] - c.xi[i]));
+      for (let i = 0; i < 9; i++) d = Math.max(d, Math.abs(js.final.G[i] - c.G[i]));
+      agree = `1000 steps: \\|Δ(G, ξ)\\| = ${e1(d)}, Newton ${js.final.iterations}/${c.iterations}${d <= 1e-12 && js.final.iterations === c.iterations ? '' : ' **MISMATCH**'}`;
+    }
+    limits.push({
+      label: `rigid body Lie–Poisson step (S3), ${map === 'cayley' ? 'Cayley' : 'exp'}`,
+      unit: 'ns/step',
+      js: js?.hot,
+      c: c ? { median: c.nsPerStep, min: c.min, max: c.max } : null,
+      target: 3,
+      agreement: agree,
+      family: 'groupoid',
+      bytes: groupoid[id]?.bytes ?? js?.bytes,
     });
   }
   const pb = s3js['plate-ball-full'];
@@ -514,7 +549,7 @@ p();
 if (!machine.cc) p('No C compiler (`cc`) on PATH: the C rows were skipped.');
 else {
   p(
-    `C compiled with \`cc -O2 -ffp-contract=off\` (no FMA contraction, so both languages round alike) and timed in the same run: packages/contact/bench/c/midpoint_pendulum.c (${STEPS} steps per run), bench/c/lu8.c (${LU_CALLS} calls per run), bench/c/plateball_step.c (${PB_RUNS} runs of 200 steps). The TypeScript side is the section-1 hot path (bench/js/kernels.mjs for the LU), re-measured here: TypeScript and C alternate in ${ROUNDS} round(s) and each side shows its best round (lowest median; a load spike on a shared machine then does not decide the ratio).`,
+    `C compiled with \`cc -O2 -ffp-contract=off\` (no FMA contraction, so both languages round alike) and timed in the same run: packages/contact/bench/c/midpoint_pendulum.c (${STEPS} steps per run), bench/c/lu8.c (${LU_CALLS} calls per run), bench/c/plateball_step.c (${PB_RUNS} runs of 200 steps), bench/c/rigidbody_step.c (${RB_RUNS} runs of 1000 steps). The TypeScript side is the section-1 hot path (bench/js/kernels.mjs for the LU), re-measured here: TypeScript and C alternate in ${ROUNDS} round(s) and each side shows its best round (lowest median; a load spike on a shared machine then does not decide the ratio).`,
   );
   p();
   p(
@@ -525,6 +560,54 @@ else {
     const r = l.js && l.c ? l.js.median / l.c.median : Number.NaN;
     p(
       `| ${l.label} | ${l.unit} | ${range(l.js)} | ${range(l.c)} | ${ratio(l.js?.median, l.c?.median)} | ≤ ${l.target}× ${Number.isFinite(r) ? (r <= l.target ? '✓' : '✗') : ''} | ${l.agreement} |`,
+    );
+  }
+  p();
+  p('### Every family against C');
+  p();
+  p(
+    'ns/step of the section-1 hot path (best round of the alternation above) against the C reference of the same step (same Newton stopping rule, same operation order, `cc -O2 -ffp-contract=off`), and the allocation per step of the TypeScript step. Families without a C reference are not listed (see README.md).',
+  );
+  p();
+  p('| family | step | TypeScript ns/step | C ns/step | TS/C | B/step |');
+  p('|---|---|---:|---:|---:|---:|');
+  const fam = [
+    [
+      'contact',
+      'midpoint (79), damped pendulum γ = −0.1',
+      'contact midpoint step, damped pendulum',
+      contact['contact-midpoint-pendulum-damped']?.bytes,
+    ],
+    [
+      'contact',
+      'midpoint (79), pendulum γ = 0',
+      'contact midpoint step, pendulum γ = 0',
+      contact['contact-midpoint-pendulum']?.bytes,
+    ],
+    [
+      'groupoid',
+      'rigid body Lie–Poisson, Cayley (S3)',
+      'rigid body Lie–Poisson step (S3), Cayley',
+      groupoid['rigid-body-cayley']?.bytes,
+    ],
+    [
+      'groupoid',
+      'rigid body Lie–Poisson, exp (S3)',
+      'rigid body Lie–Poisson step (S3), exp',
+      groupoid['rigid-body-exp']?.bytes,
+    ],
+    [
+      'groupoid',
+      'plate-ball stepForward (S5, 8×8 Newton)',
+      'plate-ball Newton step (§8.2), per step',
+      groupoid['plate-ball-full']?.bytes,
+    ],
+  ];
+  for (const [family, what, label, b] of fam) {
+    const l = limits.find((x) => x.label.startsWith(label));
+    if (!l?.js || !l.c) continue;
+    p(
+      `| ${family} | ${what} | ${ft(l.js.median)} | ${ft(l.c.median)} | ${ratio(l.js.median, l.c.median)} | ${bytes(b)} |`,
     );
   }
   p();

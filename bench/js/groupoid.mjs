@@ -2,15 +2,16 @@
 //
 // Section 1 rows:
 // - the free rigid body on SO(3) (spec 003 S3: 𝕀 = diag(1, 2, 3), h = 0.1, ξ_1 = (0.8, −0.5, 0.3))
-//   with the Cayley map and with exp: the hot path is LieGroupOCP.stepLP + reconstruct (the loop
-//   of simulateRigidBody), restarted every 1000 steps (S3's horizon); the driver is
+//   with the Cayley map and with exp: the hot path is RigidBodyStepper.step (the loop of
+//   simulateRigidBody), restarted every 1000 steps (S3's horizon); the driver is
 //   simulateRigidBody over 1000 steps. `simulateRigidBody` is used from the package index when it
 //   is exported there, else from dist/rigidBody.js; the rows are "pending" when neither exists.
 // - the plate-ball (spec 003 S5: h = 0.05, r = 1, Ω = 0.7, c = 0.3, g_1 from (0, 0) to
 //   (0.02, 0.01), λ_1 = (0.5, −0.4, 0.3)): PlateBall.stepForward (the 8×8 Newton of §8.2) and
 //   stepForwardReduced (the 2-unknown variant), restarted from g_1 every 200 steps (S5's
 //   horizon); the driver is simulatePlateBall over 200 steps.
-// Section 3(c): the JS side of the C comparison, PlateBall.stepForward in runs of 200 steps from
+// Section 3: the JS side of the C comparisons, the rigid-body rows (bench/c/rigidbody_step.c, runs
+// of 1000 steps) and PlateBall.stepForward in runs of 200 steps from
 // g_1 exactly like bench/c/plateball_step.c, with the final state of a run for the agreement check.
 import { load, loadOptional, note, perStep, runSelected } from '../lib/util.mjs';
 
@@ -44,34 +45,32 @@ function rigidBodyRow(map) {
     method: `Lie–Poisson, ${map === 'cayley' ? 'Cayley' : 'exp'}`,
     h: 0.1,
   };
-  if (!rb?.simulateRigidBody || !rb.rigidBodyOCP) {
+  if (!rb?.simulateRigidBody || !rb.RigidBodyStepper) {
     return { ...base, pending: 'simulateRigidBody is not built yet' };
   }
   note(`groupoid: ${id}`);
   const restart = 1000;
-  const ocp = rb.rigidBodyOCP([1, 2, 3], 0.1, map);
+  // the hot path of simulateRigidBody: RigidBodyStepper.step on the state [G_k, ξ_{k+1}]
+  const stepper = new rb.RigidBodyStepper([1, 2, 3], 0.1, map);
   const xi0 = Float64Array.of(0.8, -0.5, 0.3);
-  const xi = new Float64Array(3);
-  const none = new Float64Array(0);
-  const Gk = new Float64Array(9);
-  const Gprev = new Float64Array(9);
+  const init = stepper.initialState(xi0);
+  const state = new Float64Array(12);
   const its = new Float64Array(1);
-  const reset = () => {
-    xi.set(xi0);
-    Gprev.set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
-    ocp.reconstruct(Gk, Gprev, xi);
-  };
   const step = (k) => {
-    if (k % restart === 0) reset();
-    const r = ocp.stepLP(xi, none, xi, none, k + 1);
-    its[0] += r.iterations;
-    Gprev.set(Gk);
-    ocp.reconstruct(Gk, Gprev, xi);
+    if (k % restart === 0) state.set(init);
+    its[0] += stepper.step(state, k, 0, 0.1);
   };
   const { hot, bytes } = perStep(step, restart);
   its[0] = 0;
   for (let k = 0; k < restart; k++) step(k);
   const iterations = its[0] / restart;
+  // the state after one restart period, for the C agreement check (bench/c/rigidbody_step.c)
+  const final = {
+    xi: Array.from(state.subarray(9)),
+    G: Array.from(state.subarray(0, 9)),
+    iterations: its[0],
+  };
+  if (HOT_ONLY) return { id, hot, bytes, iterations, final };
   const driver = driverStats(
     () =>
       rb.simulateRigidBody({
@@ -90,6 +89,7 @@ function rigidBodyRow(map) {
     bytes,
     iterations,
     driver,
+    final,
     protocol: `restart every ${restart} steps`,
   };
 }

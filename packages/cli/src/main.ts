@@ -48,7 +48,6 @@ import {
   MAX_ZIEGLER_LINKS,
 } from './limits.js';
 import { MAX_OUTPUT_BYTES } from './output.js';
-import { plotFromSeries, renderLinePlot } from './plot.js';
 import { createProgress } from './progress.js';
 import type { PlotChoice, ProblemDescriptor, SystemDescriptor } from './registry.js';
 import type { ControlSequence, SimulationOutput } from './runner.js';
@@ -237,8 +236,17 @@ async function deliver(
   if (targets.out === undefined) await writeStdout(io, document());
 }
 
-/** The SVG of the main series of a run (the descriptor's choice). */
+/** The plot module, imported only by a run with --plot (it loads @geomech/core). */
+let plotModule: typeof import('./plot.js') | undefined;
+
+async function loadPlot(plot: string | undefined): Promise<void> {
+  if (plot !== undefined) plotModule ??= await import('./plot.js');
+}
+
+/** The SVG of the main series of a run (the descriptor's choice); {@link loadPlot} first. */
 function plotOf(out: SimulationOutput, choice: PlotChoice, title: string): string {
+  if (plotModule === undefined) throw new Error('plotOf: the plot module is not loaded');
+  const { plotFromSeries, renderLinePlot } = plotModule;
   const series: Record<string, { width: number; data: Float64Array }> = {
     t: { width: 1, data: out.t.subarray(0, out.count) },
   };
@@ -401,6 +409,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
           if (opts.out !== undefined) writeFiles(io, [[opts.out, '--out', result.chunks]]);
           throw result.failure;
         }
+        await loadPlot(opts.plot);
         await deliver(io, opts, result.chunks, () =>
           plotOf(
             result.output,
@@ -536,6 +545,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         );
       }
       const n = request.params.get('n')![0]!;
+      await loadPlot(opts.plot);
       await deliver(io, opts, document, () =>
         plotOf(
           solved,

@@ -21,6 +21,7 @@ import {
   so3Exp,
 } from '@geomech/core';
 import { LieGroupOCP, type LieGroupOCPData } from './lieGroupMechanics.js';
+import { RigidBodyNewton } from './rigidBodyNewton.js';
 import { stepSize } from './stepSize.js';
 
 /** The retraction of a Lie-group integrator on SO(3): the Cayley map or the exponential. */
@@ -188,7 +189,8 @@ const NONE = new Float64Array(0);
  * S3). The state is the node and the velocity of the increment leaving it, `[G_k (9, row-major),
  * ξ_{k+1} (3)]`; a step reconstructs G_{k+1} = G_kτ(hξ_{k+1}) (6.1-c) and solves
  * (dτ⁻¹_{−hξ_{k+2}})ᵀ𝕀ξ_{k+2} = (dτ⁻¹_{hξ_{k+1}})ᵀ𝕀ξ_{k+1} (6.1-e) for ξ_{k+2} by Newton's method
- * ({@link LieGroupOCP.stepLP}). Allocates nothing per step.
+ * (the iterates of {@link LieGroupOCP.stepLP}, computed by a kernel written out for diagonal 𝕀
+ * with the analytic 3×3 Jacobian). Allocates nothing per step.
  *
  * @example
  * ```ts
@@ -213,6 +215,7 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
   private readonly xiNext: Float64Array;
   private readonly mom = { plus: new Float64Array(3), minus: new Float64Array(3) };
   private readonly sp = new Float64Array(3);
+  private readonly newton: RigidBodyNewton;
 
   constructor(
     inertia: ArrayLike<number>,
@@ -229,6 +232,13 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
     this.Gnext = new Float64Array(9);
     this.xi = new Float64Array(3);
     this.xiNext = new Float64Array(3);
+    this.newton = new RigidBodyNewton(
+      this.I,
+      h,
+      map,
+      newton.tol ?? 1e-14,
+      newton.maxIterations ?? 50,
+    );
   }
 
   /**
@@ -257,15 +267,15 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
   step(state: Float64Array, k: number, _t: number, h: number): number {
     if (h !== this.h)
       throw new DomainError('RigidBodyStepper.step: h', h, `must be the stepper's h = ${this.h}`);
-    const { G, Gnext, xi, xiNext, ocp } = this;
+    const { G, Gnext, xi, xiNext, ocp, newton } = this;
     for (let i = 0; i < 9; i++) G[i] = state[i]!;
     for (let i = 0; i < 3; i++) xi[i] = state[9 + i]!;
     ocp.reconstruct(Gnext, G, xi);
-    const r = ocp.stepLP(xi, NONE, xiNext, NONE, k);
-    this.lastResidual = r.residualNorm;
-    state.set(Gnext, 0);
-    state.set(xiNext, 9);
-    return r.iterations;
+    newton.solve(xi, xiNext, k);
+    this.lastResidual = newton.residualNorm;
+    for (let i = 0; i < 9; i++) state[i] = Gnext[i]!;
+    for (let i = 0; i < 3; i++) state[9 + i] = xiNext[i]!;
+    return newton.iterations;
   }
 
   /** Writes R, xi, pi, casimir, spatialMomentum, energy, modifiedEnergy of the node `state`. */

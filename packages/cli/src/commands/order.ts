@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { convergenceOrder } from '@geomech/core';
 import { NumericalFailure, UsageError } from '../errors.js';
 import { formatCount, MAX_ORDER_LEVELS, MAX_ORDER_STEPS } from '../limits.js';
 import { findSystem } from '../registry.js';
@@ -106,6 +105,8 @@ export async function runOrder(name: string, o: OrderOptions): Promise<string> {
   }
   // An exact method leaves only round-off: no slope to fit, say so instead of failing.
   const roundOff = errors.every((e) => e < ROUND_OFF_ERROR);
+  // imported here: `geomech --version` and the other commands do not load core for it
+  const { convergenceOrder } = await import('@geomech/core');
   const order = roundOff ? null : convergenceOrder(hs, errors).order;
   return `${JSON.stringify({
     ok: true,
