@@ -15,6 +15,7 @@ import {
   matVec,
   minNormSolve,
   NEWTON_DEFAULT_STEP_TOL,
+  NewtonDivergedError,
   NonRegularSystemError,
   type OdeRhs,
   SINGULAR_JACOBIAN_CONDITION,
@@ -179,20 +180,39 @@ class IndexReducedField {
   };
 }
 
-/** Gauss–Newton projection of q onto φ(q) = 0 with minimum-norm steps (at most 20). */
+/** Iteration cap of {@link projectPosition}. */
+const PROJECT_MAX_ITERATIONS = 20;
+
+/**
+ * Gauss–Newton projection of q onto φ(q) = 0 with minimum-norm steps: stops when the step is at
+ * the round-off of q (converged), and throws {@link NewtonDivergedError} (naming the projection,
+ * with the residual history) when it has not stopped after {@link PROJECT_MAX_ITERATIONS}
+ * steps — a start that cannot be projected is never returned as if it were consistent.
+ */
 function projectPosition(q: Float64Array, pc: PositionConstraint, n: number): void {
   const k = pc.k;
   const phi = new Float64Array(k);
   const J = new Float64Array(k * n);
-  for (let it = 0; it < 20; it++) {
+  const history: number[] = [];
+  for (let it = 0; it < PROJECT_MAX_ITERATIONS; it++) {
     pc.phi(phi, q);
     checkFinite('projectPosition: φ(q)', phi);
+    history.push(maxAbs(phi));
     if (pc.jacobian !== undefined) pc.jacobian(J, q);
     else finiteDifferenceJacobian(J, (out, x) => pc.phi(out, x), q, k, n);
     const d = minNormSolve(J, k, n, phi);
     for (let i = 0; i < n; i++) q[i] = q[i]! - d[i]!;
     if (maxAbs(d) <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, maxAbs(q))) return;
   }
+  pc.phi(phi, q);
+  throw new NewtonDivergedError(
+    PROJECT_MAX_ITERATIONS,
+    maxAbs(phi),
+    undefined,
+    'did not converge',
+    'projection of q0 onto φ(q) = 0 (integrateIndexReduced positionConstraint)',
+    history,
+  );
 }
 
 /**

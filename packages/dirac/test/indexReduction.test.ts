@@ -1,3 +1,4 @@
+import { NewtonDivergedError } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { ImplicitLagrangianSystem } from '../src/implicitSystem.js';
 import { integrateIndexReduced } from '../src/indexReduction.js';
@@ -155,6 +156,26 @@ describe('(a) index reduction', () => {
       const lam = (mass * (g * q[1]! - v[0]! ** 2 - v[1]! ** 2)) / (q[0]! ** 2 + q[1]! ** 2);
       expect(Math.abs(proj.sample('mu', k)[0]! - lam)).toBeLessThan(1e-9 * mass * g);
     }
+    // a position constraint without a root (x² + y² + l² = 0): the projection of q0 throws a
+    // typed error with its residual history instead of returning an inconsistent start
+    const impossible = {
+      k: 1,
+      phi: (out: Float64Array, q: Float64Array) => {
+        out[0] = q[0]! ** 2 + q[1]! ** 2 + l * l;
+      },
+      jacobian: phi.jacobian,
+    };
+    let caught: unknown;
+    try {
+      integrateIndexReduced(pend, init, 1, { positionConstraint: impossible });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(NewtonDivergedError);
+    const e = caught as NewtonDivergedError;
+    expect(e.iterations).toBe(20);
+    expect(e.residualNorm).toBeGreaterThanOrEqual(l * l);
+    expect(e.history).toHaveLength(20);
   });
 
   it('single LC loop: regular on Δ although L is degenerate; ω = 1/√(LC) = 2 (1e-8)', () => {
