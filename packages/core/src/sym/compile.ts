@@ -74,24 +74,11 @@ const FILL_RUN = 4;
 const BACKGROUND_MIN = 16;
 /** `'auto'` mode generates JavaScript up to this many operations and interprets larger graphs. */
 export const SYM_JS_MAX_OPERATIONS = 200_000;
-/**
- * `'adaptive'` mode: calls run on the tape until this many, then on generated code (when `'auto'`
- * would generate it).
- */
-export const SYM_ADAPTIVE_CALLS = 1024;
 
 /** How to compile (see the module comment). */
 export interface SymCompileOptions {
-  /**
-   * `'auto'` (default): `'js'` when `new Function` is allowed and the graph is not huge.
-   * `'adaptive'`: the interpreter for the first {@link SYM_ADAPTIVE_CALLS} calls, then what `'auto'`
-   * chooses. Generated code runs unoptimised, allocating a heap number per operation, until V8
-   * finds it hot; a function called a few times per solve (the first and last stage of an optimal
-   * control problem) never gets there, while the interpreter's one shared loop is optimised early
-   * by every caller. So a rarely called function stays on the allocation-free tape and a hot one
-   * gets the faster straight-line code (and only then pays for generating it).
-   */
-  readonly mode?: 'auto' | 'js' | 'interpreter' | 'adaptive';
+  /** `'auto'` (default): `'js'` when `new Function` is allowed and the graph is not huge. */
+  readonly mode?: 'auto' | 'js' | 'interpreter';
   /** Name used in the messages of dimension errors. */
   readonly name?: string;
 }
@@ -606,56 +593,6 @@ function interpreted(pl: Plan, scalar: boolean): (...a: unknown[]) => unknown {
   };
 }
 
-/**
- * `'adaptive'` mode (see {@link SymCompileOptions}): the tape for the first
- * {@link SYM_ADAPTIVE_CALLS} calls, then the generated code, generated at that call. Fixed arity
- * (out and {@link SYM_MAX_INPUTS} inputs), so forwarding allocates nothing; `mode` tells which runs.
- */
-function adaptive(pl: Plan, scalar: boolean): (...a: unknown[]) => unknown {
-  let current = interpreted(pl, scalar);
-  let calls = 0;
-  let mode: 'js' | 'interpreter' = 'interpreter';
-  const next = (): void => {
-    calls++;
-    if (calls === SYM_ADAPTIVE_CALLS) {
-      current = generated(pl, scalar);
-      mode = 'js';
-    }
-  };
-  const f = scalar
-    ? (
-        i0: unknown,
-        i1: unknown,
-        i2: unknown,
-        i3: unknown,
-        i4: unknown,
-        i5: unknown,
-        i6: unknown,
-        i7: unknown,
-      ): unknown => {
-        if (calls < SYM_ADAPTIVE_CALLS) next();
-        return current(i0, i1, i2, i3, i4, i5, i6, i7);
-      }
-    : (
-        out: unknown,
-        i0: unknown,
-        i1: unknown,
-        i2: unknown,
-        i3: unknown,
-        i4: unknown,
-        i5: unknown,
-        i6: unknown,
-        i7: unknown,
-      ): unknown => {
-        if (calls < SYM_ADAPTIVE_CALLS) next();
-        return current(out, i0, i1, i2, i3, i4, i5, i6, i7);
-      };
-  return Object.defineProperties(f, {
-    mode: { get: () => mode },
-    operations: { value: pl.op.length },
-  });
-}
-
 function chooseMode(pl: Plan, options: SymCompileOptions): 'js' | 'interpreter' {
   const mode = options.mode ?? 'auto';
   if (mode === 'js') {
@@ -698,11 +635,6 @@ export function compileSym(
   options: SymCompileOptions = {},
 ): SymFunction {
   const pl = plan(g, inputs, outputs, options.name ?? 'compiled function');
-  if (options.mode === 'adaptive' && chooseMode(pl, {}) === 'js') {
-    return Object.defineProperty(adaptive(pl, false), 'outputs', {
-      value: outputs.length,
-    }) as unknown as SymFunction;
-  }
   const mode = chooseMode(pl, options);
   const f = mode === 'js' ? generated(pl, false) : interpreted(pl, false);
   return Object.defineProperties(f, {
@@ -731,9 +663,6 @@ export function compileSymScalar(
   options: SymCompileOptions = {},
 ): SymScalarFunction {
   const pl = plan(g, inputs, [output], options.name ?? 'compiled function');
-  if (options.mode === 'adaptive' && chooseMode(pl, {}) === 'js') {
-    return adaptive(pl, true) as unknown as SymScalarFunction;
-  }
   const mode = chooseMode(pl, options);
   const f = mode === 'js' ? generated(pl, true) : interpreted(pl, true);
   return Object.defineProperties(f, {

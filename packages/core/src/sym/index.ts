@@ -22,7 +22,6 @@ export {
   canGenerateCode,
   compileSym,
   compileSymScalar,
-  SYM_ADAPTIVE_CALLS,
   SYM_JS_CHUNK,
   SYM_JS_MAX_OPERATIONS,
   SYM_MAX_INPUTS,

@@ -13,7 +13,6 @@ import {
   compileSym,
   compileSymScalar,
   type SX,
-  SYM_ADAPTIVE_CALLS,
   SYM_JS_CHUNK,
   type SymArgument,
   SymGraph,
@@ -231,7 +230,7 @@ describe('the generated code', () => {
     return (growth(fn) - empty) / perBatch;
   }
 
-  it('compiled functions allocate nothing per call (js, interpreter and adaptive)', () => {
+  it('compiled functions allocate nothing per call (js and interpreter)', () => {
     const g = new SymGraph();
     const x = g.symbols(4);
     const o = g.ops;
@@ -242,43 +241,12 @@ describe('the generated code', () => {
     const outputs = g.dense(g.hessian(f, x));
     const args = Float64Array.of(0.1, 0.2, 0.3, 0.4);
     const out = new Float64Array(outputs.length);
-    for (const mode of ['js', 'interpreter', 'adaptive'] as const) {
+    for (const mode of ['js', 'interpreter'] as const) {
       const h = compileSym(g, [x], outputs, { mode });
       // measured 0.0 (the measurement's own noise is a few bytes per batch)
       expect(bytesPerCall(() => h(out, args))).toBeLessThan(0.5);
     }
   }, 60_000);
-});
-
-describe("'adaptive' mode", () => {
-  it('runs the tape for SYM_ADAPTIVE_CALLS calls, then generated code, bit for bit the same', () => {
-    const g = new SymGraph();
-    const x = g.symbols(3);
-    const k = g.symbol('k');
-    const o = g.ops;
-    const f = o.mul(k, o.add(o.sin(o.mul(x[0]!, x[1]!)), o.stumpff(2, o.mul(x[2]!, x[2]!))));
-    const outputs = [f, ...g.dense(g.hessian(f, x))];
-    const h = compileSym(g, [x, k], outputs, { mode: 'adaptive' });
-    const s = compileSymScalar(g, [x, k], f, { mode: 'adaptive' });
-    const tape = compileSym(g, [x, k], outputs, { mode: 'interpreter' });
-    const args = Float64Array.of(0.3, -0.7, 1.1);
-    const a = new Float64Array(outputs.length);
-    const b = new Float64Array(outputs.length);
-    tape(b, args, 1.5);
-    const expected = canGenerateCode() ? 'js' : 'interpreter';
-    for (let c = 1; c <= SYM_ADAPTIVE_CALLS + 1; c++) {
-      h(a, args, 1.5);
-      const v = s(args, 1.5);
-      if (c === SYM_ADAPTIVE_CALLS - 1 || c === SYM_ADAPTIVE_CALLS + 1) {
-        expect(h.mode).toBe(c < SYM_ADAPTIVE_CALLS ? 'interpreter' : expected);
-        expect(s.mode).toBe(c < SYM_ADAPTIVE_CALLS ? 'interpreter' : expected);
-        for (let i = 0; i < a.length; i++) expect(Object.is(a[i], b[i])).toBe(true);
-        expect(Object.is(v, b[0])).toBe(true);
-      }
-    }
-    expect(h.outputs).toBe(outputs.length);
-    expect(() => h(new Float64Array(1), args, 1.5)).toThrow(DimensionError);
-  });
 });
 
 describe('arguments', () => {

@@ -550,12 +550,9 @@ export class OcpProgram {
     const inputs = [x, u, r, p];
     const wts = [sigma, ...lam, ...mu, ...eta];
     const name = `ocp stage (${role}${at.length > 0 ? ` + at ${at.join(',')}` : ''})`;
-    const f0 = compileSym(g, inputs, values, { name: `${name} values`, mode: 'adaptive' });
-    const f1 = compileSym(g, inputs, level1, { name: `${name} derivatives`, mode: 'adaptive' });
-    const f2 = compileSym(g, [...inputs, wts], [...level1, ...hKeep], {
-      name: `${name} hessian`,
-      mode: 'adaptive',
-    });
+    const f0 = compileSym(g, inputs, values, { name: `${name} values` });
+    const f1 = compileSym(g, inputs, level1, { name: `${name} derivatives` });
+    const f2 = compileSym(g, [...inputs, wts], [...level1, ...hKeep], { name: `${name} hessian` });
     const block = (offset: number, count: number): OcpRowBlock => ({ offset, count });
     return {
       dims: { nx, nu, ng, nh },
