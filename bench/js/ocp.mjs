@@ -7,7 +7,9 @@
 //   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--only=plate-ball,...]
 //
 // Per id and n: wall time of the whole solve (median and min–max of 5 after a warm-up at the same
-// n; the problem's tracing and compilation happen once per process, before), status and
+// n; the problem's tracing and compilation happen once per process, before) and its CPU time
+// (process.cpuUsage, user + system, median of the same 5: steadier than wall time on a loaded
+// machine), status and
 // second-order verdict, iterations, cost, ms per iteration, the split between the problem's
 // evaluations and the linear algebra (a separate `profile` run), and the bytes allocated per
 // iteration after the first (the heap in use sampled at every iteration of one solve from a
@@ -90,13 +92,26 @@ function study(id) {
   const rows = [];
   for (const n of SIZES) {
     note(`ocp: ${id} n = ${n}`);
-    const r = timeRuns(() => solve(n), 5, 1);
+    const cpu = [];
+    const r = timeRuns(
+      () => {
+        const c0 = process.cpuUsage();
+        const out = solve(n);
+        const c = process.cpuUsage(c0);
+        cpu.push((c.user + c.system) / 1000);
+        return out;
+      },
+      5,
+      1,
+    );
     const s = r.last;
+    const cpuMs = stats(cpu.slice(1)); // the first entry is the warm-up
     const prof = solve(n, { solver: { profile: true } }).solution.timings;
     rows.push({
       id,
       n,
       ms: r.t,
+      cpuMs,
       iterations: s.iterations,
       msPerIteration: r.t.median / Math.max(1, s.iterations),
       cost: s.cost,
