@@ -7,11 +7,14 @@
 //   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--only=plate-ball,...]
 //
 // Per id and n: wall time of the whole solve (median and min–max of 5 after a warm-up at the same
-// n; the problem's tracing and compilation happen once per process, before), status and
+// n; the problem's tracing and compilation happen once per process, before) and its CPU time
+// (process.cpuUsage, user + system, median of the same 5: steadier than wall time on a loaded
+// machine), status and
 // second-order verdict, iterations, cost, ms per iteration, the split between the problem's
 // evaluations and the linear algebra (a separate `profile` run), and the bytes allocated per
 // iteration after the first (the heap in use sampled at every iteration of one solve from a
-// perturbed guess, after a warm-up and a forced GC; bytesPerIteration below). Per id: the fitted log-log exponent of the
+// perturbed guess, after warm-up solves and a forced GC, median over 3 such solves;
+// bytesPerIteration below). Per id: the fitted log-log exponent of the
 // ms per iteration against n. And the cold cost in a fresh process at n = 200: importing the
 // package, tracing and compiling the problem, and the first (unoptimized-JIT) solve.
 import { spawnSync } from 'node:child_process';
@@ -21,6 +24,12 @@ import { emit, load, median, note, QUICK, slope, stats, timeRuns } from '../lib/
 const G = await load('groupoid');
 const SIZES = QUICK ? [200, 400, 1000] : [200, 400, 1000, 2000, 4000];
 const TOL = 1e-10;
+/**
+ * Perturbed solves before the allocation is measured: V8 compiles the generated stage code on a
+ * background thread (~0.5 s per chunk of 1000 statements on the loaded 2-core machine), and until
+ * it is installed the unoptimised code allocates a heap number per operation.
+ */
+const WARM_SOLVES = 6;
 
 const I3 = G.axisAngleToRotation(0, 0, 0);
 const PROBLEMS = {
@@ -52,10 +61,10 @@ const PROBLEMS = {
 
 /**
  * Bytes allocated per iteration after the first (see the header), or NaN without --expose-gc:
- * the heap in use sampled by the solver's per-iteration callback during one solve (after a
- * warm-up solve that creates the instance and the solver's buffers, and a forced GC), the median
- * of the differences between consecutive samples after the first iteration, less what one sample
- * itself allocates. The solve starts from a perturbed guess so that every problem takes several
+ * the heap in use sampled by the solver's per-iteration callback during three solves (after
+ * WARM_SOLVES warm-up solves that create the instance and the solver's buffers and let V8
+ * optimise, and a forced GC before each), the median of the differences between consecutive
+ * samples after the first iteration, less what one sample itself allocates. The solve starts from a perturbed guess so that every problem takes several
  * iterations; run with a large young generation (--max-semi-space-size) so that no scavenge
  * falls inside the solve (one that does shows as a negative difference, which the median
  * ignores).
@@ -69,18 +78,20 @@ function bytesPerIteration(solve, n) {
     return true;
   };
   const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
-  solve(n, extra);
+  for (let i = 0; i < WARM_SOLVES; i++) solve(n, extra);
   globalThis.gc();
   m = 0;
   for (let i = 0; i < 32; i++) sample();
   const calib = [];
   for (let i = 1; i < m; i++) calib.push(heap[i] - heap[i - 1]);
   const perSample = median(calib);
-  globalThis.gc();
-  m = 0;
-  solve(n, extra);
   const d = [];
-  for (let i = 2; i < m; i++) d.push(heap[i] - heap[i - 1] - perSample);
+  for (let rep = 0; rep < 3; rep++) {
+    globalThis.gc();
+    m = 0;
+    solve(n, extra);
+    for (let i = 2; i < m; i++) d.push(heap[i] - heap[i - 1] - perSample);
+  }
   return { bytes: d.length ? median(d) : Number.NaN, samples: d.length };
 }
 
@@ -90,13 +101,26 @@ function study(id) {
   const rows = [];
   for (const n of SIZES) {
     note(`ocp: ${id} n = ${n}`);
-    const r = timeRuns(() => solve(n), 5, 1);
+    const cpu = [];
+    const r = timeRuns(
+      () => {
+        const c0 = process.cpuUsage();
+        const out = solve(n);
+        const c = process.cpuUsage(c0);
+        cpu.push((c.user + c.system) / 1000);
+        return out;
+      },
+      5,
+      1,
+    );
     const s = r.last;
+    const cpuMs = stats(cpu.slice(1)); // the first entry is the warm-up
     const prof = solve(n, { solver: { profile: true } }).solution.timings;
     rows.push({
       id,
       n,
       ms: r.t,
+      cpuMs,
       iterations: s.iterations,
       msPerIteration: r.t.median / Math.max(1, s.iterations),
       cost: s.cost,

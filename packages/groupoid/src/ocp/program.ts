@@ -95,6 +95,11 @@ export interface CompiledStageKind {
   readonly f1: SymFunction;
   /** Values, first derivatives and the Hessian's lower-triangle nonzeros; extra input `wts`. */
   readonly f2: SymFunction;
+  /**
+   * f0, f1, f2 compiled as tapes (core's `'interpreter'` mode), for the kinds an instance calls at
+   * few stages (see {@link OCP_GENERATED_MIN_STAGES}).
+   */
+  readonly tapes: readonly [SymFunction, SymFunction, SymFunction];
   readonly nMargins: number;
   readonly gradIndex: Int32Array;
   readonly cJacIndex: Int32Array;
@@ -553,6 +558,12 @@ export class OcpProgram {
     const f0 = compileSym(g, inputs, values, { name: `${name} values` });
     const f1 = compileSym(g, inputs, level1, { name: `${name} derivatives` });
     const f2 = compileSym(g, [...inputs, wts], [...level1, ...hKeep], { name: `${name} hessian` });
+    const tape = { mode: 'interpreter' } as const;
+    const tapes = [
+      compileSym(g, inputs, values, { name: `${name} values`, ...tape }),
+      compileSym(g, inputs, level1, { name: `${name} derivatives`, ...tape }),
+      compileSym(g, [...inputs, wts], [...level1, ...hKeep], { name: `${name} hessian`, ...tape }),
+    ] as const;
     const block = (offset: number, count: number): OcpRowBlock => ({ offset, count });
     return {
       dims: { nx, nu, ng, nh },
@@ -570,6 +581,7 @@ export class OcpProgram {
       f0,
       f1,
       f2,
+      tapes,
       nMargins: margins.length,
       gradIndex: gr.idx,
       cJacIndex: cj.idx,
@@ -588,6 +600,16 @@ export class OcpProgram {
 }
 
 /**
+ * Stage kinds that an instance evaluates at fewer stages than this (the first and last stage, the
+ * stages of `at` constraints) run on tapes; the others on generated code. Generated code runs
+ * unoptimised, allocating a heap number per operation, until V8 finds it hot, and a function called
+ * a few times per iteration never gets there (measured: ~56 KB per interior-point iteration at
+ * plate-ball n = 200–1000 after 150 warm-up solves), while the one interpreter loop that every tape
+ * shares is optimised early. Kinds used at many stages get the faster straight-line code.
+ */
+const OCP_GENERATED_MIN_STAGES = 16;
+
+/**
  * The {@link StageOcp} of one instance of a program: N, the parameter vector, the stage kinds,
  * evaluation through the compiled functions with no allocation per call.
  */
@@ -602,6 +624,10 @@ export class CompiledStageOcp implements StageOcp {
   private readonly buf: Float64Array;
   private readonly wts: Float64Array;
   private readonly rel: Float64Array;
+  /** Per kind, the functions evaluated: generated code or tapes (see OCP_GENERATED_MIN_STAGES). */
+  private readonly fn0: SymFunction[] = [];
+  private readonly fn1: SymFunction[] = [];
+  private readonly fn2: SymFunction[] = [];
 
   constructor(program: OcpProgram, N: number, p: Float64Array, atStages: readonly number[][]) {
     this.program = program;
@@ -622,6 +648,14 @@ export class CompiledStageOcp implements StageOcp {
       this.stageKind[k] = i;
     }
     this.kinds = kinds;
+    const uses = new Int32Array(kinds.length);
+    for (let k = 0; k <= N; k++) uses[this.stageKind[k]!]!++;
+    kinds.forEach((K, i) => {
+      const hot = uses[i]! >= OCP_GENERATED_MIN_STAGES;
+      this.fn0.push(hot ? K.f0 : K.tapes[0]);
+      this.fn1.push(hot ? K.f1 : K.tapes[1]);
+      this.fn2.push(hot ? K.f2 : K.tapes[2]);
+    });
     let len = 0;
     let wl = 0;
     for (const K of kinds) {
@@ -657,7 +691,8 @@ export class CompiledStageOcp implements StageOcp {
     eta: Float64Array,
     out: OcpStageEval,
   ): void {
-    const K = this.kinds[this.stageKind[k]!]!;
+    const ki = this.stageKind[k]!;
+    const K = this.kinds[ki]!;
     const p = this.p;
     p[P_K] = k;
     let r: Float64Array = EMPTY;
@@ -668,8 +703,8 @@ export class CompiledStageOcp implements StageOcp {
       } else r = xNext;
     }
     const buf = this.buf;
-    if (level === 0) K.f0(buf, x, u, r, p);
-    else if (level === 1) K.f1(buf, x, u, r, p);
+    if (level === 0) this.fn0[ki]!(buf, x, u, r, p);
+    else if (level === 1) this.fn1[ki]!(buf, x, u, r, p);
     else {
       const w = this.wts;
       const ny = K.ny;
@@ -679,7 +714,7 @@ export class CompiledStageOcp implements StageOcp {
       for (let i = 0; i < ny; i++) w[1 + i] = lambda[i]!;
       for (let i = 0; i < ng; i++) w[1 + ny + i] = mu[i]!;
       for (let i = 0; i < nh; i++) w[1 + ny + ng + i] = eta[i]!;
-      K.f2(buf, x, u, r, p, w);
+      this.fn2[ki]!(buf, x, u, r, p, w);
     }
     this.scatter(K, level, out);
   }

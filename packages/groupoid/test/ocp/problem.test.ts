@@ -64,6 +64,34 @@ const I3 = () => SO3.identity(new Float64Array(9));
 // Measured errors of the compiled derivatives against central differences (step 1e-5, relative to
 // max(1, |derivative|)): first derivatives 7e-12–3e-11, Hessians 2e-11–9e-11 (truncation and
 // round-off of the differences, not of the derivatives).
+describe('stage kinds on tapes and on generated code', () => {
+  it('every kind has tapes, which evaluate bit for bit as its generated code', () => {
+    const I = Float64Array.of(0, 0, ...I3());
+    const ocp = plateBallOcp(
+      { n: 40, r: 0.8, Omega: 0.7, c: 0.3, alpha: 0.4, start: I, end: I },
+      true,
+    );
+    const st = ocp.stageOcp;
+    expect(st.kinds.length).toBe(4);
+    const R = rng(7);
+    const vec = () => Float64Array.from({ length: 64 }, () => 0.05 * (2 * R() - 1));
+    for (const K of st.kinds) {
+      expect(K.tapes.map((f) => f.mode)).toEqual(['interpreter', 'interpreter', 'interpreter']);
+      const args = [vec(), vec(), vec(), Float64Array.from(st.p), vec()];
+      const fs = [K.f0, K.f1, K.f2] as const;
+      for (let l = 0; l < 3; l++) {
+        const a = new Float64Array(fs[l]!.outputs);
+        const b = new Float64Array(fs[l]!.outputs);
+        fs[l]!(a, ...args.slice(0, l === 2 ? 5 : 4));
+        K.tapes[l]!(b, ...args.slice(0, l === 2 ? 5 : 4));
+        let same = a.length > 0;
+        for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) same = false;
+        expect(same).toBe(true);
+      }
+    }
+  });
+});
+
 describe('compiled stage derivatives against central differences (step 1e-5)', () => {
   it('SO(3) kinematic, τ = cay and exp, with path equality, gauge row and both ends (≤ 1e-9)', () => {
     for (const map of ['cayley', 'exp'] as const) {
