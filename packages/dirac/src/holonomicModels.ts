@@ -198,6 +198,12 @@ function relativeAngle(d: number): number {
 }
 
 /**
+ * Most links {@link zieglerColumn} accepts: the Dirac and RATTLE steps work on dense (2n)×(2n)
+ * matrices, 128 MB each at n = 2000 (the CLI's limit is 1000).
+ */
+export const ZIEGLER_MAX_LINKS = 2000;
+
+/**
  * The paper's "Ziegler column" with the corrected spring sign (spec 001 §7.2, §11.12): n links of
  * length l from a fixed base at the origin, a point mass m at each moving joint q_i = (x_i, y_i),
  * link vectors e_i = q_i − q_{i−1} (q_0 = 0), absolute angles θ_i = atan2(e_ix, e_iy) from the
@@ -219,8 +225,12 @@ function relativeAngle(d: number): number {
  */
 export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
   const nl = params.n ?? 2;
-  if (!Number.isInteger(nl) || nl < 1) {
-    throw new DomainError('zieglerColumn: n', nl, 'must be a positive integer');
+  if (!Number.isInteger(nl) || nl < 1 || nl > ZIEGLER_MAX_LINKS) {
+    throw new DomainError(
+      'zieglerColumn: n',
+      nl,
+      `must be an integer in [1, ${ZIEGLER_MAX_LINKS}]`,
+    );
   }
   const mass = positive('zieglerColumn: m', params.m ?? 1);
   const k = nonNegative('zieglerColumn: k', params.k ?? 1);

@@ -1,6 +1,6 @@
-import { symmetricEigen } from '@geomech/core';
+import { DomainError, symmetricEigen } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
-import { zieglerColumn } from '../src/holonomicModels.js';
+import { ZIEGLER_MAX_LINKS, zieglerColumn } from '../src/holonomicModels.js';
 import {
   buckledEquilibria,
   criticalDivergenceLoad,
@@ -353,5 +353,14 @@ describe('spring angles between links (holonomicModels relativeAngle)', () => {
       (Math.cos(0.3) + Math.cos(-0.2)) +
       (Math.cos(0.3) + Math.cos(-0.2) + Math.cos(0.5));
     expect(z.V(q)).toBeCloseTo(springs + 0.2 * heights, 13);
+  });
+});
+
+describe('zieglerColumn size limit', () => {
+  it('refuses more than ZIEGLER_MAX_LINKS links before any work (a DomainError naming n)', () => {
+    expect(ZIEGLER_MAX_LINKS).toBe(2000);
+    expect(zieglerColumn({ n: ZIEGLER_MAX_LINKS }).links).toBe(2000);
+    expect(() => zieglerColumn({ n: ZIEGLER_MAX_LINKS + 1 })).toThrow(DomainError);
+    expect(() => zieglerColumn({ n: 1e6 })).toThrow(/zieglerColumn: n/);
   });
 });

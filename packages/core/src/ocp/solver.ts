@@ -41,7 +41,7 @@
  * @module
  */
 import { OCP_SECOND_ORDER_DUAL_REG, OCP_SECOND_ORDER_MARGIN } from '../constants.js';
-import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
+import { DimensionError, DomainError, NonFiniteError, ResourceLimitError } from '../errors.js';
 import { type CoreExit, IpmCore } from './ipm.js';
 import {
   type OcpIterationInfo,
@@ -151,6 +151,13 @@ export interface OcpResult {
 }
 
 /**
+ * Largest estimated memory (bytes) of the stage KKT system an {@link OcpSolver} accepts: 4 GiB.
+ * The estimate is 24·Σ_k w_k² bytes with the stage width w_k = nx_k + nu_k + ng_k + nh_k + nx_{k+1}
+ * (the plate-ball at n = 10⁵ needs ≈ 0.5 GB; n = 10⁷ would need ≈ 54 GB and is refused).
+ */
+export const OCP_MAX_BYTES = 4 * 2 ** 30;
+
+/**
  * The interior-point solver for one {@link StageOcp}. It owns every buffer (trajectory copies for
  * trial points, stage evaluations, the stage-wise factorization, the filter), so repeated solves
  * and the iterations of one solve allocate nothing after the first iteration (the first
@@ -226,6 +233,23 @@ export class OcpSolver {
         throw new DimensionError(`OcpSolver: stateStorage(${k})`, 'a positive integer', ns);
       }
       storage[k] = ns;
+    }
+    // memory before work: the stage KKT system keeps a few dense blocks of the stage width
+    // w_k = nx_k + nu_k + ng_k + nh_k + nx_{k+1} per stage (factors, Hessian, Jacobians); refuse a
+    // problem whose estimate 3·8·Σ w_k² bytes exceeds OCP_MAX_BYTES instead of running out of memory
+    let estimate = 0;
+    for (let k = 0; k <= N; k++) {
+      const d = dims[k]!;
+      const w = d.nx + d.nu + d.ng + d.nh + (k < N ? dims[k + 1]!.nx : 0);
+      estimate += 24 * w * w;
+    }
+    if (estimate > OCP_MAX_BYTES) {
+      throw new ResourceLimitError(
+        'OcpSolver: estimated memory of the stage KKT system',
+        OCP_MAX_BYTES,
+        Math.round(estimate),
+        'bytes',
+      );
     }
     this.stageDims = dims;
     this.stateOffset = new Int32Array(N + 2);

@@ -4,11 +4,12 @@ import {
   DomainError,
   EvaluationDomainError,
   NonFiniteError,
+  ResourceLimitError,
 } from '../../src/errors.js';
 import { DenseLU } from '../../src/linalg/lu.js';
 import { resolveOcpOptions } from '../../src/ocp/options.js';
 import type { StageOcp } from '../../src/ocp/problem.js';
-import { OcpSolver, solveOcp } from '../../src/ocp/solver.js';
+import { OCP_MAX_BYTES, OcpSolver, solveOcp } from '../../src/ocp/solver.js';
 import { rng } from '../support/random.js';
 import { stageDerivativeError } from './derivativeCheck.js';
 import {
@@ -861,5 +862,28 @@ describe('warm start, options and inputs', () => {
     expect(result.secondOrder).toBe('minimum');
     expect(maxDiff(result.u, [-0.5, -0.5])).toBeLessThan(1e-12);
     expect(result.cost).toBeCloseTo(0.25, 12);
+  });
+});
+
+describe('OcpSolver: memory checked before work', () => {
+  it('refuses a problem whose KKT estimate exceeds OCP_MAX_BYTES with a ResourceLimitError', () => {
+    // 5·10⁶ stages of width 10 + 4 + 3 + 0 + 10 = 27: 24·27²·5e6 ≈ 87 GB
+    const huge = {
+      N: 5_000_000,
+      dims: () => ({ nx: 10, nu: 4, ng: 3, nh: 0 }),
+      stateStorage: () => 10,
+      retract: () => undefined,
+      evaluate: () => undefined,
+    } as unknown as StageOcp;
+    let caught: unknown;
+    try {
+      new OcpSolver(huge);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ResourceLimitError);
+    const e = caught as ResourceLimitError;
+    expect(e.limit).toBe(OCP_MAX_BYTES);
+    expect(e.requested).toBe(24 * 27 * 27 * 5_000_000 + 24 * 17 * 17);
   });
 });

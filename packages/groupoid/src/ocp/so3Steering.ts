@@ -509,6 +509,12 @@ function extremalGuess(
 
 function guessFrom(ocp: LieOcp, g: So3SteeringResult | So3SteeringGuess, n: number) {
   if ('solution' in g && compatible(g.solution, ocp)) return g.solution;
+  if (g.xi === undefined || typeof g.xi.length !== 'number')
+    throw new DomainError(
+      'solveSo3Steering: guess.xi',
+      String(g.xi),
+      'must be an array of 3n numbers',
+    );
   if (g.xi.length !== 3 * n)
     throw new DimensionError('solveSo3Steering: guess.xi', 3 * n, g.xi.length);
   if (g.R === undefined) return ocp.rollout(Float64Array.from(g.xi));

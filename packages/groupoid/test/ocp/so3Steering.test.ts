@@ -267,3 +267,30 @@ describe('SO(3) sub-Riemannian steering (spec 003 §8.1, S4) on the interior-poi
     expect(Math.max(...Array.from(res, Math.abs))).toBeGreaterThan(0.1);
   });
 });
+
+describe('solveSo3Steering: guesses checked at the boundary', () => {
+  it('a guess without xi, a wrong length, a zero rotation and a scaled rotation', () => {
+    const n = 20;
+    // no xi: a DomainError naming guess.xi (was a TypeError from reading undefined.length)
+    expect(() =>
+      solveSo3Steering({ phi: 1, n, guess: { R: new Float64Array(9 * (n + 1)) } as never }),
+    ).toThrow(/solveSo3Steering: guess\.xi/);
+    expect(() => solveSo3Steering({ phi: 1, n, guess: { xi: new Float64Array(5) } })).toThrow(
+      DimensionError,
+    );
+    // all-zero R has no nearest rotation: refused (issue 18 reported ok: true with RᵀR = 0)
+    expect(() =>
+      solveSo3Steering({
+        phi: 1,
+        n,
+        guess: { xi: new Float64Array(3 * n), R: new Float64Array(9 * (n + 1)) },
+      }),
+    ).toThrow(/SO3\.normalize/);
+    // R doubled is normalized onto SO(3): the answer is the S4 optimum with rotations
+    const R = new Float64Array(9 * (n + 1));
+    for (let k = 0; k <= n; k++) R[9 * k] = R[9 * k + 4] = R[9 * k + 8] = 2;
+    const r = solveSo3Steering({ phi: 1, n, guess: { xi: new Float64Array(3 * n).fill(0.1), R } });
+    expect(r.success).toBe(true);
+    expect(r.cost).toBeCloseTo(5.845383, 6); // S4, φ = 1, n = 20
+  });
+});
