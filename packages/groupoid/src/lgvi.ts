@@ -513,7 +513,7 @@ export interface So3LgviOptions extends LgviNewtonOptions {
  * const s = new So3LgviStepper({ inertia: [1, 1, 2], h: 0.01,
  *   potential: new GravityPotential(1, 9.81, [0, 0, 0.5]) });
  * const sol = integrate(s, s.initialState([0.1, 0, 0], [0, 0, 20]), { h: 0.01, steps: 100 });
- * sol.spatialMomentum[3 * 100 + 2]! - sol.spatialMomentum[2]!; // ≈ 1e-14: e₃·RΠ is conserved
+ * Math.abs(sol.spatialMomentum[3 * 100 + 2]! - sol.spatialMomentum[2]!) < 1e-12; // true: e₃·RΠ is conserved
  * ```
  */
 export class So3LgviStepper implements Stepper<So3LgviField> {

@@ -69,14 +69,10 @@ const SIZE = 74;
  * The Newton solve of (6.1-e) for the free rigid body with diagonal inertia (spec 003 §8.1): from
  * ξ_k finds ξ_{k+1} with (dτ⁻¹_{−hξ_{k+1}})ᵀ𝕀ξ_{k+1} = (dτ⁻¹_{hξ_k})ᵀ𝕀ξ_k, starting at ξ_k, with
  * the analytic Jacobian and the stopping rule of core's `NewtonSolver` (tol on ‖F‖∞, 4ε step test,
- * backtracking Armijo line search). Allocates nothing per solve.
- *
- * @example
- * ```ts
- * const nw = new RigidBodyNewton(Float64Array.of(1, 2, 3), 0.1, 'cayley', 1e-14, 50);
- * const next = new Float64Array(3);
- * nw.solve(Float64Array.of(0.8, -0.5, 0.3), next, 1); // nw.iterations === 3
- * ```
+ * backtracking Armijo line search). Allocates nothing per solve. Internal to the package (not
+ * exported from its index): users reach it through `RigidBodyStepper` and `simulateRigidBody`,
+ * whose examples run it, e.g. `new RigidBodyNewton(Float64Array.of(1, 2, 3), 0.1, 'cayley',
+ * 1e-14, 50).solve(xi, next, 1)` takes 3 iterations from ξ = (0.8, −0.5, 0.3).
  */
 export class RigidBodyNewton {
   /** Newton iterations (Jacobian solves) of the last {@link solve}. */
