@@ -26,9 +26,12 @@ import {
   type Force,
   type MethodTraits,
   methodTraits,
+  NEWTON_DEFAULT_STEP_TOL,
   NEWTON_DEFAULT_TOL,
+  NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
+  SingularJacobianError,
   SingularMatrixError,
 } from '@geomech/core';
 import { mechanicalMidpointLd } from './discrete.js';
@@ -117,6 +120,16 @@ export class MidpointHerglotz extends ContactStepper {
   readonly sigma: number;
   private readonly newton: NewtonSolver;
   private readonly hessian: PotentialHessian;
+  /**
+   * n = 1, unforced, autonomous V: the step runs a scalar Newton iteration with the stopping rule
+   * of core's NewtonSolver (|G| ≤ tol, or a full step |Δx| ≤ NEWTON_DEFAULT_STEP_TOL·max(1, |x|))
+   * without its general-n machinery, which costs more than the step itself in one dimension
+   * (60 ns against 290 ns per step on the damped pendulum).
+   */
+  private readonly scalarPath: boolean;
+  private readonly tolScalar: number;
+  private readonly maxIterationsScalar: number;
+  private readonly hess1 = new Float64Array(1);
   private readonly residualFn: (out: Float64Array, x: Float64Array) => void;
   private readonly jacobianFn: (out: Float64Array, x: Float64Array) => void;
   // the step being solved: q_k, σ p_k and the quadrature time t_k + h/2
@@ -161,6 +174,9 @@ export class MidpointHerglotz extends ContactStepper {
       throwOnFailure: true,
     });
     this.hessian = potentialHessian(V);
+    this.tolScalar = options.tol ?? NEWTON_DEFAULT_TOL;
+    this.maxIterationsScalar = options.maxIterations ?? 50;
+    this.scalarPath = n === 1 && force === undefined && isAutonomous(V);
     this.qk = new Float64Array(n);
     this.spk = new Float64Array(n);
     this.guess = new Float64Array(n);
@@ -248,6 +264,7 @@ export class MidpointHerglotz extends ContactStepper {
     const forced = this.discreteForce !== undefined;
     if (u.length !== this.inputSize)
       throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);
+    if (this.scalarPath) return this.advanceScalar(state, k, t);
     this.uk = u;
     this.tm = t + 0.5 * h;
     // initial guess: the free flight q + h(σp) (exact when ∇V ≡ 0)
@@ -294,6 +311,58 @@ export class MidpointHerglotz extends ContactStepper {
     this.lastResidual = result.residualNorm;
     this.lastSigma = sigma;
     return result.iterations;
+  }
+
+  /** {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}). */
+  private advanceScalar(state: Float64Array, k: number, t: number): number {
+    const { h, sigma, grad, mid, hess1 } = this;
+    const V = this.lagrangian.potential;
+    const q0 = state[0]!;
+    const sp = sigma * state[1]!;
+    let x = q0 + h * sp;
+    mid[0] = 0.5 * (q0 + x);
+    V.gradV(grad, mid);
+    let g = (x - q0) / h + 0.5 * h * grad[0]! - sp;
+    let r = Math.abs(g);
+    if (!Number.isFinite(r)) throw new NonFiniteError('newton: F(x0)', 0);
+    let it = 0;
+    for (;;) {
+      if (r <= this.tolScalar) break;
+      if (it >= this.maxIterationsScalar) throw new NewtonDivergedError(it, r, k);
+      if (V.hessV !== undefined) V.hessV(hess1, mid);
+      else this.hessian(hess1, mid, t + 0.5 * h);
+      const dg = 1 / h + 0.25 * h * hess1[0]!;
+      if (!(dg !== 0) || !Number.isFinite(dg)) {
+        throw new SingularJacobianError(it, Number.POSITIVE_INFINITY, k);
+      }
+      const dx = -g / dg;
+      it++;
+      const small = Math.abs(dx) <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, Math.abs(x));
+      x += dx;
+      mid[0] = 0.5 * (q0 + x);
+      V.gradV(grad, mid);
+      g = (x - q0) / h + 0.5 * h * grad[0]! - sp;
+      r = Math.abs(g);
+      if (!Number.isFinite(r))
+        throw new NewtonDivergedError(it, r, k, 'produced a non-finite residual');
+      if (small) break;
+    }
+    const d = x - q0;
+    const z = sigma * state[2]! + (d * d) / (2 * h) - h * V.V(mid);
+    if (!Number.isFinite(z)) throw new NonFiniteError(`step ${k}: z`);
+    if (!this.peeking) {
+      this.lastQ[0] = q0;
+      this.lastQ1[0] = x;
+      this.lastT = t;
+      this.hasLastStep = true;
+    }
+    state[1] = d / h - 0.5 * h * grad[0]!;
+    state[0] = x;
+    state[2] = z;
+    this.lastIterations = it;
+    this.lastResidual = r;
+    this.lastSigma = sigma;
+    return it;
   }
 
   /**
