@@ -133,7 +133,10 @@ async function mainLoop() {
   const t0 = performance.now();
   for (let i = 0; i < TINY; i++) {
     const code = await main(
-      [...pointArgv(tiny.spec, i, undefined, undefined), '--out=/dev/null/x.json'],
+      [
+        ...pointArgv(tiny.spec, i, undefined, undefined),
+        `--out=${os.tmpdir()}/geomech-sweep-bench-out.json`,
+      ],
       silent,
     );
     if (code !== 0) throw new Error(`point ${i}: exit ${code}`);
