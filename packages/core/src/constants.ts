@@ -287,7 +287,9 @@ export const OCP_LOCAL_RANK_RTOL = 1e-10;
  * Most equality constraint rows the stage-wise KKT factorization carries at one stage (constraints
  * that the later controls cannot eliminate: terminal and initial conditions, state-only path
  * equalities). Each carried row costs O(n_x) work per stage; boundary conditions carry at most
- * 2·n_x rows. A problem that needs more (state-only equalities at many stages) gets status
+ * 2·n_x rows. State-only inequality rows (state bounds, inequalities on the state alone) that the
+ * interior-point method would keep as rows are condensed into the Hessian instead when keeping
+ * them would exceed this limit; a problem whose state-only equalities alone need more gets status
  * `stepComputationFailed` with a message naming this limit.
  */
 export const OCP_MAX_CARRIED_CONSTRAINTS = 64;

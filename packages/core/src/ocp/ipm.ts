@@ -19,7 +19,9 @@
  *   J_h,iᵀ(r_s,i − Σᵢrᵢ) to the right-hand side;
  * - otherwise (strongly active) keeps it as a row of {@link StageKktSystem} with unknown dyᵢ:
  *   J_h,i dw − dyᵢ/Σᵢ = −rᵢ + r_s,i/Σᵢ, and dsᵢ = (r_s,i + dyᵢ)/Σᵢ — the condensed form would need
- *   cancellations of entries of size Σᵢ ≈ z²/μ (IPOPT keeps all slacks in its augmented system).
+ *   cancellations of entries of size Σᵢ ≈ z²/μ (IPOPT keeps all slacks in its augmented system);
+ *   a kept row on the state alone is carried by the factorization to the initial stage, so when
+ *   those would exceed {@link OCP_MAX_CARRIED_CONSTRAINTS} the state-only rows are condensed too.
  *
  * The stage-structured system is then
  *
@@ -46,7 +48,7 @@
  * @module
  */
 
-import { OCP_SLACK_CONDENSE_SIGMA } from '../constants.js';
+import { OCP_MAX_CARRIED_CONSTRAINTS, OCP_SLACK_CONDENSE_SIGMA } from '../constants.js';
 import { EvaluationDomainError } from '../errors.js';
 import type { OcpIterationInfo, ResolvedOcpOptions } from './options.js';
 import type { OcpStageDims, OcpStageEval, StageOcp } from './problem.js';
@@ -222,6 +224,11 @@ export class IpmCore {
   /** Stage of a failed evaluation or factorization (−1: none). */
   failStage = -1;
   lastFactorStatus: KktFactorStatus = 'ok';
+  /**
+   * Whether the last assembled matrix condensed the state-only inequality rows because keeping
+   * them would carry more than {@link OCP_MAX_CARRIED_CONSTRAINTS} rows (see `prepareMatrix`).
+   */
+  condensedStateOnly = false;
   /** Milliseconds in the problem's evaluations and in factorizations and solves (option `profile`). */
   evaluationMs = 0;
   linearAlgebraMs = 0;
@@ -943,6 +950,62 @@ export class IpmCore {
   }
 
   /**
+   * Whether row `i` of stage k's inequality Jacobian (or, with `g`, of its equality Jacobian) is
+   * state-only: its control part is zero, so the stage's controls cannot eliminate it and the
+   * stage-wise factorization carries it to the initial stage (see {@link StageKktSystem}).
+   */
+  private stateOnlyRow(jac: Float64Array, row: number, nx: number, nw: number): boolean {
+    for (let a = nx; a < nw; a++) if (jac[row + a] !== 0) return false;
+    return true;
+  }
+
+  /**
+   * True when the state-only rows that would be kept this iteration, with the state-only equality
+   * rows, exceed {@link OCP_MAX_CARRIED_CONSTRAINTS}: a state bound nearly active at many stages
+   * (Σᵢ > {@link OCP_SLACK_CONDENSE_SIGMA} at a start close to the bound) would otherwise stop the
+   * factorization with `tooManyCarried`. Every state-only equality row counts, a kept state-only
+   * inequality row counts; rows with a control part are absorbed by their stage.
+   */
+  private carriedRowsExceeded(): boolean {
+    const { kkt, hJac, kept } = this;
+    let count = 0;
+    for (let k = 0; k <= this.N; k++) {
+      const nx = this.nxA[k]!;
+      const nw = nx + this.nuA[k]!;
+      const gj = kkt.gJacOffset[k]!;
+      for (let i = 0; i < this.ngA[k]!; i++) {
+        if (this.stateOnlyRow(kkt.gJac, gj + i * nw, nx, nw)) count++;
+      }
+      const yo = this.hOff[k]!;
+      const ho = this.hjOff[k]!;
+      for (let i = 0; i < this.nhA[k]!; i++) {
+        if (kept[yo + i] === 1 && this.stateOnlyRow(hJac, ho + i * nw, nx, nw)) count++;
+      }
+    }
+    return count > OCP_MAX_CARRIED_CONSTRAINTS;
+  }
+
+  /**
+   * Condenses every state-only inequality row (J_hᵀΣJ_h in the Hessian, as HPIPM and FATROP treat
+   * all inequalities) instead of keeping it as a carried KKT row. The price is the cancellation
+   * described at {@link OCP_SLACK_CONDENSE_SIGMA}: curvature along directions that keep several
+   * strongly active rows satisfied is computed from entries of size Σ ≈ z/s, with a relative error
+   * of about ε·Σ; the step is still a Newton step of the same KKT system.
+   */
+  private condenseStateOnlyRows(): void {
+    const { hJac, kept } = this;
+    for (let k = 0; k <= this.N; k++) {
+      const nx = this.nxA[k]!;
+      const nw = nx + this.nuA[k]!;
+      const yo = this.hOff[k]!;
+      const ho = this.hjOff[k]!;
+      for (let i = 0; i < this.nhA[k]!; i++) {
+        if (kept[yo + i] === 1 && this.stateOnlyRow(hJac, ho + i * nw, nx, nw)) kept[yo + i] = 0;
+      }
+    }
+  }
+
+  /**
    * The KKT matrix at the current point: Σ = Z/S; inequality rows with Σᵢ > OCP_SLACK_CONDENSE_SIGMA
    * (strongly active) stay KKT rows with diagonal −1/Σᵢ, the others are condensed into the Hessian
    * as J_hᵀΣJ_h. Requires a level-2 evaluation (the Hessian buffer holds the Lagrangian Hessian).
@@ -954,6 +1017,8 @@ export class IpmCore {
       sigma[i] = si;
       this.kept[i] = si > OCP_SLACK_CONDENSE_SIGMA ? 1 : 0;
     }
+    this.condensedStateOnly = this.carriedRowsExceeded();
+    if (this.condensedStateOnly) this.condenseStateOnlyRows();
     for (let k = 0; k <= this.N; k++) {
       const ng = this.ngA[k]!;
       const nh = this.nhA[k]!;
@@ -1077,7 +1142,7 @@ export class IpmCore {
       }
       if (status === 'tooManyCarried') {
         this.message =
-          'more equality rows must be carried between stages than OCP_MAX_CARRIED_CONSTRAINTS allows (state-only equalities at many stages)';
+          'more equality rows must be carried between stages than OCP_MAX_CARRIED_CONSTRAINTS allows (equalities on the state alone, g(x) = 0, at many stages: state-only inequality rows are condensed instead, but equalities cannot be)';
         this.lastFactorStatus = status;
         return 'stepComputationFailed';
       }
