@@ -38,15 +38,15 @@
  * @module
  */
 import {
-  CENTRAL_DIFFERENCE_STEP,
   checkForce,
   DenseLU,
   DimensionError,
   DiscreteForce,
-  DomainError,
   type Force,
   type ForceQuadrature,
   GeomechError,
+  type JacobianFunction,
+  jacobianFromFiniteDifferences,
   type MethodTraits,
   methodTraits,
   NEWTON_DEFAULT_TOL,
@@ -450,8 +450,8 @@ export class ContactIntegrator extends ContactStepper {
    *   δz_{k+1} = D1 L_d·δq + D2 L_d·δy + σ δz,
    *
    * the last from z_{k+1} = z_k + L_d and the mixed partial ∂(D2 L_d)/∂q0 = (D2D1)ᵀ. G_q, G_z,
-   * ∂(D2 L_d)/∂q1 and ∂(D2 L_d)/∂z are central differences (relative step
-   * `CENTRAL_DIFFERENCE_STEP`: the discrete Lagrangian gives only D2D1 and D2Dz); the force's
+   * ∂(D2 L_d)/∂q1 and ∂(D2 L_d)/∂z are core's central differences
+   * (`jacobianFromFiniteDifferences`: the discrete Lagrangian gives only D2D1 and D2Dz); the force's
    * Jacobians are `DiscreteForce.jacobian`. Cold path: allocates its scratch on the first call.
    *
    * @throws {@link DomainError} before any step, or after the explicit two-point start step (its
@@ -471,28 +471,17 @@ export class ContactIntegrator extends ContactStepper {
     const { n, Ld } = this;
     const m = this.inputSize;
     const s = 2 * n + 1;
-    if (!this.hasLastStep || this.lastWasStart) {
-      throw new DomainError(
-        'ContactIntegrator.stepDerivatives',
-        this.hasLastStep ? 'the two-point start step' : 'no step taken',
-        'needs a Hamiltonian step (x_{k+1} = Φ̃_d(x_k, u_k)) just taken',
-      );
-    }
-    if (dxdx.length !== s * s)
-      throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
-    if (dxdu.length !== s * m)
-      throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
-    this.derivatives ??= contactDerivativeScratch(n, m);
+    this.checkStepDerivatives('ContactIntegrator.stepDerivatives', this.hasLastStep, dxdx, dxdu);
+    this.derivatives ??= this.derivativeScratch();
     const d = this.derivatives;
-    const { Gy, Gq, Gz, Pq, Py, Pz, Fq0, Fq1, Fu, D1, D2, a, b, rhs, col, lu } = d;
+    const { Gy, Gw, Pw, Pq, Fq0, Fq1, Fu, D1, D2, w, rhs, col, lu } = d;
     const y = this.lastY;
     const z = this.lastZT[0]!;
     const t = this.lastZT[1]!;
-    const p = this.lastP;
     // the step (q_k, p_k, z_k, t_k, u_k) as the Newton system reads it
     const { qk } = this;
     qk.set(this.lastQ);
-    this.pk.set(p);
+    this.pk.set(this.lastP);
     this.zk = z;
     this.tk = t;
     this.uk = this.lastU;
@@ -500,55 +489,23 @@ export class ContactIntegrator extends ContactStepper {
     lu.factor(Gy);
     if (lu.isSingular) throw new SingularMatrixError('ContactIntegrator.stepDerivatives: G_y', -1);
     const sigma = 1 + Ld.Dz(qk, y, z, t);
-    // G_q (columns j of q_k) and G_z: central differences of G
-    for (let j = 0; j < n; j++) {
-      const x0 = qk[j]!;
-      const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x0));
-      qk[j] = x0 + e;
-      this.residualFn(a, y);
-      qk[j] = x0 - e;
-      this.residualFn(b, y);
-      qk[j] = x0;
-      for (let i = 0; i < n; i++) Gq[i * n + j] = (a[i]! - b[i]!) / (2 * e);
-    }
-    {
-      const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(z));
-      this.zk = z + e;
-      this.residualFn(a, y);
-      Ld.D2(D1, qk, y, z + e, t);
-      this.zk = z - e;
-      this.residualFn(b, y);
-      Ld.D2(D2, qk, y, z - e, t);
-      this.zk = z;
-      for (let i = 0; i < n; i++) {
-        Gz[i] = (a[i]! - b[i]!) / (2 * e);
-        Pz[i] = (D1[i]! - D2[i]!) / (2 * e);
-      }
-    }
-    // ∂(D2 L_d)/∂q1 by central differences, ∂(D2 L_d)/∂q0 = (D2D1)ᵀ
-    const yj = d.y;
-    yj.set(y);
-    for (let j = 0; j < n; j++) {
-      const x0 = y[j]!;
-      const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x0));
-      yj[j] = x0 + e;
-      Ld.D2(a, qk, yj, z, t);
-      yj[j] = x0 - e;
-      Ld.D2(b, qk, yj, z, t);
-      yj[j] = x0;
-      for (let i = 0; i < n; i++) Py[i * n + j] = (a[i]! - b[i]!) / (2 * e);
-    }
+    // G_w = ∂G/∂(q_k, z_k) and P_w = ∂(D2 L_d)/∂(q_{k+1}, z_k) (n × (n+1)), central differences
+    for (let i = 0; i < n; i++) w[i] = qk[i]!;
+    w[n] = z;
+    d.dG(Gw, w);
+    qk.set(this.lastQ);
+    this.zk = z;
+    for (let i = 0; i < n; i++) w[i] = y[i]!;
+    d.dP(Pw, w);
+    // ∂(D2 L_d)/∂q0 = (D2D1)ᵀ (the mixed partial)
     Ld.D2D1(d.D21, qk, y, z, t);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Pq[i * n + j] = d.D21[j * n + i]!;
     const fd = this.discreteForce;
     if (fd !== undefined) {
       fd.jacobian(Fq0, Fq1, m > 0 ? Fu : undefined, t, qk, y, this.lastU);
       const wp = fd.weightPlus;
-      for (let i = 0; i < n * n; i++) {
-        Pq[i] = Pq[i]! + wp * Fq0[i]!;
-        Py[i] = Py[i]! + wp * Fq1[i]!;
-      }
-    }
+      for (let i = 0; i < n * n; i++) Pq[i] = Pq[i]! + wp * Fq0[i]!;
+    } else Fq1.fill(0);
     Ld.D1(D1, qk, y, z, t);
     Ld.D2(D2, qk, y, z, t);
     const wm = fd?.weightMinus ?? 0;
@@ -557,9 +514,9 @@ export class ContactIntegrator extends ContactStepper {
     for (let j = 0; j < s + m; j++) {
       for (let i = 0; i < n; i++) {
         let r = 0;
-        if (j < n) r = -Gq[i * n + j]!;
+        if (j < n) r = -Gw[i * (n + 1) + j]!;
         else if (j < 2 * n) r = i === j - n ? -sigma : 0;
-        else if (j === 2 * n) r = -Gz[i]!;
+        else if (j === 2 * n) r = -Gw[i * (n + 1) + n]!;
         else r = -wm * Fu[i * m + (j - s)]!;
         rhs[i] = r;
       }
@@ -573,15 +530,52 @@ export class ContactIntegrator extends ContactStepper {
         let dp = 0;
         for (let l = 0; l < n; l++) {
           if (j === l) dp += Pq[i * n + l]!;
-          dp += Py[i * n + l]! * col[l]!;
+          dp += (Pw[i * (n + 1) + l]! + wp * Fq1[i * n + l]!) * col[l]!;
         }
-        if (j === 2 * n) dp += Pz[i]!;
+        if (j === 2 * n) dp += Pw[i * (n + 1) + n]!;
         if (j > 2 * n) dp += wp * Fu[i * m + (j - s)]!;
         out[(n + i) * w + c] = dp;
         dz += (j === i ? D1[i]! : 0) + D2[i]! * col[i]!;
       }
       out[2 * n * w + c] = dz;
     }
+  }
+
+  /** The scratch of {@link stepDerivatives}, with its two central-difference Jacobians (cold). */
+  private derivativeScratch(): ContactDerivativeScratch {
+    const { n, Ld } = this;
+    const m = this.inputSize;
+    const v = (k: number) => new Float64Array(k);
+    const qz = v(n);
+    // w = (q_k, z_k) ↦ G at the accepted q_{k+1} (the residual reads qk, zk)
+    const G = (out: Float64Array, w: Float64Array) => {
+      for (let i = 0; i < n; i++) this.qk[i] = w[i]!;
+      this.zk = w[n]!;
+      this.residualFn(out, this.lastY);
+    };
+    // w = (q_{k+1}, z_k) ↦ D2 L_d(q_k, q_{k+1}, z_k, t_k)
+    const P = (out: Float64Array, w: Float64Array) => {
+      for (let i = 0; i < n; i++) qz[i] = w[i]!;
+      Ld.D2(out, this.lastQ, qz, w[n]!, this.lastZT[1]!);
+    };
+    return {
+      Gy: v(n * n),
+      Gw: v(n * (n + 1)),
+      Pw: v(n * (n + 1)),
+      Pq: v(n * n),
+      D21: v(n * n),
+      Fq0: v(n * n),
+      Fq1: v(n * n),
+      Fu: v(Math.max(1, n * m)),
+      D1: v(n),
+      D2: v(n),
+      w: v(n + 1),
+      rhs: v(n),
+      col: v(n),
+      lu: new DenseLU(n),
+      dG: jacobianFromFiniteDifferences(G, n, n + 1),
+      dP: jacobianFromFiniteDifferences(P, n, n + 1),
+    };
   }
 
   /**
@@ -833,47 +827,26 @@ export function integrateContact<Lag extends IntegratorLagrangian>(
 /** Scratch of {@link ContactIntegrator.stepDerivatives} (allocated on its first call). */
 interface ContactDerivativeScratch {
   readonly Gy: Float64Array;
-  readonly Gq: Float64Array;
-  readonly Gz: Float64Array;
+  /** ∂G/∂(q_k, z_k), n × (n+1). */
+  readonly Gw: Float64Array;
+  /** ∂(D2 L_d)/∂(q_{k+1}, z_k), n × (n+1). */
+  readonly Pw: Float64Array;
   readonly Pq: Float64Array;
-  readonly Py: Float64Array;
-  readonly Pz: Float64Array;
   readonly D21: Float64Array;
   readonly Fq0: Float64Array;
   readonly Fq1: Float64Array;
   readonly Fu: Float64Array;
   readonly D1: Float64Array;
   readonly D2: Float64Array;
-  readonly a: Float64Array;
-  readonly b: Float64Array;
-  readonly y: Float64Array;
+  /** (q, z) or (q_{k+1}, z) of the differenced maps. */
+  readonly w: Float64Array;
   readonly rhs: Float64Array;
   readonly col: Float64Array;
   readonly lu: DenseLU;
-}
-
-function contactDerivativeScratch(n: number, m: number): ContactDerivativeScratch {
-  const v = (k: number) => new Float64Array(k);
-  return {
-    Gy: v(n * n),
-    Gq: v(n * n),
-    Gz: v(n),
-    Pq: v(n * n),
-    Py: v(n * n),
-    Pz: v(n),
-    D21: v(n * n),
-    Fq0: v(n * n),
-    Fq1: v(n * n),
-    Fu: v(Math.max(1, n * m)),
-    D1: v(n),
-    D2: v(n),
-    a: v(n),
-    b: v(n),
-    y: v(n),
-    rhs: v(n),
-    col: v(n),
-    lu: new DenseLU(n),
-  };
+  /** Central differences of w = (q_k, z_k) ↦ G(q_{k+1}; q_k, p_k, z_k, u_k). */
+  readonly dG: JacobianFunction;
+  /** Central differences of w = (q_{k+1}, z_k) ↦ D2 L_d(q_k, q_{k+1}, z_k, t_k). */
+  readonly dP: JacobianFunction;
 }
 
 function allFinite(v: Float64Array): boolean {

@@ -1,7 +1,13 @@
 // ContactIntegrator.stepDerivatives (issue 17): ∂x_{k+1}/∂x_k and ∂x_{k+1}/∂u_k of the generic
 // discrete Herglotz step on x = (q, p, z), against central differences of the step (≤ 1e-7
 // relative to max(1, max |entry|)).
-import { DimensionError, DomainError, type Force, type Potential } from '@geomech/core';
+import {
+  DimensionError,
+  DomainError,
+  type Force,
+  finiteDifferenceJacobian,
+  type Potential,
+} from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import {
   ContactIntegrator,
@@ -49,26 +55,13 @@ const zCoupled2 = contactLagrangian({
     ),
 });
 
+/** The central-difference Jacobian (core's) of f at x, `rows` outputs. */
 function centralJacobian(
   f: (out: Float64Array, x: Float64Array) => void,
   x: Float64Array,
   rows: number,
-  eps = 1e-6,
 ): Float64Array {
-  const cols = x.length;
-  const J = new Float64Array(rows * cols);
-  const fp = new Float64Array(rows);
-  const fm = new Float64Array(rows);
-  for (let j = 0; j < cols; j++) {
-    const x0 = x[j]!;
-    x[j] = x0 + eps;
-    f(fp, x);
-    x[j] = x0 - eps;
-    f(fm, x);
-    x[j] = x0;
-    for (let i = 0; i < rows; i++) J[i * cols + j] = (fp[i]! - fm[i]!) / (2 * eps);
-  }
-  return J;
+  return finiteDifferenceJacobian(new Float64Array(rows * x.length), f, x, rows, x.length);
 }
 
 /** max |a − b| / max(1, max |b|). */
