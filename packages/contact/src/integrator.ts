@@ -39,16 +39,20 @@
  */
 import {
   checkForce,
+  DenseLU,
   DimensionError,
   DiscreteForce,
   type Force,
   type ForceQuadrature,
   GeomechError,
+  type JacobianFunction,
+  jacobianFromFiniteDifferences,
   type MethodTraits,
   methodTraits,
   NEWTON_DEFAULT_TOL,
   NewtonDivergedError,
   NewtonSolver,
+  SingularMatrixError,
 } from '@geomech/core';
 import { assertFinite } from './internal.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
@@ -198,6 +202,14 @@ export class ContactIntegrator extends ContactStepper {
   readonly discreteForce: DiscreteForce | undefined;
   private uk: Float64Array;
   private readonly fq1: Float64Array;
+  // the last Hamiltonian step taken (for stepDerivatives): q_k, p_k, q_{k+1}, u_k, z_k, t_k
+  private readonly lastQ: Float64Array;
+  private readonly lastP: Float64Array;
+  private readonly lastY: Float64Array;
+  private readonly lastU: Float64Array;
+  private readonly lastZT = new Float64Array(2);
+  private hasLastStep = false;
+  private derivatives: ContactDerivativeScratch | undefined;
 
   constructor(Ld: DiscreteContactLagrangian, options: ContactIntegratorOptions = {}) {
     const force = options.force;
@@ -213,6 +225,10 @@ export class ContactIntegrator extends ContactStepper {
         : new DiscreteForce(force, Ld.h, options.forceQuadrature ?? 'midpoint');
     this.uk = this.zeroInput;
     this.fq1 = new Float64Array(force === undefined ? 0 : n * n);
+    this.lastQ = new Float64Array(n);
+    this.lastP = new Float64Array(n);
+    this.lastY = new Float64Array(n);
+    this.lastU = new Float64Array(this.inputSize);
     const fd = this.discreteForce;
     this.method = contactMethodTraits(Ld);
     this.guessMode = options.initialGuess ?? 'momentum';
@@ -366,6 +382,16 @@ export class ContactIntegrator extends ContactStepper {
       for (let i = 0; i < n; i++) pNext[i] = pNext[i]! + this.fq1[i]!;
     }
     assertFinite(x, pNext, zNext, k);
+    if (!this.peeking) {
+      // the step's data, for stepDerivatives
+      this.lastQ.set(qk);
+      this.lastP.set(this.pk);
+      this.lastY.set(x);
+      this.lastU.set(u);
+      this.lastZT[0] = z;
+      this.lastZT[1] = t;
+      this.hasLastStep = true;
+    }
     for (let i = 0; i < n; i++) {
       this.increment[i] = x[i]! - qk[i]!;
       state[i] = x[i]!;
@@ -409,6 +435,147 @@ export class ContactIntegrator extends ContactStepper {
       this.jacobianFn(jacobian, x);
     }
     return out;
+  }
+
+  /**
+   * The step derivatives of the last Hamiltonian step Φ̃_d taken (core's `Stepper.stepDerivatives`),
+   * on the state x = (q, p, z) (size 2n + 1) and the input u (size m): `dxdx` ← ∂x_{k+1}/∂x_k
+   * ((2n+1)², row-major) and `dxdu` ← ∂x_{k+1}/∂u_k ((2n+1) × m). By the implicit function theorem
+   * on the step's equation G(y; q, p, z, u) = σp + D1 L_d(q, y, z, t) + f_d⁻(q, y; t, u) = 0 for
+   * y = q_{k+1} (module doc), σ = 1 + D_z L_d(q, y, z, t), with the Newton Jacobian
+   * G_y = D2D1 + p ⊗ D2Dz + ∂f_d⁻/∂q1 evaluated and factored at the accepted y:
+   *
+   *   δy = −G_y⁻¹(G_q δq + σ δp + G_z δz + G_u δu),
+   *   δp_{k+1} = ((D2D1)ᵀ + ∂f_d⁺/∂q0)δq + (∂(D2 L_d)/∂q1 + ∂f_d⁺/∂q1)δy + ∂(D2 L_d)/∂z δz + ∂f_d⁺/∂u δu,
+   *   δz_{k+1} = D1 L_d·δq + D2 L_d·δy + σ δz,
+   *
+   * the last from z_{k+1} = z_k + L_d and the mixed partial ∂(D2 L_d)/∂q0 = (D2D1)ᵀ. G_q, G_z,
+   * ∂(D2 L_d)/∂q1 and ∂(D2 L_d)/∂z are core's central differences
+   * (`jacobianFromFiniteDifferences`: the discrete Lagrangian gives only D2D1 and D2Dz); the force's
+   * Jacobians are `DiscreteForce.jacobian`. Cold path: allocates its scratch on the first call.
+   *
+   * @throws {@link DomainError} before any step, or after the explicit two-point start step (its
+   *   map does not depend on p_0); {@link DimensionError} for wrong output lengths;
+   *   {@link SingularMatrixError} for a singular G_y.
+   * @example
+   * ```ts
+   * const lag = mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1);
+   * const c = new ContactIntegrator(midpointLd(lag, 0.1), { lagrangian: lag });
+   * const x = c.initialState({ q0: [1], v0: [0], z0: 0 });
+   * c.step(x, 0, 0);
+   * const A = new Float64Array(9);
+   * c.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁/∂q₀ ≈ 1 − (h²/2)cos q₀ = 0.9973
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    const { n, Ld } = this;
+    const m = this.inputSize;
+    const s = 2 * n + 1;
+    this.checkStepDerivatives('ContactIntegrator.stepDerivatives', this.hasLastStep, dxdx, dxdu);
+    this.derivatives ??= this.derivativeScratch();
+    const d = this.derivatives;
+    const { Gy, Gw, Pw, Pq, Fq0, Fq1, Fu, D1, D2, w, rhs, col, lu } = d;
+    const y = this.lastY;
+    const z = this.lastZT[0]!;
+    const t = this.lastZT[1]!;
+    // the step (q_k, p_k, z_k, t_k, u_k) as the Newton system reads it
+    const { qk } = this;
+    qk.set(this.lastQ);
+    this.pk.set(this.lastP);
+    this.zk = z;
+    this.tk = t;
+    this.uk = this.lastU;
+    this.jacobianFn(Gy, y);
+    lu.factor(Gy);
+    if (lu.isSingular) throw new SingularMatrixError('ContactIntegrator.stepDerivatives: G_y', -1);
+    const sigma = 1 + Ld.Dz(qk, y, z, t);
+    // G_w = ∂G/∂(q_k, z_k) and P_w = ∂(D2 L_d)/∂(q_{k+1}, z_k) (n × (n+1)), central differences
+    for (let i = 0; i < n; i++) w[i] = qk[i]!;
+    w[n] = z;
+    d.dG(Gw, w);
+    qk.set(this.lastQ);
+    this.zk = z;
+    for (let i = 0; i < n; i++) w[i] = y[i]!;
+    d.dP(Pw, w);
+    // ∂(D2 L_d)/∂q0 = (D2D1)ᵀ (the mixed partial)
+    Ld.D2D1(d.D21, qk, y, z, t);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Pq[i * n + j] = d.D21[j * n + i]!;
+    const fd = this.discreteForce;
+    if (fd !== undefined) {
+      fd.jacobian(Fq0, Fq1, m > 0 ? Fu : undefined, t, qk, y, this.lastU);
+      const wp = fd.weightPlus;
+      for (let i = 0; i < n * n; i++) Pq[i] = Pq[i]! + wp * Fq0[i]!;
+    } else Fq1.fill(0);
+    Ld.D1(D1, qk, y, z, t);
+    Ld.D2(D2, qk, y, z, t);
+    const wm = fd?.weightMinus ?? 0;
+    const wp = fd?.weightPlus ?? 0;
+    // column j of (x, u): j < n: q_j; j < 2n: p_{j−n}; j = 2n: z; j > 2n: u_{j−2n−1}
+    for (let j = 0; j < s + m; j++) {
+      for (let i = 0; i < n; i++) {
+        let r = 0;
+        if (j < n) r = -Gw[i * (n + 1) + j]!;
+        else if (j < 2 * n) r = i === j - n ? -sigma : 0;
+        else if (j === 2 * n) r = -Gw[i * (n + 1) + n]!;
+        else r = -wm * Fu[i * m + (j - s)]!;
+        rhs[i] = r;
+      }
+      lu.solve(rhs, col); // col = δy
+      const out = j < s ? dxdx : dxdu;
+      const w = j < s ? s : m;
+      const c = j < s ? j : j - s;
+      let dz = j === 2 * n ? sigma : 0;
+      for (let i = 0; i < n; i++) {
+        out[i * w + c] = col[i]!;
+        let dp = 0;
+        for (let l = 0; l < n; l++) {
+          if (j === l) dp += Pq[i * n + l]!;
+          dp += (Pw[i * (n + 1) + l]! + wp * Fq1[i * n + l]!) * col[l]!;
+        }
+        if (j === 2 * n) dp += Pw[i * (n + 1) + n]!;
+        if (j > 2 * n) dp += wp * Fu[i * m + (j - s)]!;
+        out[(n + i) * w + c] = dp;
+        dz += (j === i ? D1[i]! : 0) + D2[i]! * col[i]!;
+      }
+      out[2 * n * w + c] = dz;
+    }
+  }
+
+  /** The scratch of {@link stepDerivatives}, with its two central-difference Jacobians (cold). */
+  private derivativeScratch(): ContactDerivativeScratch {
+    const { n, Ld } = this;
+    const m = this.inputSize;
+    const v = (k: number) => new Float64Array(k);
+    const qz = v(n);
+    // w = (q_k, z_k) ↦ G at the accepted q_{k+1} (the residual reads qk, zk)
+    const G = (out: Float64Array, w: Float64Array) => {
+      for (let i = 0; i < n; i++) this.qk[i] = w[i]!;
+      this.zk = w[n]!;
+      this.residualFn(out, this.lastY);
+    };
+    // w = (q_{k+1}, z_k) ↦ D2 L_d(q_k, q_{k+1}, z_k, t_k)
+    const P = (out: Float64Array, w: Float64Array) => {
+      for (let i = 0; i < n; i++) qz[i] = w[i]!;
+      Ld.D2(out, this.lastQ, qz, w[n]!, this.lastZT[1]!);
+    };
+    return {
+      Gy: v(n * n),
+      Gw: v(n * (n + 1)),
+      Pw: v(n * (n + 1)),
+      Pq: v(n * n),
+      D21: v(n * n),
+      Fq0: v(n * n),
+      Fq1: v(n * n),
+      Fu: v(Math.max(1, n * m)),
+      D1: v(n),
+      D2: v(n),
+      w: v(n + 1),
+      rhs: v(n),
+      col: v(n),
+      lu: new DenseLU(n),
+      dG: jacobianFromFiniteDifferences(G, n, n + 1),
+      dP: jacobianFromFiniteDifferences(P, n, n + 1),
+    };
   }
 
   /**
@@ -655,6 +822,31 @@ export function integrateContact<Lag extends IntegratorLagrangian>(
     ...options,
     ...(t0 === undefined ? {} : { t0 }),
   });
+}
+
+/** Scratch of {@link ContactIntegrator.stepDerivatives} (allocated on its first call). */
+interface ContactDerivativeScratch {
+  readonly Gy: Float64Array;
+  /** ∂G/∂(q_k, z_k), n × (n+1). */
+  readonly Gw: Float64Array;
+  /** ∂(D2 L_d)/∂(q_{k+1}, z_k), n × (n+1). */
+  readonly Pw: Float64Array;
+  readonly Pq: Float64Array;
+  readonly D21: Float64Array;
+  readonly Fq0: Float64Array;
+  readonly Fq1: Float64Array;
+  readonly Fu: Float64Array;
+  readonly D1: Float64Array;
+  readonly D2: Float64Array;
+  /** (q, z) or (q_{k+1}, z) of the differenced maps. */
+  readonly w: Float64Array;
+  readonly rhs: Float64Array;
+  readonly col: Float64Array;
+  readonly lu: DenseLU;
+  /** Central differences of w = (q_k, z_k) ↦ G(q_{k+1}; q_k, p_k, z_k, u_k). */
+  readonly dG: JacobianFunction;
+  /** Central differences of w = (q_{k+1}, z_k) ↦ D2 L_d(q_k, q_{k+1}, z_k, t_k). */
+  readonly dP: JacobianFunction;
 }
 
 function allFinite(v: Float64Array): boolean {

@@ -389,6 +389,34 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     this.firstNegativeSigma = firstNegativeSigma;
   }
 
+  /**
+   * The checks that open a `stepDerivatives(dxdx, dxdu)` of the state (q, p, z): a Hamiltonian
+   * step must have been taken (`taken`; not the explicit two-point start, whose map does not
+   * depend on p_0) and the outputs must be (2n+1)² and (2n+1)×m.
+   *
+   * @throws {@link DomainError} without such a step; {@link DimensionError} for wrong lengths.
+   */
+  protected checkStepDerivatives(
+    what: string,
+    taken: boolean,
+    dxdx: Float64Array,
+    dxdu: Float64Array,
+  ): void {
+    const s = 2 * this.n + 1;
+    const m = this.inputSize;
+    if (!taken || this.lastWasStart) {
+      throw new DomainError(
+        what,
+        taken ? 'the two-point start step' : 'no step taken',
+        'needs a Hamiltonian step (x_{k+1} = Φ̃_d(x_k, u_k)) just taken',
+      );
+    }
+    if (dxdx.length !== s * s)
+      throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
+    if (dxdu.length !== s * m)
+      throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
+  }
+
   /** Subclass hooks around a peek (save and restore warm-start state). */
   protected saveStepState(): void {}
   protected restoreStepState(): void {}

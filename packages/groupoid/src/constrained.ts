@@ -29,6 +29,23 @@
  * whose nullities are the dimensions of ker T(F⁻L|Σ_L) and ker T(F⁺L|Σ_L); Theorem 2.16 and
  * Remark 2.17 say these are equal, and the system is *regular* (Def 3.5) where they vanish.
  *
+ * Forces and inputs (the discrete Lagrange–d'Alembert principle, Marsden–West 2001 §3.2, on the
+ * groupoid): a {@link GroupoidForce} gives covectors f_d⁻(g) ∈ A*_{α(g)} and f_d⁺(g) ∈ A*_{β(g)}
+ * (coefficients in the dual basis e^i) for an arrow g held on the time interval [t, t + h] with
+ * input u, whose virtual work on the variation (←v(g_k), −→v(g_{k+1})) of a composable pair is
+ * f_d⁺(g_k)·v + f_d⁻(g_{k+1})·v. Adding it to the variation of Σ L̂ + λφ gives the forced
+ * Legendre transforms and the forced constrained DEL
+ *
+ *   F⁻L_f(g, λ) = (α(g), rightGrad(F_λ)(g) − f_d⁻(g)),   F⁺L_f(g, λ) = (β(g), leftGrad(F_λ)(g) + f_d⁺(g)),
+ *   F⁺L_f(g_k, λ_k) = F⁻L_f(g_{k+1}, λ_{k+1}),   φ(g_{k+1}) = 0,                               (5f)
+ *
+ * which on the pair groupoid of Rⁿ (←e_i = ∂/∂q1ⁱ, →e_i = −∂/∂q0ⁱ) are Marsden–West's forced
+ * discrete Legendre transforms p_k = −D₁L_d − f_d⁻, p_{k+1} = D₂L_d + f_d⁺ (3.2.5) and forced DEL
+ * (3.2.4) with multipliers; {@link pairGroupoidForce} builds f_d^± from core's `DiscreteForce`
+ * quadratures of a continuous force F(t, q, v, u). The forward Newton system of a forced step is
+ * the unforced one with rightGrad(F_λ) replaced by rightGrad(F_λ) − f_d⁻ (its r×r block takes the
+ * central differences of that sum, so a velocity-dependent force enters the Jacobian).
+ *
  * Hot paths (Legendre transforms, residuals, Jacobians, Newton steps) write into workspaces owned
  * by the {@link DiscreteConstrainedSystem} and allocate nothing per call; diagnostics (SVDs, null
  * spaces, symmetry checks) allocate.
@@ -37,10 +54,14 @@
  */
 import {
   borderedRetraction,
+  checkForce,
   DenseLU,
   DimensionError,
+  DiscreteForce,
   DomainError,
   extendSolution,
+  type Force,
+  type ForceQuadrature,
   type IntegrateOptions,
   integrate,
   type JacobianFunction,
@@ -81,6 +102,83 @@ export type SectionCoefficients = (out: Float64Array, q: Float64Array) => void;
 /** A function on the base Q. */
 export type BaseFunction = (q: Float64Array) => number;
 
+/**
+ * Discrete Lagrange–d'Alembert forces on a Lie groupoid (module doc, (5f)): for an arrow g held on
+ * the time interval [t, t + h] with input u, the covectors f_d⁻(g) at α(g) and f_d⁺(g) at β(g),
+ * as coefficients in the dual basis e^i of the algebroid (length r). f_d⁻ does virtual work on
+ * the source end moved by −→v, f_d⁺ on the target end moved by ←v (for the pair groupoid of Rⁿ:
+ * Marsden–West's f_d⁻·δq_k + f_d⁺·δq_{k+1}). Implementations own their scratch (allocation-free).
+ *
+ * @example
+ * ```ts
+ * // a constant body torque τ on the pair groupoid of SO(3), held over the step: f_d⁻ = f_d⁺ = (h/2)τ
+ * const h = 0.01;
+ * const torque: GroupoidForce = {
+ *   h, inputSize: 3,
+ *   minus: (out, _g, _t, u) => { for (let i = 0; i < 3; i++) out[i] = 0.5 * h * u[i]!; return out; },
+ *   plus: (out, _g, _t, u) => { for (let i = 0; i < 3; i++) out[i] = 0.5 * h * u[i]!; return out; },
+ * };
+ * torque.plus(new Float64Array(3), new Float64Array(18), 0, Float64Array.of(2, 0, 0)); // [0.01, 0, 0]
+ * ```
+ */
+export interface GroupoidForce {
+  /** Input size (0 for an uncontrolled force). */
+  readonly inputSize: number;
+  /** Length h of an arrow's time interval: the arrow before one on [t, t + h] is on [t − h, t]. */
+  readonly h: number;
+  /** out (length r) ← f_d⁻(g; t, u) ∈ A*_{α(g)}. */
+  minus(out: Float64Array, g: Float64Array, t: number, u: Float64Array): Float64Array;
+  /** out (length r) ← f_d⁺(g; t, u) ∈ A*_{β(g)}. */
+  plus(out: Float64Array, g: Float64Array, t: number, u: Float64Array): Float64Array;
+}
+
+/**
+ * The {@link GroupoidForce} of a continuous force F(t, q, v, u) on the pair groupoid Q × Q of
+ * Q = Rⁿ ({@link PairGroupoid}, arrows g = (q0, q1)): core's `DiscreteForce` quadrature
+ * (Marsden–West 2001 (3.2.2)) f_d⁻ = h w⁻ F̄, f_d⁺ = h w⁺ F̄ with
+ * F̄ = F(t + c h, a q0 + b q1, (q1 − q0)/h, u) (midpoint (a, b, c, w⁻, w⁺) = (½, ½, ½, ½, ½), left
+ * and right rectangles). In the basis e_i = ∂/∂qⁱ these are the groupoid's f_d^± directly.
+ * Allocation-free.
+ *
+ * @throws DimensionError for a bad `force.n` or `force.m`; DomainError for a bad h or quadrature.
+ * @example
+ * ```ts
+ * // F = u on R¹: the midpoint rule gives f_d⁻ = f_d⁺ = (h/2)u
+ * const f = pairGroupoidForce({ n: 1, m: 1, F: (out, _t, _q, _v, u) => { out[0] = u[0]!; return out; } }, 0.1);
+ * f.minus(new Float64Array(1), Float64Array.of(0, 1), 0, Float64Array.of(4)); // [0.2]
+ * ```
+ */
+export function pairGroupoidForce(
+  force: Force,
+  h: number,
+  quadrature: ForceQuadrature = 'midpoint',
+): GroupoidForce {
+  const fd = new DiscreteForce(force, h, quadrature);
+  const n = fd.n;
+  const inputSize = checkForce('pairGroupoidForce: force', force, n);
+  const q0 = new Float64Array(n);
+  const q1 = new Float64Array(n);
+  const ends = (g: Float64Array): void => {
+    if (g.length !== 2 * n) throw new DimensionError('pairGroupoidForce: arrow', 2 * n, g.length);
+    for (let i = 0; i < n; i++) {
+      q0[i] = g[i]!;
+      q1[i] = g[n + i]!;
+    }
+  };
+  return {
+    inputSize,
+    h,
+    minus: (out, g, t, u) => {
+      ends(g);
+      return fd.minus(out, t, q0, q1, u);
+    },
+    plus: (out, g, t, u) => {
+      ends(g);
+      return fd.plus(out, t, q0, q1, u);
+    },
+  };
+}
+
 /** The data (G, N = {φ = 0}, L̂) of a discrete constrained Lagrangian system (spec 003 Def 3.2, §5.2, §11.3). */
 export interface ConstrainedSystemSpec {
   /** The Lie groupoid G ⇒ Q. */
@@ -115,10 +213,30 @@ export interface ConstrainedSystemSpec {
   readonly maxCondition?: number;
   /** Relative singular-value threshold of the regularity test. Default {@link CONSTRAINED_REGULARITY_RTOL}. */
   readonly regularityTol?: number;
+  /**
+   * Discrete Lagrange–d'Alembert forces (module doc, (5f)); the system's input size is then
+   * `force.inputSize`. Default none (the unforced equations (5)).
+   */
+  readonly force?: GroupoidForce;
 }
 
-/** Options of one step / Legendre inversion. */
-export interface StepOptions {
+/**
+ * The times and inputs of the two arrows of a forced step g_k, g_{k+1} (ignored by an unforced
+ * system): g_{k+1} is held on [t, t + h] with input `u`, g_k on [t − h, t] with input `uPrev`
+ * (h = the force's). The same in both directions: a forward step solves for g_{k+1}, a backward
+ * step for g_k.
+ */
+export interface StepForcing {
+  /** Start time t of the interval of g_{k+1}. Default 0. */
+  readonly t?: number;
+  /** Input held on g_{k+1} (length `inputSize`). Default 0. */
+  readonly u?: ArrayLike<number>;
+  /** Input held on g_k (length `inputSize`). Default 0. */
+  readonly uPrev?: ArrayLike<number>;
+}
+
+/** Options of one step / Legendre inversion (and, for a forced system, its times and inputs). */
+export interface StepOptions extends StepForcing {
   /**
    * Converged when ‖residual‖∞ ≤ tol. Default 1e-12 when all gradient hooks are analytic, 1e-10
    * otherwise (the round-off floor of the finite-difference gradients is ≈ 1e-13·|L̂|).
@@ -241,8 +359,19 @@ export class DiscreteConstrainedSystem {
   readonly jacobianStep: number;
   readonly maxCondition: number;
   readonly regularityTol: number;
+  /** The discrete forces (module doc, (5f)), when forced. */
+  readonly force: GroupoidForce | undefined;
+  /** Input size of the force (0 when unforced). */
+  readonly inputSize: number;
 
   private readonly spec: ConstrainedSystemSpec;
+  // forcing: f_d^± scratch, the inputs of g_{k+1} and g_k, and the time and input of the arrow
+  // being solved (read by the residual and the Jacobian); t in a typed slot (no boxed double)
+  private readonly fBuf: Float64Array;
+  private readonly uNext: Float64Array;
+  private readonly uPrev: Float64Array;
+  private readonly tSolve: Float64Array;
+  private uSolve: Float64Array;
   // gradient scratch
   private readonly fdV: Float64Array;
   private readonly fdK: Float64Array;
@@ -336,6 +465,34 @@ export class DiscreteConstrainedSystem {
     this.fdM2 = new Float64Array(w);
     this.gradPhiBuf = new Float64Array(m * r);
     this.phiBuf = new Float64Array(m);
+    const force = spec.force;
+    if (force !== undefined) {
+      if (!Number.isInteger(force.inputSize) || force.inputSize < 0)
+        throw new DimensionError(
+          'DiscreteConstrainedSystem: force.inputSize',
+          '>= 0',
+          force.inputSize,
+        );
+      if (!(Number.isFinite(force.h) && force.h > 0))
+        throw new DomainError(
+          'DiscreteConstrainedSystem: force.h',
+          force.h,
+          'must be positive and finite',
+        );
+      if (typeof force.minus !== 'function' || typeof force.plus !== 'function')
+        throw new DomainError(
+          'DiscreteConstrainedSystem: force.minus, force.plus',
+          'missing',
+          'must be functions',
+        );
+    }
+    this.force = force;
+    this.inputSize = force?.inputSize ?? 0;
+    this.fBuf = new Float64Array(r);
+    this.uNext = new Float64Array(this.inputSize);
+    this.uPrev = new Float64Array(this.inputSize);
+    this.tSolve = new Float64Array(1);
+    this.uSolve = this.uNext;
 
     this.lu = new DenseLU(size);
     this.centre = new Float64Array(A);
@@ -454,7 +611,9 @@ export class DiscreteConstrainedSystem {
 
   /**
    * F⁻L(g, λ) = α̃(d(L̂ + λ_aφ^a)(g)) = (α(g), rightGrad(L̂)(g) + Σ_a λ_a rightGrad(φ^a)(g))
-   * (spec 003 §5.2, eq. (4)). Writes `out.base` (length baseDim) and `out.p` (length r).
+   * (spec 003 §5.2, eq. (4)). Writes `out.base` (length baseDim) and `out.p` (length r). A forced
+   * system subtracts f_d⁻(g; t, u) of the arrow g held on [t, t + h] with input u (`forcing.t`,
+   * `forcing.u`; module doc (5f)).
    *
    * @example
    * ```ts
@@ -465,18 +624,27 @@ export class DiscreteConstrainedSystem {
    * sys.legendreMinus({ base: new Float64Array(1), p: new Float64Array(1) }, g, lambda);
    * ```
    */
-  legendreMinus(out: AStar, g: Float64Array, lambda: ArrayLike<number>): AStar {
+  legendreMinus(
+    out: AStar,
+    g: Float64Array,
+    lambda: ArrayLike<number>,
+    forcing: StepForcing = NO_OPTIONS,
+  ): AStar {
     this.checkArrow('legendreMinus', g);
     this.checkLambda('legendreMinus', lambda);
     this.checkAStar('legendreMinus', out);
     this.groupoid.source(out.base, g);
     this.gradF('right', out.p, g, lambda);
+    if (this.force !== undefined) {
+      const t = this.setForcing('legendreMinus', forcing);
+      this.addForce('right', out.p, g, t, this.uNext);
+    }
     return out;
   }
 
   /**
    * F⁺L(g, λ) = β̃(d(L̂ + λ_aφ^a)(g)) = (β(g), leftGrad(L̂)(g) + Σ_a λ_a leftGrad(φ^a)(g))
-   * (spec 003 §5.2, eq. (4)).
+   * (spec 003 §5.2, eq. (4)); a forced system adds f_d⁺(g; t, u) (`forcing.t`, `forcing.u`, (5f)).
    *
    * @example
    * ```ts
@@ -487,18 +655,28 @@ export class DiscreteConstrainedSystem {
    * sys.legendrePlus({ base: new Float64Array(1), p: new Float64Array(1) }, g, lambda);
    * ```
    */
-  legendrePlus(out: AStar, g: Float64Array, lambda: ArrayLike<number>): AStar {
+  legendrePlus(
+    out: AStar,
+    g: Float64Array,
+    lambda: ArrayLike<number>,
+    forcing: StepForcing = NO_OPTIONS,
+  ): AStar {
     this.checkArrow('legendrePlus', g);
     this.checkLambda('legendrePlus', lambda);
     this.checkAStar('legendrePlus', out);
     this.groupoid.target(out.base, g);
     this.gradF('left', out.p, g, lambda);
+    if (this.force !== undefined) {
+      const t = this.setForcing('legendrePlus', forcing);
+      this.addForce('left', out.p, g, t, this.uNext);
+    }
     return out;
   }
 
   /**
    * out (length r + m) ← [F⁺L(g_k, λ_k).p − F⁻L(g_{k+1}, λ_{k+1}).p ; φ(g_{k+1})], the residual of
-   * the constrained DEL (5) in the multiplier form of spec 003 §5.2. Allocation-free.
+   * the constrained DEL (5) in the multiplier form of spec 003 §5.2 (forced: of (5f), with the
+   * times and inputs of `forcing`). Allocation-free.
    *
    * @throws NotComposableError when β(g_k) ≠ α(g_{k+1}).
    * @example
@@ -517,6 +695,7 @@ export class DiscreteConstrainedSystem {
     lambdaK: ArrayLike<number>,
     gk1: Float64Array,
     lambdaK1: ArrayLike<number>,
+    forcing: StepForcing = NO_OPTIONS,
   ): Float64Array {
     if (out.length < this.size) throw new DimensionError('delResidual: out', this.size, out.length);
     this.checkArrow('delResidual: g_k', gk);
@@ -527,6 +706,12 @@ export class DiscreteConstrainedSystem {
     const { r, m, aPlus, aMinus } = this;
     this.gradF('left', aPlus.p, gk, lambdaK);
     this.gradF('right', aMinus.p, gk1, lambdaK1);
+    const force = this.force;
+    if (force !== undefined) {
+      const t = this.setForcing('delResidual', forcing);
+      this.addForce('left', aPlus.p, gk, t - force.h, this.uPrev);
+      this.addForce('right', aMinus.p, gk1, t, this.uNext);
+    }
     for (let i = 0; i < r; i++) out[i] = aPlus.p[i]! - aMinus.p[i]!;
     if (m > 0) {
       this.spec.phi(this.phiBuf, gk1);
@@ -566,6 +751,14 @@ export class DiscreteConstrainedSystem {
     this.checkArrow('stepForward: g_k', gk);
     this.checkLambda('stepForward: lambda_k', lambdaK);
     this.gradF('left', this.target, gk, lambdaK);
+    const force = this.force;
+    if (force !== undefined) {
+      // (5f): the target F⁺L_f(g_k, λ_k) and the solve of g_{k+1} on [t, t + h] with u
+      const t = this.setForcing('stepForward', options);
+      this.addForce('left', this.target, gk, t - force.h, this.uPrev);
+      this.tSolve[0] = t;
+      this.uSolve = this.uNext;
+    }
     const c0 = this.centreTmp;
     if (options.guess !== undefined) {
       this.checkArrow('stepForward: guess', options.guess);
@@ -597,6 +790,14 @@ export class DiscreteConstrainedSystem {
     this.checkArrow('stepBackward: g_{k+1}', gk1);
     this.checkLambda('stepBackward: lambda_{k+1}', lambdaK1);
     this.gradF('right', this.target, gk1, lambdaK1);
+    const force = this.force;
+    if (force !== undefined) {
+      // (5f): the target F⁻L_f(g_{k+1}, λ_{k+1}) and the solve of g_k on [t − h, t] with uPrev
+      const t = this.setForcing('stepBackward', options);
+      this.addForce('right', this.target, gk1, t, this.uNext);
+      this.tSolve[0] = t - force.h;
+      this.uSolve = this.uPrev;
+    }
     const c0 = this.centreTmp;
     if (options.guess !== undefined) {
       this.checkArrow('stepBackward: guess', options.guess);
@@ -616,7 +817,9 @@ export class DiscreteConstrainedSystem {
   /**
    * The discrete Hamiltonian map F⁺L ∘ (F⁻L)⁻¹ on A*G (spec 003 §4, §5, Def 3.5): solves
    * F⁻L(g, λ) = ν with φ(g) = 0 for g in the α-fibre over ν.base (from `guess`) and λ, then
-   * writes F⁺L(g, λ) into `out`. A local Poisson automorphism where the system is regular.
+   * writes F⁺L(g, λ) into `out`. A local Poisson automorphism where the system is regular. A
+   * forced system uses the forced transforms (5f) of the arrow g held on [t, t + h] with input u
+   * (`options.t`, `options.u`).
    *
    * @param guess - an arrow with α(guess) = ν.base.
    * @returns the system's Hamiltonian-map result object (`image` is `out`).
@@ -651,6 +854,13 @@ export class DiscreteConstrainedSystem {
     }
     if (gap > G.composableTol * scale) throw new NotComposableError(gap);
     for (let i = 0; i < this.r; i++) this.target[i] = nu.p[i]!;
+    const force = this.force;
+    let t = 0;
+    if (force !== undefined) {
+      t = this.setForcing('hamiltonianMap', options);
+      this.tSolve[0] = t;
+      this.uSolve = this.uNext;
+    }
     const c0 = this.centreTmp;
     c0.set(guess);
     this.mu.fill(0);
@@ -659,6 +869,7 @@ export class DiscreteConstrainedSystem {
     res.image = out;
     this.groupoid.target(out.base, res.g);
     this.gradF('left', out.p, res.g, res.lambda);
+    if (force !== undefined) this.addForce('left', out.p, res.g, t, this.uNext);
     return res;
   }
 
@@ -690,16 +901,15 @@ export class DiscreteConstrainedSystem {
     this.checkArrow('integrate: g_1', g1);
     this.checkLambda('integrate: lambda_1', lambda1);
     const stepper = new ConstrainedStepper(this, options);
-    const x0 = new Float64Array(this.groupoid.arrowDim + this.m);
-    x0.set(g1);
-    for (let a = 0; a < this.m; a++) x0[this.groupoid.arrowDim + a] = lambda1[a]!;
+    const x0 = stepper.initialState(g1, lambda1, options.uPrev);
     const sol = integrate(stepper, x0, {
       steps: options.steps,
-      h: options.h ?? 1,
+      h: options.h ?? this.force?.h ?? 1,
       ...(options.t0 === undefined ? {} : { t0: options.t0 }),
       ...(options.every === undefined ? {} : { every: options.every }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
+      ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
     });
     return this.m > 0
       ? (sol as ConstrainedSolution)
@@ -973,6 +1183,46 @@ export class DiscreteConstrainedSystem {
   }
 
   /**
+   * out (r) ← the forced momentum of the arrow being solved (time `tSolve`, input `uSolve`):
+   * 'right' rightGrad(F_λ)(g) − f_d⁻(g), 'left' leftGrad(F_λ)(g) + f_d⁺(g) ((5f); unforced: grad(F_λ)).
+   */
+  private momentumSolved(
+    side: Side,
+    out: Float64Array,
+    g: Float64Array,
+    lambda: ArrayLike<number>,
+  ): void {
+    this.gradF(side, out, g, lambda);
+    if (this.force !== undefined) this.addForce(side, out, g, this.tSolve[0]!, this.uSolve);
+  }
+
+  /** out (r) −= f_d⁻(g; t, u) ('right', at α(g)) or += f_d⁺(g; t, u) ('left', at β(g)). */
+  private addForce(side: Side, out: Float64Array, g: Float64Array, t: number, u: Float64Array) {
+    const force = this.force!;
+    const f = this.fBuf;
+    const r = this.r;
+    if (side === 'right') {
+      force.minus(f, g, t, u);
+      for (let i = 0; i < r; i++) out[i] = out[i]! - f[i]!;
+    } else {
+      force.plus(f, g, t, u);
+      for (let i = 0; i < r; i++) out[i] = out[i]! + f[i]!;
+    }
+  }
+
+  /**
+   * Reads the times and inputs of a forced step (StepForcing) into `uNext`, `uPrev`; returns t.
+   * @throws DomainError for a non-finite t, DimensionError / DomainError for a bad input.
+   */
+  private setForcing(what: string, forcing: StepForcing): number {
+    const t = forcing.t ?? 0;
+    if (!Number.isFinite(t)) throw new DomainError(`${what}: t`, t, 'must be finite');
+    readInput(`${what}: u`, this.uNext, forcing.u);
+    readInput(`${what}: uPrev`, this.uPrev, forcing.uPrev);
+    return t;
+  }
+
+  /**
    * Fourth-order central differences along the retraction of `side`:
    * f'(0) ≈ [8(f(ε) − f(−ε)) − (f(2ε) − f(−2ε))]/(12ε), for k = 1 (L̂) or k = m (φ) outputs.
    */
@@ -1015,10 +1265,10 @@ export class DiscreteConstrainedSystem {
   private residual(dir: StepDirection, out: Float64Array, c: Float64Array, mu: Float64Array) {
     const { r, m, target, jgp } = this;
     if (dir === 'forward') {
-      this.gradF('right', jgp, c, mu);
+      this.momentumSolved('right', jgp, c, mu);
       for (let i = 0; i < r; i++) out[i] = target[i]! - jgp[i]!;
     } else {
-      this.gradF('left', jgp, c, mu);
+      this.momentumSolved('left', jgp, c, mu);
       for (let i = 0; i < r; i++) out[i] = jgp[i]! - target[i]!;
     }
     if (m > 0) {
@@ -1040,11 +1290,11 @@ export class DiscreteConstrainedSystem {
       v[j] = d;
       if (moveSide === 'left') G.leftRetract(k, c, v);
       else G.rightRetract(k, c, v);
-      this.gradF(gradSide, gp, k, mu);
+      this.momentumSolved(gradSide, gp, k, mu);
       v[j] = -d;
       if (moveSide === 'left') G.leftRetract(k, c, v);
       else G.rightRetract(k, c, v);
-      this.gradF(gradSide, gm, k, mu);
+      this.momentumSolved(gradSide, gm, k, mu);
       v[j] = 0;
       const s = sign / (2 * d);
       for (let i = 0; i < r; i++) J[i * n + j] = s * (gp[i]! - gm[i]!);
@@ -1268,13 +1518,22 @@ export type ConstrainedSolution = Solution<ConstrainedField>;
 
 /** Options of {@link DiscreteConstrainedSystem.integrate} and {@link ConstrainedStepper}. */
 export interface ConstrainedIntegrateOptions
-  extends Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step'> {
+  extends Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step' | 't' | 'u'> {
   /** Number of forward steps (a safe integer ≥ 0). */
   readonly steps: number;
-  /** Time label per step (t = t0 + k·h). Default 1. */
+  /**
+   * Time label per step (t = t0 + k·h). Default 1, or the force's h for a forced system (which
+   * must integrate with its force's h).
+   */
   readonly h?: number;
-  /** Time label of (g_1, λ_1). Default 0. */
+  /** Time label of (g_1, λ_1): the end of g_1's interval. Default 0. */
   readonly t0?: number;
+  /**
+   * A forced system's inputs u_k, held on the arrow that step k solves for (g_{k+2} from
+   * (g_{k+1}, λ_{k+1}), on [t_k, t_k + h]): a flat `steps × inputSize` array or a function of
+   * (k, t) (core's `integrate`). Missing: u = 0. `uPrev` is the input held on g_1.
+   */
+  readonly inputs?: IntegrateOptions['inputs'];
   /** Keep every `every`-th state, and always the first and the last. Default 1. */
   readonly every?: number;
   /** Called every 4096 steps with (steps done, steps). */
@@ -1287,6 +1546,12 @@ export interface ConstrainedIntegrateOptions
  * The forward steps of a {@link DiscreteConstrainedSystem} as a core {@link Stepper}: the state is
  * `[g_k (arrowDim), λ_k (m)]`, a step is {@link DiscreteConstrainedSystem.stepForward} (bordered
  * Newton, allocation-free). Records the state as the series `g` and (m > 0) `lambda`.
+ *
+ * Forced system ((5f)): the state is `[g_k, λ_k, u_{k−1}]`, the last part the input held on g_k
+ * (its f_d⁺ enters the step's target), so that a step is a function of the state and its input
+ * u_k, held on the arrow it solves for; build the initial state with {@link initialState}. The
+ * time passed by core's `integrate` is the start of the solved arrow's interval (the end of g_k's),
+ * so the run's h must be the force's h (checked in `reset`).
  *
  * @example
  * ```ts
@@ -1301,20 +1566,23 @@ export interface ConstrainedIntegrateOptions
 export class ConstrainedStepper implements Stepper<ConstrainedField> {
   readonly method = constrainedDelMethod;
   readonly stateSize: number;
-  readonly inputSize = 0;
+  /** The force's input size (0 when unforced). */
+  readonly inputSize: number;
   readonly series: readonly SeriesSpec<ConstrainedField>[];
   lastResidual = 0;
   private readonly g: Float64Array;
   private readonly lambda: Float64Array;
+  private readonly uPrev: Float64Array;
   private readonly options: Mutable<StepOptions>;
 
   constructor(
     readonly system: DiscreteConstrainedSystem,
-    options: Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step'> = {},
+    options: Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step' | keyof StepForcing> = {},
   ) {
     const A = system.groupoid.arrowDim;
     const m = system.m;
-    this.stateSize = A + m;
+    this.inputSize = system.inputSize;
+    this.stateSize = A + m + (system.force === undefined ? 0 : this.inputSize);
     this.series = Object.freeze(
       m > 0
         ? [
@@ -1325,6 +1593,7 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
     );
     this.g = new Float64Array(A);
     this.lambda = new Float64Array(m);
+    this.uPrev = new Float64Array(this.inputSize);
     this.options = {
       ...(options.tol === undefined ? {} : { tol: options.tol }),
       ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
@@ -1333,25 +1602,94 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
   }
 
   /**
-   * One forward step: (g_k, λ_k) ← the solution (g_{k+1}, λ_{k+1}) of (5).
+   * The state `[g_1, λ_1]`, forced `[g_1, λ_1, u_0]` with u_0 = `uPrev` the input held on g_1
+   * (default 0).
+   * @throws DimensionError for a wrong-length arrow, multipliers or input; DomainError for a
+   *   non-finite input.
+   *
+   * @example
+   * ```ts
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2, phi: () => {} });
+   * new ConstrainedStepper(sys).initialState(Float64Array.of(1, 0.99), []); // [1, 0.99]
+   * ```
+   */
+  initialState(
+    g1: ArrayLike<number>,
+    lambda1: ArrayLike<number>,
+    uPrev?: ArrayLike<number>,
+  ): Float64Array {
+    const A = this.g.length;
+    const m = this.lambda.length;
+    if (g1.length !== A) throw new DimensionError('ConstrainedStepper: g_1', A, g1.length);
+    if (lambda1.length !== m)
+      throw new DimensionError('ConstrainedStepper: lambda_1', m, lambda1.length);
+    const x0 = new Float64Array(this.stateSize);
+    for (let i = 0; i < A; i++) x0[i] = g1[i]!;
+    for (let a = 0; a < m; a++) x0[A + a] = lambda1[a]!;
+    if (this.system.force !== undefined) {
+      readInput('ConstrainedStepper: uPrev', this.uPrev, uPrev);
+      x0.set(this.uPrev, A + m);
+    }
+    return x0;
+  }
+
+  /** Checks that a forced run's h is the force's (its times label the arrows' intervals). */
+  reset(_state: Float64Array, _t0: number, h: number): void {
+    const force = this.system.force;
+    if (force !== undefined && h !== force.h)
+      throw new DomainError(
+        'ConstrainedStepper: integrate h',
+        h,
+        `must equal the force's h = ${force.h}`,
+      );
+  }
+
+  /**
+   * One forward step: (g_k, λ_k) ← the solution (g_{k+1}, λ_{k+1}) of (5); forced, of (5f) with
+   * g_{k+1} held on [t, t + h] with input u, and u stored as the input of the new g_k.
    * @throws NonRegularSystemError, NewtonDivergedError naming step `k` (state unchanged).
    */
-  step(state: Float64Array, k: number): number {
-    const { g, lambda } = this;
+  step(state: Float64Array, k: number, t: number, _h: number, u: Float64Array): number {
+    const { g, lambda, uPrev } = this;
     const A = g.length;
+    const m = lambda.length;
     for (let i = 0; i < A; i++) g[i] = state[i]!;
-    for (let a = 0; a < lambda.length; a++) lambda[a] = state[A + a]!;
-    this.options.step = k;
-    const r = this.system.stepForward(g, lambda, this.options);
+    for (let a = 0; a < m; a++) lambda[a] = state[A + a]!;
+    const options = this.options;
+    options.step = k;
+    const forced = this.system.force !== undefined;
+    if (forced) {
+      for (let i = 0; i < uPrev.length; i++) uPrev[i] = state[A + m + i]!;
+      options.t = t;
+      options.u = u;
+      options.uPrev = uPrev;
+    }
+    const r = this.system.stepForward(g, lambda, options);
     this.lastResidual = r.residualNorm;
     state.set(r.g, 0);
     state.set(r.lambda, A);
+    if (forced) for (let i = 0; i < uPrev.length; i++) state[A + m + i] = u[i]!;
     return r.iterations;
   }
 
-  /** Writes the state: g then λ. */
+  /** Writes g then λ. */
   record(out: Float64Array, state: Float64Array): void {
-    out.set(state);
+    const n = this.g.length + this.lambda.length;
+    for (let i = 0; i < n; i++) out[i] = state[i]!;
+  }
+}
+
+/** out ← u (zeros when undefined), checking its length and finiteness. */
+function readInput(what: string, out: Float64Array, u: ArrayLike<number> | undefined): void {
+  if (u === undefined) {
+    out.fill(0);
+    return;
+  }
+  if (u.length !== out.length) throw new DimensionError(what, out.length, u.length);
+  for (let i = 0; i < out.length; i++) {
+    const x = u[i]!;
+    if (!Number.isFinite(x)) throw new DomainError(`${what}[${i}]`, x, 'must be finite');
+    out[i] = x;
   }
 }
 

@@ -42,6 +42,8 @@
  * @module
  */
 import {
+  CENTRAL_DIFFERENCE_STEP,
+  DenseLU,
   DimensionError,
   DomainError,
   integrate,
@@ -50,6 +52,7 @@ import {
   NewtonSolver,
   type ProgressCallback,
   type SeriesSpec,
+  SingularMatrixError,
   SO3,
   type Solution,
   type Stepper,
@@ -65,6 +68,12 @@ export interface So3Potential {
    * potential; LLM's M with M^ = ∂U/∂Rᵀ·R − Rᵀ·∂U/∂R). Allocation-free.
    */
   moment(out: Float64Array, R: Float64Array): Float64Array;
+  /**
+   * out (3×3 row-major) ← ∂M(R·Exp(δ))/∂δ at δ = 0, the moment's derivative in the right-⊕ (body)
+   * coordinates of core CONVENTIONS.md; used by the step derivatives (cold path). Optional:
+   * central differences of {@link moment} through R·Exp(δ) otherwise.
+   */
+  momentJacobian?(out: Float64Array, R: Float64Array): Float64Array;
 }
 
 function checkVec3(what: string, v: ArrayLike<number>): Float64Array {
@@ -126,6 +135,24 @@ export class GravityPotential implements So3Potential {
     out[2] = w * (a0 * r[1]! - a1 * r[0]!);
     return out;
   }
+
+  /**
+   * out ← ∂M(R·Exp(δ))/∂δ = m g·((ρ·y)I − yρᵀ), y = Rᵀe₃: from (R·Exp(δ))ᵀe₃ = y + y × δ + O(δ²),
+   * M = −m g ρ̂y, so δM = −m g ρ̂ŷδ, and ρ̂ŷ = yρᵀ − (ρ·y)I.
+   */
+  momentJacobian(out: Float64Array, R: Float64Array): Float64Array {
+    const y0 = R[6]!;
+    const y1 = R[7]!;
+    const y2 = R[8]!;
+    const r = this.rho;
+    const w = this.weight;
+    const dot = r[0]! * y0 + r[1]! * y1 + r[2]! * y2;
+    for (let i = 0; i < 3; i++) {
+      const yi = i === 0 ? y0 : i === 1 ? y1 : y2;
+      for (let j = 0; j < 3; j++) out[3 * i + j] = w * ((i === j ? dot : 0) - yi * r[j]!);
+    }
+    return out;
+  }
 }
 
 /**
@@ -139,6 +166,7 @@ export class GravityPotential implements So3Potential {
 export const ZERO_POTENTIAL: So3Potential = Object.freeze({
   value: () => 0,
   moment: (out: Float64Array) => out.fill(0, 0, 3),
+  momentJacobian: (out: Float64Array) => out.fill(0, 0, 9),
 });
 
 function checkInertia(what: string, inertia: ArrayLike<number>): Float64Array {
@@ -534,6 +562,11 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
   private readonly g = new Float64Array(3);
   private readonly hg = new Float64Array(3);
   private readonly M = new Float64Array(3);
+  /** Size of the tangent state (δR, δΠ) of {@link stepDerivatives}. */
+  readonly tangentSize = 6;
+  /** True when `arrow`, `F`, `g` hold the last step taken (for {@link stepDerivatives}). */
+  private stepTaken = false;
+  private derivatives: LgviDerivativeScratch | undefined;
 
   constructor(options: So3LgviOptions) {
     this.h = checkPositive('So3LgviStepper: h', options.h);
@@ -565,6 +598,7 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
     if (h !== this.h)
       throw new DomainError('So3LgviStepper.step: h', h, `must be the stepper's h = ${this.h}`);
     const { arrow, F, g, M, solver } = this;
+    this.stepTaken = false;
     const hh = 0.5 * h;
     const u0 = u.length === 3 ? u[0]! : 0;
     const u1 = u.length === 3 ? u[1]! : 0;
@@ -594,7 +628,106 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
     state[10] = F[1]! * g[0]! + F[4]! * g[1]! + F[7]! * g[2]! + hh * (M[1]! + u1);
     state[11] = F[2]! * g[0]! + F[5]! * g[1]! + F[8]! * g[2]! + hh * (M[2]! + u2);
     this.lastResidual = solver.lastResidual;
+    this.stepTaken = true;
     return its;
+  }
+
+  /**
+   * The arrow (R_k, R_{k+1}) of the last step on the pair groupoid SO(3) × SO(3) (18 numbers,
+   * row-major): the stepper's own buffer, valid until the next step.
+   *
+   * @example
+   * ```ts
+   * const s = new So3LgviStepper({ inertia: [1, 2, 3], h: 0.01 });
+   * const x = s.initialState([0, 0, 0], [1, 0, 0]);
+   * s.step(x, 0, 0, 0.01, new Float64Array(3));
+   * s.lastArrow().subarray(9, 18); // R_1, equal to x.subarray(0, 9)
+   * ```
+   */
+  lastArrow(): Float64Array {
+    return this.arrow;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) in tangent
+   * coordinates: the rotation in the right-⊕ (body, left-trivialized) coordinates of core
+   * CONVENTIONS.md, R ⊕ δ = R·Exp(δ), the momentum additively, so x = (δR, δΠ) has
+   * {@link tangentSize} 6 (not the storage's 12): `dxdx` (6×6) ← ∂(δR_{k+1}, δΠ_{k+1})/∂(δR_k, δΠ_k),
+   * `dxdu` (6×3) ← ∂(δR_{k+1}, δΠ_{k+1})/∂u_k, row-major. With a = δR_k, b = δΠ_k, c = δu_k and
+   * DM the {@link So3Potential.momentJacobian}, differentiating g = Π_k + (h/2)(M(R_k) + u_k),
+   * (L4) by the implicit function theorem with the Newton Jacobian ∂r/∂δ = tr(FJ_d)F − FJ_dF
+   * (F ↦ F·Exp(f)) evaluated and factored at the accepted F_k, (L5) with R_kExp(a)F = R_kF·Exp(Fᵀa)
+   * and (L6) with (F·Exp(f))ᵀg = Fᵀg + (Fᵀg) × f:
+   *
+   *   δg = b + (h/2)(DM(R_k)a + c),   f = h(∂r/∂δ)⁻¹δg,   δR_{k+1} = F_kᵀa + f,
+   *   δΠ_{k+1} = (F_kᵀg)^f + F_kᵀδg + (h/2)(DM(R_{k+1})δR_{k+1} + c).
+   *
+   * Cold path: allocates its scratch on the first call.
+   *
+   * @throws DomainError before any step (or after a failed one); DimensionError for wrong output
+   *   lengths; SingularMatrixError for a singular ∂r/∂δ.
+   * @example
+   * ```ts
+   * const s = new So3LgviStepper({ inertia: [1, 1, 2], h: 0.01, potential: new GravityPotential(1, 9.81, [0, 0, 0.5]) });
+   * const x = s.initialState([0.1, 0, 0], [0, 0, 20]);
+   * s.step(x, 0, 0, 0.01, new Float64Array(3));
+   * const A = new Float64Array(36);
+   * const B = new Float64Array(18);
+   * s.stepDerivatives(A, B); // A[0] ≈ 1: ∂δR_1/∂δR_0 is close to the identity for small h
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (!this.stepTaken)
+      throw new DomainError(
+        'So3LgviStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    if (dxdx.length !== 36) throw new DimensionError('stepDerivatives: dxdx', 36, dxdx.length);
+    if (dxdu.length !== 18) throw new DimensionError('stepDerivatives: dxdu', 18, dxdu.length);
+    this.derivatives ??= lgviDerivativeScratch();
+    const d = this.derivatives;
+    const { arrow, F, g, h, solver } = this;
+    const { J, lu, DM0, DM1, R, Ftg, dg, rhs, f } = d;
+    // the Newton Jacobian of (L4) at the accepted F (scaled by 1/tr(J), as the residual)
+    solver.jacobian(J, F);
+    lu.factor(J);
+    if (lu.isSingular) throw new SingularMatrixError('So3LgviStepper.stepDerivatives: ∂r/∂δ', -1);
+    const I = this.inertia;
+    const scale = h / (I[0]! + I[1]! + I[2]!);
+    for (let i = 0; i < 9; i++) R[i] = arrow[i]!;
+    potentialJacobian(DM0, this.potential, R, d);
+    for (let i = 0; i < 9; i++) R[i] = arrow[9 + i]!;
+    potentialJacobian(DM1, this.potential, R, d);
+    for (let i = 0; i < 3; i++) Ftg[i] = F[i]! * g[0]! + F[3 + i]! * g[1]! + F[6 + i]! * g[2]!;
+    const hh = 0.5 * h;
+    // columns: j < 3 δR_k = e_j, j < 6 δΠ_k = e_{j−3}, j < 9 δu_k = e_{j−6}
+    for (let j = 0; j < 9; j++) {
+      const a = j < 3 ? j : -1;
+      const b = j >= 3 && j < 6 ? j - 3 : -1;
+      const c = j >= 6 ? j - 6 : -1;
+      for (let i = 0; i < 3; i++) {
+        dg[i] = (i === b ? 1 : 0) + hh * ((a >= 0 ? DM0[3 * i + a]! : 0) + (i === c ? 1 : 0));
+        rhs[i] = scale * dg[i]!;
+      }
+      lu.solve(rhs, f);
+      const out = j < 6 ? dxdx : dxdu;
+      const w = j < 6 ? 6 : 3;
+      const col = j < 6 ? j : j - 6;
+      // δR_{k+1} = F_kᵀa + f (kept in rhs)
+      for (let i = 0; i < 3; i++) rhs[i] = (a >= 0 ? F[3 * a + i]! : 0) + f[i]!;
+      for (let i = 0; i < 3; i++) out[i * w + col] = rhs[i]!;
+      // δΠ_{k+1} = (F_kᵀg) × f + F_kᵀδg + (h/2)(DM(R_{k+1})δR_{k+1} + c)
+      const cross0 = Ftg[1]! * f[2]! - Ftg[2]! * f[1]!;
+      const cross1 = Ftg[2]! * f[0]! - Ftg[0]! * f[2]!;
+      const cross2 = Ftg[0]! * f[1]! - Ftg[1]! * f[0]!;
+      for (let i = 0; i < 3; i++) {
+        const cross = i === 0 ? cross0 : i === 1 ? cross1 : cross2;
+        const ftdg = F[i]! * dg[0]! + F[3 + i]! * dg[1]! + F[6 + i]! * dg[2]!;
+        const dm = DM1[3 * i]! * rhs[0]! + DM1[3 * i + 1]! * rhs[1]! + DM1[3 * i + 2]! * rhs[2]!;
+        out[(3 + i) * w + col] = cross + ftdg + hh * (dm + (i === c ? 1 : 0));
+      }
+    }
   }
 
   private readonly Rs = new Float64Array(9);
@@ -620,6 +753,82 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
       out[16 + i] = state[3 * i]! * p0 + state[3 * i + 1]! * p1 + state[3 * i + 2]! * p2;
     }
     out[19] = orthogonalityError(state, 0);
+  }
+}
+
+/** The rotational index (R 0..2, Π 3..5) of the LGVI in the quadrotor's tangent (R, x, Π, v). */
+function rotIndex(j: number): number {
+  return j < 3 ? j : j + 3;
+}
+
+/** Entry (i, j) of R ê₃ = [R e₁, −R e₀, 0] (by columns), R row-major at `R[off..off+9]`. */
+function re3hat(R: Float64Array, off: number, i: number, j: number): number {
+  return j === 0 ? R[off + 3 * i + 1]! : j === 1 ? -R[off + 3 * i]! : 0;
+}
+
+/** Scratch of the LGVI step derivatives (allocated on the first call). */
+interface LgviDerivativeScratch {
+  readonly J: Float64Array;
+  readonly lu: DenseLU;
+  readonly DM0: Float64Array;
+  readonly DM1: Float64Array;
+  readonly R: Float64Array;
+  readonly Ftg: Float64Array;
+  readonly dg: Float64Array;
+  readonly rhs: Float64Array;
+  readonly f: Float64Array;
+  readonly Rp: Float64Array;
+  readonly Rm: Float64Array;
+  readonly Mp: Float64Array;
+  readonly Mm: Float64Array;
+  readonly delta: Float64Array;
+}
+
+function lgviDerivativeScratch(): LgviDerivativeScratch {
+  const v = (n: number) => new Float64Array(n);
+  return {
+    J: v(9),
+    lu: new DenseLU(3),
+    DM0: v(9),
+    DM1: v(9),
+    R: v(9),
+    Ftg: v(3),
+    dg: v(3),
+    rhs: v(3),
+    f: v(3),
+    Rp: v(9),
+    Rm: v(9),
+    Mp: v(3),
+    Mm: v(3),
+    delta: v(3),
+  };
+}
+
+/**
+ * out (3×3) ← ∂M(R·Exp(δ))/∂δ: the potential's `momentJacobian`, else central differences of its
+ * moment through R·Exp(±εe_j), ε = `CENTRAL_DIFFERENCE_STEP` (error ≈ ε²).
+ */
+function potentialJacobian(
+  out: Float64Array,
+  U: So3Potential,
+  R: Float64Array,
+  s: LgviDerivativeScratch,
+): void {
+  if (U.momentJacobian !== undefined) {
+    U.momentJacobian(out, R);
+    return;
+  }
+  const { Rp, Rm, Mp, Mm, delta } = s;
+  const e = CENTRAL_DIFFERENCE_STEP;
+  for (let j = 0; j < 3; j++) {
+    delta.fill(0);
+    delta[j] = e;
+    SO3.rplus(Rp, R, delta);
+    delta[j] = -e;
+    SO3.rplus(Rm, R, delta);
+    U.moment(Mp, Rp);
+    U.moment(Mm, Rm);
+    for (let i = 0; i < 3; i++) out[3 * i + j] = (Mp[i]! - Mm[i]!) / (2 * e);
   }
 }
 
@@ -750,6 +959,12 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
   private readonly rot = new Float64Array(12);
   private readonly tau = new Float64Array(3);
   private readonly mg: number;
+  /** Size of the tangent state (δR, δx, δΠ, δv) of {@link stepDerivatives}. */
+  readonly tangentSize = 12;
+  /** The thrust of the last step (for {@link stepDerivatives}). */
+  private readonly lastThrust = new Float64Array(1);
+  private readonly rotA = new Float64Array(36);
+  private readonly rotB = new Float64Array(18);
 
   constructor(options: QuadrotorOptions) {
     this.h = checkPositive('QuadrotorLgviStepper: h', options.h);
@@ -829,7 +1044,77 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
     for (let i = 0; i < 9; i++) state[i] = rot[i]!;
     for (let i = 0; i < 3; i++) state[12 + i] = rot[9 + i]!;
     this.lastResidual = this.rotation.lastResidual;
+    this.lastThrust[0] = f;
     return its;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} in tangent coordinates x = (δR, δx, δΠ, δv)
+   * ({@link tangentSize} 12; δR in the right-⊕ (body) coordinates R·Exp(δR), the rest additive):
+   * `dxdx` (12×12) ← ∂x_{k+1}/∂x_k, `dxdu` (12×4) ← ∂x_{k+1}/∂(f, τ), row-major. The rotational
+   * rows are {@link So3LgviStepper.stepDerivatives} of the internal LGVI (inputs τ); (L7), (L8)
+   * give, with δ(R e₃) = −R ê₃ δR (R·Exp(δR)e₃ = Re₃ + R(δR × e₃)), c = h²/2m, d = h/2m:
+   *
+   *   δx_{k+1} = δx + h δv + c(−f R_k ê₃ δR_k + R_k e₃ δf),
+   *   δv_{k+1} = δv + d(−f R_k ê₃ δR_k − f R_{k+1} ê₃ δR_{k+1} + (R_k e₃ + R_{k+1} e₃) δf).
+   *
+   * @throws DomainError before any step; DimensionError for wrong output lengths.
+   * @example
+   * ```ts
+   * const q = new QuadrotorLgviStepper({ mass: 1.5, inertia: [0.02, 0.02, 0.04], gravity: 9.81, h: 0.01 });
+   * const x = q.initialState([0.1, 0, 0], [0, 0, 1], [0, 0, 1], [0, 0, 0]);
+   * q.step(x, 0, 0, 0.01, Float64Array.of(q.hoverThrust, 0, 0, 0));
+   * const A = new Float64Array(144);
+   * const B = new Float64Array(48);
+   * q.stepDerivatives(A, B); // B[3 * 4 + 0] = ∂x₁/∂f = (h²/2m)(R₀e₃)₀
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (dxdx.length !== 144) throw new DimensionError('stepDerivatives: dxdx', 144, dxdx.length);
+    if (dxdu.length !== 48) throw new DimensionError('stepDerivatives: dxdu', 48, dxdu.length);
+    const { rotA: A, rotB: B } = this;
+    this.rotation.stepDerivatives(A, B);
+    const arrow = this.rotation.lastArrow();
+    const f = this.lastThrust[0]!;
+    const h = this.h;
+    const c = (h * h) / (2 * this.mass);
+    const d = h / (2 * this.mass);
+    dxdx.fill(0);
+    dxdu.fill(0);
+    // tangent blocks: R 0..2, x 3..5, Π 6..8, v 9..11; the rotational LGVI's (R, Π) = (0..2, 3..5)
+    for (let i = 0; i < 6; i++) {
+      const row = rotIndex(i);
+      for (let j = 0; j < 6; j++) dxdx[row * 12 + rotIndex(j)] = A[i * 6 + j]!;
+      for (let j = 0; j < 3; j++) dxdu[row * 4 + 1 + j] = B[i * 3 + j]!;
+    }
+    // R ê₃ at R_k (arrow 0..8) and R_{k+1} (arrow 9..17)
+    for (let i = 0; i < 3; i++) {
+      const xr = (3 + i) * 12;
+      const vr = (9 + i) * 12;
+      dxdx[xr + 3 + i] = 1;
+      dxdx[xr + 9 + i] = h;
+      dxdx[vr + 9 + i] = 1;
+      const e3k = arrow[3 * i + 2]!;
+      const e3k1 = arrow[9 + 3 * i + 2]!;
+      dxdu[(3 + i) * 4] = c * e3k;
+      dxdu[(9 + i) * 4] = d * (e3k + e3k1);
+      for (let j = 0; j < 3; j++) {
+        dxdx[xr + j] = -c * f * re3hat(arrow, 0, i, j);
+        // −f R_{k+1} ê₃ ∂δR_{k+1}/∂(·): the rotational rows 0..2 of A and B
+        let sR = 0;
+        let sP = 0;
+        let sT = 0;
+        for (let l = 0; l < 3; l++) {
+          const w = re3hat(arrow, 9, i, l);
+          sR += w * A[l * 6 + j]!;
+          sP += w * A[l * 6 + 3 + j]!;
+          sT += w * B[l * 3 + j]!;
+        }
+        dxdx[vr + j] = -d * f * (re3hat(arrow, 0, i, j) + sR);
+        dxdx[vr + 6 + j] = -d * f * sP;
+        dxdu[(9 + i) * 4 + 1 + j] = -d * f * sT;
+      }
+    }
   }
 
   /** Writes R, x, pi, omega, v, energy, spatialMomentum, linearMomentum, orthogonality. */

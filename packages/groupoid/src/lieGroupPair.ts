@@ -10,14 +10,8 @@
  *
  * @module
  */
-import {
-  DimensionError,
-  DomainError,
-  type LieGroup,
-  NotComposableError,
-  type Rng,
-} from '@geomech/core';
-import type { LieGroupoid } from './types.js';
+import { DomainError, type LieGroup, type Rng } from '@geomech/core';
+import { PairStructure } from './pairStructure.js';
 
 /**
  * The pair groupoid G × G ⇒ G of a core {@link LieGroup} (spec 003 §3.5(a) with Q = G):
@@ -33,6 +27,10 @@ import type { LieGroupoid } from './types.js';
  * - Trivialized gradients ({@link leftGrad}, {@link rightGrad}) of a function f(g₀, g₁) with
  *   left-trivialized partials D₁f, D₂f (D_if·δ = d/ds f(…, g_i·Exp(sδ), …) at s = 0):
  *   ←e_i[f] = D₂f, →e_i[f] = −D₁f, as for the pair groupoid of Rⁿ.
+ *
+ * The structure maps, fields, anchor and gradients are the pair groupoid's own (shared with
+ * {@link PairGroupoid}; for G = Rⁿ this groupoid is `PairGroupoid(n)`, with the same arrows, maps
+ * and retractions); the chart and the retractions go through the group's ⊕.
  *
  * Deviation from the {@link LieGroupoid} convention "base = R^baseDim": the base is G itself, so a
  * base point is a group element of length `baseDim` = the group's storage size, while its tangent
@@ -50,20 +48,12 @@ import type { LieGroupoid } from './types.js';
  * P.multiply(new Float64Array(18), g, h); // (R₀ of g, R₁ of h)
  * ```
  */
-export class LieGroupPairGroupoid implements LieGroupoid {
+export class LieGroupPairGroupoid extends PairStructure {
   readonly name: string;
   /** dim(G × G) = 2·dim G. */
   readonly dim: number;
-  /** 2 · storage size of G. */
-  readonly arrowDim: number;
-  /** Length of a base point: the storage size of G (see the class comment). */
-  readonly baseDim: number;
   /** dim G, the tangent dimension of the base. */
   readonly baseTangentDim: number;
-  /** rank A = dim G. */
-  readonly rank: number;
-  /** Relative tolerance of {@link isComposable} on max |β(g) − α(h)| (storage entries). */
-  readonly composableTol: number;
   /** Half-width of the random algebra box of {@link random}. */
   readonly randomScale: number;
   private readonly sTan: Float64Array;
@@ -80,84 +70,13 @@ export class LieGroupPairGroupoid implements LieGroupoid {
     const s = options.randomScale ?? 1;
     if (!(s > 0 && Number.isFinite(s)))
       throw new DomainError('LieGroupPairGroupoid: randomScale', s, 'must be positive and finite');
+    super(group.storageSize, group.dim, tol, 'LieGroupPairGroupoid');
     this.name = `Pair(${group.name.replace(/[()]/g, '')})`;
     this.dim = 2 * group.dim;
-    this.arrowDim = 2 * group.storageSize;
-    this.baseDim = group.storageSize;
     this.baseTangentDim = group.dim;
-    this.rank = group.dim;
-    this.composableTol = tol;
     this.randomScale = s;
     this.sTan = new Float64Array(group.dim);
     this.sTan2 = new Float64Array(group.dim);
-  }
-
-  /** out ← α(g) = g₀. */
-  source(out: Float64Array, g: Float64Array): Float64Array {
-    this.check(g);
-    for (let i = 0; i < this.baseDim; i++) out[i] = g[i]!;
-    return out;
-  }
-
-  /** out ← β(g) = g₁. */
-  target(out: Float64Array, g: Float64Array): Float64Array {
-    this.check(g);
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) out[i] = g[n + i]!;
-    return out;
-  }
-
-  /** max |β(g) − α(h)| over the storage entries. */
-  gap(g: Float64Array, h: Float64Array): number {
-    this.check(g);
-    this.check(h);
-    const n = this.baseDim;
-    let gap = 0;
-    for (let i = 0; i < n; i++) gap = Math.max(gap, Math.abs(g[n + i]! - h[i]!));
-    return gap;
-  }
-
-  /** β(g) = α(h) within {@link composableTol}·max(1, |β(g)|∞). */
-  isComposable(g: Float64Array, h: Float64Array): boolean {
-    const n = this.baseDim;
-    let scale = 1;
-    for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(g[n + i]!));
-    return this.gap(g, h) <= this.composableTol * scale;
-  }
-
-  /** out ← gh = (g₀, h₁). `out` may alias g or h. @throws NotComposableError when β(g) ≠ α(h). */
-  multiply(out: Float64Array, g: Float64Array, h: Float64Array): Float64Array {
-    if (!this.isComposable(g, h)) throw new NotComposableError(this.gap(g, h));
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) {
-      out[i] = g[i]!;
-      out[n + i] = h[n + i]!;
-    }
-    return out;
-  }
-
-  /** out ← ε(q) = (q, q). */
-  identityAt(out: Float64Array, q: ArrayLike<number>): Float64Array {
-    const n = this.baseDim;
-    if (q.length !== n)
-      throw new DimensionError('LieGroupPairGroupoid.identityAt: point', n, q.length);
-    for (let i = 0; i < n; i++) {
-      out[i] = q[i]!;
-      out[n + i] = q[i]!;
-    }
-    return out;
-  }
-
-  /** out ← g⁻¹ = (g₁, g₀). `out` may alias g. */
-  inverse(out: Float64Array, g: Float64Array): Float64Array {
-    this.check(g);
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) {
-      const a = g[i]!;
-      out[i] = g[n + i]!;
-      out[n + i] = a;
-    }
-    return out;
   }
 
   /** chart_g(x₀, x₁) = (g₀·Exp(x₀), g₁·Exp(x₁)). `out` may alias g. */
@@ -179,26 +98,6 @@ export class LieGroupPairGroupoid implements LieGroupoid {
     return out;
   }
 
-  /** ←v(g₀, g₁) = (0, v): moves the target end (spec 003 eq. (1)). */
-  leftField(out: Float64Array, _g: Float64Array, v: Float64Array): Float64Array {
-    const r = this.rank;
-    for (let i = 0; i < r; i++) {
-      out[i] = 0;
-      out[r + i] = v[i]!;
-    }
-    return out;
-  }
-
-  /** →v(g₀, g₁) = (−v, 0): moves the source end, with the minus sign of spec 003 eq. (2). */
-  rightField(out: Float64Array, _g: Float64Array, v: Float64Array): Float64Array {
-    const r = this.rank;
-    for (let i = 0; i < r; i++) {
-      out[i] = -v[i]!;
-      out[r + i] = 0;
-    }
-    return out;
-  }
-
   /** (g₀, g₁·Exp(v)), the α-fibre curve with velocity ←v. `out` may alias g. */
   leftRetract(out: Float64Array, g: Float64Array, v: Float64Array): Float64Array {
     this.check(g);
@@ -215,12 +114,6 @@ export class LieGroupPairGroupoid implements LieGroupoid {
     for (let i = 0; i < r; i++) sTan[i] = -v[i]!;
     for (let i = 0; i < n; i++) out[n + i] = g[n + i]!;
     this.group.rplus(out.subarray(0, n), g.subarray(0, n), sTan);
-    return out;
-  }
-
-  /** ρ = id on left-trivialized coordinates: A(G × G) ≅ TG. */
-  anchor(out: Float64Array, _q: Float64Array, v: Float64Array): Float64Array {
-    for (let i = 0; i < this.rank; i++) out[i] = v[i]!;
     return out;
   }
 
@@ -258,30 +151,9 @@ export class LieGroupPairGroupoid implements LieGroupoid {
     return out;
   }
 
-  /**
-   * ←e_i[f](g₀, g₁) = D₂f(g₀, g₁), the left-trivialized partial in the target end (spec 003 §2,
-   * §3.5(a)); in the discrete Euler–Lagrange equations of a pair groupoid it is the momentum at the
-   * target, p₁ = D₂L_d.
-   */
-  leftGrad(out: Float64Array, D2f: ArrayLike<number>): Float64Array {
-    for (let i = 0; i < this.rank; i++) out[i] = D2f[i]!;
-    return out;
-  }
-
-  /** →e_i[f](g₀, g₁) = −D₁f(g₀, g₁) (the momentum at the source, p₀ = −D₁L_d). */
-  rightGrad(out: Float64Array, D1f: ArrayLike<number>): Float64Array {
-    for (let i = 0; i < this.rank; i++) out[i] = -D1f[i]!;
-    return out;
-  }
-
   private adBuf: Float64Array | undefined;
   private adScratch(): Float64Array {
     if (this.adBuf === undefined) this.adBuf = new Float64Array(this.rank * this.rank);
     return this.adBuf;
-  }
-
-  private check(g: Float64Array): void {
-    if (g.length !== this.arrowDim)
-      throw new DimensionError('LieGroupPairGroupoid: arrow', this.arrowDim, g.length);
   }
 }

@@ -8,14 +8,17 @@
  * @module
  */
 import { DimensionError, DomainError, NotComposableError, type Rng } from '@geomech/core';
-import type { LieGroupoid } from './types.js';
+import { PairStructure } from './pairStructure.js';
 
 export { NotComposableError };
 
 /**
  * Pair groupoid structure maps (spec 003 §3.5(a)):
  * α(q0, q1) = q0, β(q0, q1) = q1, m((q0, q1), (q1, q2)) = (q0, q2), ε(q) = (q, q),
- * i(q0, q1) = (q1, q0).
+ * i(q0, q1) = (q1, q0); the fields ←v = (0, v), →v = (−v, 0), the anchor ρ = id and the
+ * trivialized gradients ←e_i[f] = D₂f, →e_i[f] = −D₁f in the basis e_i = ∂/∂qⁱ of A ≅ TQ. These
+ * are shared with {@link LieGroupPairGroupoid} (which is this groupoid for G = Rⁿ); the chart and
+ * the retractions along the fibres are Euclidean: (q0, q1 + v), (q0 − v, q1).
  *
  * @example
  * ```ts
@@ -25,97 +28,24 @@ export { NotComposableError };
  * G.multiply(new Float64Array(4), g, h); // [0, 0, 3, 3]
  * ```
  */
-export class PairGroupoid implements LieGroupoid {
+export class PairGroupoid extends PairStructure {
   readonly name: string;
   /** dim G = 2n. */
   readonly dim: number;
-  /** Dimension of the arrow storage, 2n. */
-  readonly arrowDim: number;
-  /** Rank of the Lie algebroid A(Q×Q) ≅ TQ: dim G − dim Q = n. */
-  readonly rank: number;
 
   constructor(
-    /** Dimension n of the base Q = Rⁿ. */
-    readonly baseDim: number,
+    /** Dimension n of the base Q = Rⁿ (= rank of A(Q×Q) ≅ TQ). */
+    baseDim: number,
     /** Tolerance of {@link isComposable} on |β(g) − α(h)|∞ (relative to max(1, |β(g)|∞)). */
-    readonly composableTol = 1e-12,
+    composableTol = 1e-12,
   ) {
     if (!Number.isInteger(baseDim) || baseDim < 1)
       throw new DimensionError('PairGroupoid: base dimension', '>= 1', baseDim);
     if (!(composableTol >= 0))
       throw new DomainError('PairGroupoid: composableTol', composableTol, 'must be >= 0');
+    super(baseDim, baseDim, composableTol, 'PairGroupoid');
     this.name = `Pair(R^${baseDim})`;
     this.dim = 2 * baseDim;
-    this.arrowDim = 2 * baseDim;
-    this.rank = baseDim;
-  }
-
-  /** out ← α(g) = q0. */
-  source(out: Float64Array, g: Float64Array): Float64Array {
-    this.check(g);
-    for (let i = 0; i < this.baseDim; i++) out[i] = g[i]!;
-    return out;
-  }
-
-  /** out ← β(g) = q1. */
-  target(out: Float64Array, g: Float64Array): Float64Array {
-    this.check(g);
-    for (let i = 0; i < this.baseDim; i++) out[i] = g[this.baseDim + i]!;
-    return out;
-  }
-
-  /** max |β(g) − α(h)|: zero exactly when g and h are composable. */
-  gap(g: Float64Array, h: Float64Array): number {
-    this.check(g);
-    this.check(h);
-    let gap = 0;
-    for (let i = 0; i < this.baseDim; i++)
-      gap = Math.max(gap, Math.abs(g[this.baseDim + i]! - h[i]!));
-    return gap;
-  }
-
-  /** True when β(g) = α(h) up to {@link composableTol}. */
-  isComposable(g: Float64Array, h: Float64Array): boolean {
-    let scale = 1;
-    for (let i = 0; i < this.baseDim; i++) scale = Math.max(scale, Math.abs(g[this.baseDim + i]!));
-    return this.gap(g, h) <= this.composableTol * scale;
-  }
-
-  /**
-   * out ← gh = (α(g), β(h)). `out` may alias g or h.
-   * @throws NotComposableError when β(g) ≠ α(h).
-   */
-  multiply(out: Float64Array, g: Float64Array, h: Float64Array): Float64Array {
-    if (!this.isComposable(g, h)) throw new NotComposableError(this.gap(g, h));
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) {
-      out[i] = g[i]!;
-      out[n + i] = h[n + i]!;
-    }
-    return out;
-  }
-
-  /** out ← ε(q) = (q, q). */
-  identityAt(out: Float64Array, q: ArrayLike<number>): Float64Array {
-    if (q.length !== this.baseDim)
-      throw new DimensionError('PairGroupoid.identityAt: point', this.baseDim, q.length);
-    for (let i = 0; i < this.baseDim; i++) {
-      out[i] = q[i]!;
-      out[this.baseDim + i] = q[i]!;
-    }
-    return out;
-  }
-
-  /** out ← g⁻¹ = (q1, q0). `out` may alias g. */
-  inverse(out: Float64Array, g: Float64Array): Float64Array {
-    this.check(g);
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) {
-      const a = g[i]!;
-      out[i] = g[n + i]!;
-      out[n + i] = a;
-    }
-    return out;
   }
 
   /** chart_g(x) = g + x (Q×Q = R²ⁿ is its own chart). `out` may alias g. */
@@ -130,26 +60,6 @@ export class PairGroupoid implements LieGroupoid {
     this.check(g);
     this.check(k);
     for (let i = 0; i < this.arrowDim; i++) out[i] = k[i]! - g[i]!;
-    return out;
-  }
-
-  /** ←v(q0, q1) = (0, v): moves the target end (spec 003 §3.5(a)). */
-  leftField(out: Float64Array, _g: Float64Array, v: Float64Array): Float64Array {
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) {
-      out[i] = 0;
-      out[n + i] = v[i]!;
-    }
-    return out;
-  }
-
-  /** →v(q0, q1) = (−v, 0): moves the source end, with the minus sign of (2). */
-  rightField(out: Float64Array, _g: Float64Array, v: Float64Array): Float64Array {
-    const n = this.baseDim;
-    for (let i = 0; i < n; i++) {
-      out[i] = -v[i]!;
-      out[n + i] = 0;
-    }
     return out;
   }
 
@@ -175,12 +85,6 @@ export class PairGroupoid implements LieGroupoid {
     return out;
   }
 
-  /** ρ = id: A(Q×Q) ≅ TQ. */
-  anchor(out: Float64Array, _q: Float64Array, v: Float64Array): Float64Array {
-    for (let i = 0; i < this.baseDim; i++) out[i] = v[i]!;
-    return out;
-  }
-
   /** Constant sections of TQ commute: ⟦X, Y⟧ = 0. */
   bracket(out: Float64Array, _q: Float64Array, _x: Float64Array, _y: Float64Array): Float64Array {
     return out.fill(0, 0, this.rank);
@@ -201,26 +105,5 @@ export class PairGroupoid implements LieGroupoid {
       out[n + i] = 4 * rng() - 2;
     }
     return out;
-  }
-
-  /**
-   * Trivialized gradients of f at g (spec 003 §2, §3.5(a)), for analytic partials D1f, D2f:
-   * leftGrad(f)(g) = ←e_i[f] = D2 f(q0, q1) and rightGrad(f)(g) = →e_i[f] = −D1 f(q0, q1), in the
-   * basis e_i = ∂/∂qⁱ of A ≅ TQ.
-   */
-  leftGrad(out: Float64Array, D2f: ArrayLike<number>): Float64Array {
-    for (let i = 0; i < this.baseDim; i++) out[i] = D2f[i]!;
-    return out;
-  }
-
-  /** See {@link leftGrad}: →e_i[f] = −D1 f(q0, q1). */
-  rightGrad(out: Float64Array, D1f: ArrayLike<number>): Float64Array {
-    for (let i = 0; i < this.baseDim; i++) out[i] = -D1f[i]!;
-    return out;
-  }
-
-  private check(g: Float64Array): void {
-    if (g.length !== this.arrowDim)
-      throw new DimensionError('PairGroupoid: arrow', this.arrowDim, g.length);
   }
 }

@@ -86,6 +86,13 @@ export class UnicycleStepper implements Stepper<UnicycleField> {
   private readonly X = new Float64Array(9);
   private readonly E = new Float64Array(9);
   private readonly tw = new Float64Array(3);
+  /** Size of the tangent state (δX, δv, δω) of {@link stepDerivatives}. */
+  readonly tangentSize = 5;
+  /** True when `tw` holds the twist of the last step taken. */
+  private stepTaken = false;
+  private readonly Ad = new Float64Array(9);
+  private readonly Jr = new Float64Array(9);
+  private readonly Ei = new Float64Array(9);
 
   constructor(options: { readonly mass: number; readonly inertia: number; readonly h: number }) {
     for (const key of ['mass', 'inertia', 'h'] as const) {
@@ -129,6 +136,7 @@ export class UnicycleStepper implements Stepper<UnicycleField> {
     if (h !== this.h)
       throw new DomainError('UnicycleStepper.step: h', h, `must be the stepper's h = ${this.h}`);
     const { X, E, tw } = this;
+    this.stepTaken = false;
     const F = u.length === 2 ? u[0]! : 0;
     const tau = u.length === 2 ? u[1]! : 0;
     const v0 = state[9]!;
@@ -144,7 +152,62 @@ export class UnicycleStepper implements Stepper<UnicycleField> {
     for (let i = 0; i < 9; i++) state[i] = X[i]!;
     state[9] = v1;
     state[10] = w1;
+    this.stepTaken = true;
     return 0;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) in tangent
+   * coordinates x = (δX, δv, δω) ({@link tangentSize} 5): δX ∈ se(2) = [ρ_x, ρ_y, θ] in the
+   * right-⊕ (body) coordinates X·Exp(δX) of core CONVENTIONS.md, the speeds additively; `dxdx`
+   * (5×5) ← ∂x_{k+1}/∂x_k, `dxdu` (5×2) ← ∂x_{k+1}/∂(F, τ), row-major. The step is explicit, so
+   * they are exact: from (U2), X_kExp(a)Exp(ξ + δξ) = X_{k+1}·Exp(Ad_{Exp(ξ)⁻¹}a + J_r(ξ)δξ), and
+   * (U1) with ξ = h[(v_k + v_{k+1})/2, 0, (ω_k + ω_{k+1})/2]:
+   *
+   *   δX_{k+1} = Ad_{Exp(ξ)⁻¹}δX_k + J_r(ξ)·(h δv_k + h²δF/2m, 0, h δω_k + h²δτ/2I),
+   *   δv_{k+1} = δv_k + h δF/m,   δω_{k+1} = δω_k + h δτ/I.
+   *
+   * @throws DomainError before any step; DimensionError for wrong output lengths.
+   * @example
+   * ```ts
+   * const s = new UnicycleStepper({ mass: 2, inertia: 0.1, h: 0.01 });
+   * const x = s.initialState([0, 0], 0, 1, 0.5);
+   * s.step(x, 0, 0, 0.01, Float64Array.of(1, 0));
+   * const A = new Float64Array(25);
+   * const B = new Float64Array(10);
+   * s.stepDerivatives(A, B); // B[3 * 2] = ∂v₁/∂F = h/m = 0.005
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (!this.stepTaken)
+      throw new DomainError(
+        'UnicycleStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    if (dxdx.length !== 25) throw new DimensionError('stepDerivatives: dxdx', 25, dxdx.length);
+    if (dxdu.length !== 10) throw new DimensionError('stepDerivatives: dxdu', 10, dxdu.length);
+    const { tw, E, Ei, Ad, Jr, h } = this;
+    SE2.exp(E, tw);
+    SE2.inverse(Ei, E);
+    SE2.adj(Ad, Ei);
+    SE2.rjac(Jr, tw);
+    dxdx.fill(0);
+    dxdu.fill(0);
+    const cF = (h * h) / (2 * this.mass);
+    const cT = (h * h) / (2 * this.inertia);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) dxdx[i * 5 + j] = Ad[i * 3 + j]!;
+      // δξ = (h δv + cF δF, 0, h δω + cT δτ): columns 0 and 2 of J_r
+      dxdx[i * 5 + 3] = h * Jr[i * 3]!;
+      dxdx[i * 5 + 4] = h * Jr[i * 3 + 2]!;
+      dxdu[i * 2] = cF * Jr[i * 3]!;
+      dxdu[i * 2 + 1] = cT * Jr[i * 3 + 2]!;
+    }
+    dxdx[3 * 5 + 3] = 1;
+    dxdx[4 * 5 + 4] = 1;
+    dxdu[3 * 2] = h / this.mass;
+    dxdu[4 * 2 + 1] = h / this.inertia;
   }
 
   /** Writes X, position, heading, v, omega, energy (½mv² + ½Iω²). */

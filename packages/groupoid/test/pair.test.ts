@@ -1,6 +1,7 @@
+import { Rn } from '@geomech/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NotComposableError, PairGroupoid } from '../src/index.js';
+import { LieGroupPairGroupoid, NotComposableError, PairGroupoid } from '../src/index.js';
 
 const n = 3;
 const G = new PairGroupoid(n);
@@ -91,6 +92,64 @@ describe('PairGroupoid axioms (spec 003 §3.1, §3.5(a))', () => {
       const q0m = q0.slice();
       q0m[i]! += eps;
       expect(Math.abs((L(q0p, q1) - L(q0m, q1)) / (2 * eps) - right[i]!)).toBeLessThan(1e-9);
+    }
+  });
+});
+
+describe('LieGroupPairGroupoid(Rn(n)) is PairGroupoid(n) (one pair structure, issue 15 D3)', () => {
+  const L = new LieGroupPairGroupoid(Rn(n), { randomScale: 2 });
+  it('same dimensions, and the same value of every map on random arrows (bit for bit)', () => {
+    expect([L.dim, L.arrowDim, L.baseDim, L.rank, L.composableTol]).toEqual([
+      G.dim,
+      G.arrowDim,
+      G.baseDim,
+      G.rank,
+      G.composableTol,
+    ]);
+    let a = 0.3;
+    const rng = () => {
+      a = (a * 9301 + 49297) % 233280;
+      return a / 233280;
+    };
+    let b = 0.3;
+    const rng2 = () => {
+      b = (b * 9301 + 49297) % 233280;
+      return b / 233280;
+    };
+    for (let s = 0; s < 20; s++) {
+      const g = G.random(new Float64Array(2 * n), rng);
+      expect(L.random(new Float64Array(2 * n), rng2)).toEqual(g);
+      const h = G.randomAfter(new Float64Array(2 * n), g, rng);
+      expect(L.randomAfter(new Float64Array(2 * n), g, rng2)).toEqual(h);
+      const x = Float64Array.from({ length: 2 * n }, (_, i) => Math.sin(s + i));
+      const v = x.subarray(0, n).slice();
+      const same = (
+        f: (P: PairGroupoid | LieGroupPairGroupoid, out: Float64Array) => unknown,
+        len: number,
+      ) => {
+        const p = new Float64Array(len);
+        const q = new Float64Array(len);
+        f(G, p);
+        f(L, q);
+        expect(q).toEqual(p);
+      };
+      same((P, o) => P.multiply(o, g, h), 2 * n);
+      same((P, o) => P.inverse(o, g), 2 * n);
+      same((P, o) => P.identityAt(o, v), 2 * n);
+      same((P, o) => P.source(o, h), n);
+      same((P, o) => P.target(o, h), n);
+      same((P, o) => P.chart(o, g, x), 2 * n);
+      same((P, o) => P.chartInverse(o, g, h), 2 * n);
+      same((P, o) => P.leftField(o, g, v), 2 * n);
+      same((P, o) => P.rightField(o, g, v), 2 * n);
+      same((P, o) => P.leftRetract(o, g, v), 2 * n);
+      same((P, o) => P.rightRetract(o, g, v), 2 * n);
+      same((P, o) => P.anchor(o, v, v), n);
+      same((P, o) => P.bracket(o, v, v, x.subarray(n)), n);
+      same((P, o) => P.leftGrad(o, v), n);
+      same((P, o) => P.rightGrad(o, v), n);
+      expect(L.gap(g, h)).toBe(G.gap(g, h));
+      expect(L.isComposable(g, h)).toBe(true);
     }
   });
 });
