@@ -36,6 +36,7 @@
 #define STEP_TOL (4 * DBL_EPSILON)
 #define MAX_IT 30
 #define W 4
+#define PI 3.141592653589793 /* Math.PI */
 
 static int NL, NQ, KB;
 static double PLOAD, H;
@@ -56,9 +57,9 @@ static double *alloc(long n) {
 static double *theta, *Vth;
 
 static double relativeAngle(double d) {
-  if (d > -M_PI && d <= M_PI) return d;
-  const double w = d - 2 * M_PI * floor(d / (2 * M_PI) + 0.5);
-  return w <= -M_PI ? w + 2 * M_PI : w;
+  if (d > -PI && d <= PI) return d;
+  const double w = d - 2 * PI * floor(d / (2 * PI) + 0.5);
+  return w <= -PI ? w + 2 * PI : w;
 }
 
 static void gradV(double *out, const double *q) {

@@ -63,8 +63,8 @@ export function gramBandwidth(band: ConstraintBand, m: number): number {
 }
 
 /**
- * out ← post · C₁ diag(d) C₂ᵀ (m × m) into the band storage of `out` (kl = ku ≥
- * {@link gramBandwidth}): entry (a, b) = post · Σ_j (C₁[a, j] d_j) C₂[b, j], j ascending over the
+ * out ← C₁ diag(d) C₂ᵀ (m × m) into the band storage of `out` (kl = ku ≥
+ * {@link gramBandwidth}): entry (a, b) = Σ_j (C₁[a, j] d_j) C₂[b, j], j ascending over the
  * overlap of the two rows' bands, zero C₁ entries skipped (the dense loops' sums). With
  * `symmetric` only b ≤ a is summed and mirrored (C₁ = C₂; the Dirac step's S = C M⁻¹ Cᵀ),
  * otherwise every entry is summed on its own (RATTLE's matrices). C₁, C₂ in band storage
@@ -77,7 +77,6 @@ export function bandGram(
   d: Float64Array,
   band: ConstraintBand,
   n: number,
-  post: number,
   symmetric: boolean,
 ): void {
   const { width: w, first } = band;
@@ -98,9 +97,8 @@ export function bandGram(
         if (ca === 0) continue;
         s += ca * d[j]! * C2[b * w + j - fb]!;
       }
-      const v = post === 1 ? s : post * s;
-      S[a * rowWidth + b - a + kl] = v;
-      if (symmetric && b < a) S[b * rowWidth + a - b + kl] = v;
+      S[a * rowWidth + b - a + kl] = s;
+      if (symmetric && b < a) S[b * rowWidth + a - b + kl] = s;
     }
   }
 }

@@ -643,7 +643,10 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     this.Jb = (out) => {
       const b = band!;
       b.C(Cb1, this.q1);
-      bandGram(out, Cb1, Cbk, wgt, b, n, b.phiScale, false);
+      bandGram(out, Cb1, Cbk, wgt, b, n, false);
+      const s = out.rowBand;
+      const phiScale = b.phiScale;
+      for (let i = 0; i < s.length; i++) s[i] = phiScale * s[i]!;
     };
   }
 
@@ -728,7 +731,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     const { n, m } = sys;
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)
     this.prepare(z, h);
-    if (this.bandNewton !== null) return this.stepBanded(z, k, h, this.bandNewton);
+    if (this.bandNewton !== null) return this.stepBanded(z, k, this.bandNewton);
     // warm start: λ of the previous step (λ is a force, nearly constant between steps)
     const r = this.solver.solve(this.G, this.J, this.lambda, k);
     const iterations = r.iterations;
@@ -776,8 +779,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   }
 
   /** {@link step} on the banded path (after {@link prepare}): the same stages, O(n). */
-  private stepBanded(z: Float64Array, k: number, h: number, bn: BandNewton): number {
+  private stepBanded(z: Float64Array, k: number, bn: BandNewton): number {
     const { sys, q1, gV, invM, rhsM, mu, zNew, Cb1, tmpN } = this;
+    const h = this.h; // set by prepare (a field: a double argument would be boxed)
     const band = this.band!;
     const { n, m } = sys;
     // warm start: λ of the previous step
@@ -804,7 +808,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     bandMul(mu, Cb1, tmpN, band, m, n);
     for (let a = 0; a < m; a++) mu[a] = -mu[a]!;
     const A = this.Ab!;
-    bandGram(A, Cb1, Cb1, invM, band, n, hh, false);
+    bandGram(A, Cb1, Cb1, invM, band, n, false);
+    const Ar = A.rowBand;
+    for (let i = 0; i < Ar.length; i++) Ar[i] = hh * Ar[i]!;
     const lu = this.bandLu!.factor(A);
     lu.solve(mu, mu);
     tmpN.fill(0);

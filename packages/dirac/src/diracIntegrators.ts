@@ -312,7 +312,7 @@ function solveBanded(
     lam[a] = rhs;
   }
   const S = ws.Sband!;
-  bandGram(S, C, C, minv, band, n, 1, true);
+  bandGram(S, C, C, minv, band, n, true);
   const lu = ws.bandLu!.factor(S);
   if (lu.isSingular) throw new SingularMatrixError('diracSolve: C M⁻¹ Cᵀ', -1);
   const cond = lu.conditionEstimate();

@@ -385,6 +385,9 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   private readonly history: Float64Array;
   private newtonIterations = 0;
   private newtonResidual = 0;
+  /** The tolerance of the current solve ({@link residualFloor}); a field, not an argument: a
+   * double passed to a call that is not inlined is boxed (heap-allocated) on every call. */
+  private solveTol = 0;
   /** A holds D₂D₁L_d(q_k, x0) from {@link residualFloor}: the first J of the solve reuses it. */
   private aAtGuess = false;
   private readonly qk: Float64Array;
@@ -547,13 +550,13 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   }
 
   /**
-   * The tolerance of this step's solve: the user's `tol`, raised to the round-off floor of the
-   * residual when the state is large. F₁ = P_k + D₁L_d(q_k, q_{k+1}) + hWᵀλ evaluates difference
+   * The tolerance of this step's solve, into {@link solveTol}: the user's `tol`, raised to the
+   * round-off floor of the residual when the state is large. F₁ = P_k + D₁L_d(q_k, q_{k+1}) + hWᵀλ evaluates difference
    * quotients (q_{k+1} − q_k)/h whose rounding error is ≈ ε‖q‖·‖D₂D₁L_d‖, and F₂ = W Δq/h likewise
    * ≈ ε‖q‖‖W‖/h; below 32× that no Newton step can reduce ‖F‖ (e.g. the rolling disk at h = 1e-3
    * once θ ≈ 47 has a floor ≈ 3e-12 > the default 1e-12).
    */
-  private residualFloor(guess: Float64Array): number {
+  private residualFloor(guess: Float64Array): void {
     const { n, m, A, qk, Pk, Wk, q1t } = this;
     for (let i = 0; i < n; i++) q1t[i] = guess[i]!;
     this.Ld.D2D1(A, qk, q1t);
@@ -575,12 +578,12 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     }
     const floor = 32 * Number.EPSILON * (pMax + qMax * Math.max(aMax, wMax / Math.abs(this.Ld.h)));
     this.aAtGuess = true;
-    return Math.max(this.tol, floor);
+    this.solveTol = Math.max(this.tol, floor);
   }
 
   /**
-   * Newton's method on F(x) = 0 from x0 into {@link xN}, with core's `NewtonSolver` iteration and
-   * stopping rule (no line search), written out on the stepper's buffers so that no closure,
+   * Newton's method on F(x) = 0 from x0 into {@link xN} to the tolerance {@link solveTol}, with
+   * core's `NewtonSolver` iteration and stopping rule (no line search), written out on the stepper's buffers so that no closure,
    * result object or boxed tolerance crosses a call per step: stop when ‖F‖∞ ≤ tol, or after a
    * step with ‖Δx‖∞ ≤ 4ε·max(1, ‖x‖∞) (x fixed to working precision), or after `maxIterations`
    * Jacobian solves (not converged). A Jacobian with a zero pivot or a κ₁ estimate ≥ 1/ε throws
@@ -589,8 +592,9 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    * and messages). Iterations and the final ‖F‖∞ land in {@link newtonIterations} and
    * {@link newtonResidual}; returns whether it converged.
    */
-  private newton(x0: Float64Array, tol: number, stepIndex: number): boolean {
+  private newton(x0: Float64Array, stepIndex: number): boolean {
     const { xN: x, fN: f, jac, dxN: dx, lu, history } = this;
+    const tol = this.solveTol;
     const N = this.n + this.m;
     for (let i = 0; i < N; i++) x[i] = x0[i]!;
     this.F(f, x);
@@ -691,7 +695,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const { n, m, Ld, res, x0 } = this;
     const h = Ld.h;
     this.Delta.A(this.Wk, this.qk);
-    if (!this.newton(x0, this.residualFloor(x0), stepIndex)) {
+    this.residualFloor(x0);
+    if (!this.newton(x0, stepIndex)) {
       throw new NewtonDivergedError(
         this.newtonIterations,
         this.newtonResidual,

@@ -47,7 +47,7 @@ describe('the Ziegler column band', () => {
       const k = gramBandwidth(band, m);
       const S = new BandMatrix(m, k, k);
       const d = Float64Array.from({ length: n }, (_, j) => 1 / (1 + j));
-      bandGram(S, Cb, Cb, d, band, n, 1, true);
+      bandGram(S, Cb, Cb, d, band, n, true);
       for (let a = 0; a < m; a++)
         for (let b = 0; b < m; b++) {
           let s = 0;
