@@ -21,7 +21,6 @@ import {
   NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
   NonFiniteError,
-  normInf,
   SINGULAR_JACOBIAN_CONDITION,
   SingularJacobianError,
 } from '@geomech/core';
@@ -207,11 +206,21 @@ export class BandNewton {
     const { m, x, f, dx, lu, history, J } = this;
     const { tol, maxIterations, stallTol, what } = this.options;
     for (let i = 0; i < m; i++) x[i] = x0[i]!;
+    // ‖·‖∞ written out (NaN-propagating, as core's normInf): this method inlines F and J, and
+    // a call it cannot inline any more would box each returned double
     F(f, x);
-    let r = normInf(f, m);
+    let r = 0;
+    for (let i = 0; i < m; i++) {
+      const v = Math.abs(f[i]!);
+      if (!(v <= r)) r = v;
+    }
     if (!Number.isFinite(r)) throw new NonFiniteError(`${what}: F(x0)`);
     history[0] = r;
-    let xNorm = normInf(x, m);
+    let xNorm = 0;
+    for (let i = 0; i < m; i++) {
+      const v = Math.abs(x[i]!);
+      if (!(v <= xNorm)) xNorm = v;
+    }
     let k = 0;
     let converged = false;
     for (;;) {
@@ -233,13 +242,26 @@ export class BandNewton {
         if (!(error instanceof NonFiniteError)) throw error;
         throw this.diverged(k, r, step, 'produced a non-finite step');
       }
-      const dxNorm = normInf(dx, m);
+      let dxNorm = 0;
+      for (let i = 0; i < m; i++) {
+        const v = Math.abs(dx[i]!);
+        if (!(v <= dxNorm)) dxNorm = v;
+      }
       const smallStep = dxNorm <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xNorm);
-      for (let i = 0; i < m; i++) x[i] = x[i]! + dx[i]!;
-      xNorm = normInf(x, m);
+      xNorm = 0;
+      for (let i = 0; i < m; i++) {
+        const xi = x[i]! + dx[i]!;
+        x[i] = xi;
+        const v = Math.abs(xi);
+        if (!(v <= xNorm)) xNorm = v;
+      }
       if (!Number.isFinite(xNorm)) throw this.diverged(k, r, step, 'produced a non-finite iterate');
       F(f, x);
-      r = normInf(f, m);
+      r = 0;
+      for (let i = 0; i < m; i++) {
+        const v = Math.abs(f[i]!);
+        if (!(v <= r)) r = v;
+      }
       history[k] = r;
       if (!Number.isFinite(r)) throw this.diverged(k, r, step, 'produced a non-finite residual');
       if (smallStep && r > tol) {
