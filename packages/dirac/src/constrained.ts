@@ -18,7 +18,7 @@
  * ```ts
  * const band = zieglerColumn({ n: 3 }).band!; // link i couples joints i − 1 and i
  * band.width;          // 4: (x, y) of two joints
- * Array.from(band.first); // [−2, 0, 2]: row 0 starts in the padding before column 0
+ * Array.from(band.first); // [-2, 0, 2]: row 0 starts in the padding before column 0
  * ```
  */
 export interface ConstraintBand {
