@@ -168,6 +168,7 @@ const STEPS = contact.agreement?.steps ?? 1_000_000;
 const LU_CALLS = QUICK ? 500_000 : 1_000_000;
 const PB_RUNS = QUICK ? 500 : 2000;
 const RB_RUNS = QUICK ? 50 : 200;
+const LD_RUNS = QUICK ? 20 : 100;
 const cRuns = {};
 const kernels = {};
 const s3js = {};
@@ -178,6 +179,8 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
   const lu = compile('lu8', 'bench/c/lu8.c');
   const pb = compile('plateball_step', 'bench/c/plateball_step.c');
   const rbc = compile('rigidbody_step', 'bench/c/rigidbody_step.c');
+  const ldc = compile('lagrange_dirac_step', 'bench/c/lagrange_dirac_step.c');
+  const zrc = compile('ziegler_rattle_step', 'bench/c/ziegler_rattle_step.c');
   for (let round = 1; round <= ROUNDS; round++) {
     log(`- round ${round}/${ROUNDS}`);
     for (const [id, gamma] of [
@@ -209,6 +212,35 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
         cRuns[id] = bestRun(
           cRuns[id],
           runJson(rbc, [map, '1000', String(RB_RUNS), '7']),
+          (r) => r.nsPerStep,
+        );
+    }
+    // the dirac families (issue 20): CPU ns/step on both sides (js: hot.cpu)
+    for (const sign of ['plus', 'minus']) {
+      const id = `ld-${sign}-disk`;
+      const js = runNode('packages/dirac/bench/integrators.mjs', [`--only=${id}`])?.rows[0];
+      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.cpu);
+      if (ldc)
+        cRuns[id] = bestRun(
+          cRuns[id],
+          runJson(ldc, [sign, '2000', String(LD_RUNS), '7']),
+          (r) => r.nsPerStep,
+        );
+    }
+    for (const links of [8, 64]) {
+      const id = `rattle-ziegler-${links}`;
+      const js = runNode('packages/dirac/bench/integrators.mjs', [`--only=${id}`])?.rows[0];
+      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.cpu);
+      if (zrc && js?.load !== undefined)
+        cRuns[id] = bestRun(
+          cRuns[id],
+          runJson(zrc, [
+            String(links),
+            String(js.load),
+            String(links >= 32 ? 500 : 2000),
+            String(links >= 32 ? 4 : 10),
+            '7',
+          ]),
           (r) => r.nsPerStep,
         );
     }
@@ -279,6 +311,25 @@ const p = (s = '') => md.push(s);
 
 // Section 3 data first (the headline table uses it)
 const limits = [];
+// the dirac families against their C references (CPU ns/step on both sides; issue 20)
+const diracVsC = [];
+for (const [id, what] of [
+  ['ld-plus-disk', 'Lagrange–Dirac (+), free rolling disk (6×6 Newton)'],
+  ['ld-minus-disk', 'Lagrange–Dirac (−), free rolling disk (6×6 Newton)'],
+  ['rattle-ziegler-8', 'RATTLE, Ziegler column n = 8 (banded)'],
+  ['rattle-ziegler-64', 'RATTLE, Ziegler column n = 64 (banded)'],
+]) {
+  const js = s3js[id];
+  const c = cRuns[id];
+  diracVsC.push({
+    family: 'dirac',
+    what: `${what}, CPU time`,
+    label: `dirac ${id}`,
+    bytes: js?.bytes,
+    js: js ? { median: js.hot.cpu } : null,
+    c: c ? { median: c.nsPerStep } : null,
+  });
+}
 {
   const cm = (g) => cRuns[`midpoint ${g}`];
   for (const [id, g, label] of [
@@ -534,11 +585,12 @@ for (const s of [bvp['bvp-plate-ball'], bvp['bvp-so3-steering']]) {
 }
 for (const s of zieglerScaling?.studies ?? []) {
   scalingTable(s, 'ns/step', [
+    ['CPU ns/step', (pt) => ft(pt.cpu)],
     ['B/step', (pt) => bytes(pt.bytes)],
     ['Newton its/step', (pt) => (pt.iterations === undefined ? '—' : f2(pt.iterations))],
   ]);
   p(
-    `Fitted exponent of ns/step against n: **${f2(s.exponent)}** over all n, ${f2(s.exponentLarge)} for n ≥ 8 (C(q) is filled densely, O(m²); the Gram matrix C M⁻¹ Cᵀ is assembled over the nonzeros of C, O(m²); the dense m × m LU is O(m³) and takes over at large n).`,
+    `Fitted exponent of CPU ns/step against n: **${f2(s.exponent)}** over all n, ${f2(s.exponentLarge)} for n ≥ 8; of wall ns/step ${f2(s.exponentWall)} (the column's constraint band: C(q) in band storage, the tridiagonal C M⁻¹ Cᵀ and RATTLE Jacobian factored by core's BandLU, O(n) per step).`,
   );
   p();
 }
@@ -602,9 +654,10 @@ else {
       'plate-ball Newton step (§8.2), per step',
       groupoid['plate-ball-full']?.bytes,
     ],
+    ...diracVsC.map((d) => [d.family, d.what, d.label, d.bytes]),
   ];
   for (const [family, what, label, b] of fam) {
-    const l = limits.find((x) => x.label.startsWith(label));
+    const l = [...limits, ...diracVsC].find((x) => x.label.startsWith(label));
     if (!l?.js || !l.c) continue;
     p(
       `| ${family} | ${what} | ${ft(l.js.median)} | ${ft(l.c.median)} | ${ratio(l.js.median, l.c.median)} | ${bytes(b)} |`,

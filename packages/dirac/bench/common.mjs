@@ -75,10 +75,23 @@ function estimate(fn) {
   return ((performance.now() - t0) * 1e6) / calls;
 }
 
+/** CPU ns per call of `fn(k)` over `batch` calls (process.cpuUsage): median of 5 batches. */
+export function cpuPerCall(fn, batch) {
+  const ns = [];
+  for (let r = 0; r < 5; r++) {
+    const c0 = process.cpuUsage();
+    for (let k = 0; k < batch; k++) fn(k);
+    const c = process.cpuUsage(c0);
+    ns.push(((c.user + c.system) * 1e3) / batch);
+  }
+  return median(ns);
+}
+
 /**
  * Per-step cost of a hot path `step(k)` that `reset()`s to the initial state every `restart`
- * steps: ns/step median (min–max) over 5 timed batches of ~BATCH_MS after a warm-up batch, and
- * the bytes allocated per step (heap growth between forced GCs).
+ * steps: ns/step median (min–max) over 5 timed batches of ~BATCH_MS after a warm-up batch, the
+ * CPU ns/step (`cpu`: median of 5 more batches timed with process.cpuUsage, the steadier number
+ * on a loaded machine) and the bytes allocated per step (heap growth between forced GCs).
  */
 export function perStep(reset, step, restart) {
   const fn = (k) => {
@@ -89,6 +102,8 @@ export function perStep(reset, step, restart) {
   const est = estimate(fn);
   const batch = Math.max(restart, Math.round((BATCH_MS * 1e6) / est / restart) * restart);
   const t = nsPerCall(fn, batch, 5);
+  reset();
+  const cpu = cpuPerCall(fn, batch);
   let c = 0;
   const perBatch = Math.max(10, Math.min(10_000, Math.round(2e6 / est)));
   const wrapped = () => {
@@ -99,7 +114,7 @@ export function perStep(reset, step, restart) {
   // code box doubles, which would count as the step's allocation)
   for (let k = Math.round(5e7 / est); k > 0; k--) wrapped();
   const bytes = bytesPerCall(wrapped, 20, perBatch);
-  return { hot: { ...t, runs: 5, batch }, bytes };
+  return { hot: { ...t, runs: 5, batch, cpu }, bytes };
 }
 
 /** ns/step of a driver call `run()` covering `steps` steps: median (min–max) of 5 after 2 warm-ups. */

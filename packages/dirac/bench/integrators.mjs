@@ -6,8 +6,8 @@
 //   disk (m = R = I = J = 1) from q = 0, v = (1, 0, 1, 1), restarted every 2000 steps (t = 20, so
 //   θ stays O(20) and the residual floor of the step stays at its start value);
 // - Dirac-2c (spec 001 §5.7) and RATTLE (spec 001 §6) on the pendulum (θ0 = π/4) and on the
-//   Ziegler column with n = 2, 8, 32 links (see common.mjs for the load and the initial angles),
-//   restarted every 2000 steps (500 for n = 32).
+//   Ziegler column with n = 2, 8, 32, 64 links (see common.mjs for the load and the initial angles),
+//   restarted every 2000 steps (500 for n ≥ 32).
 //
 // Columns: the hot path (the core Stepper's `step` on a preallocated state, restarts included; the
 // call core's `integrate` makes, with a constant time argument: the steppers ignore t, and a fresh
@@ -147,6 +147,7 @@ function rattleRow(id, system, c, restart) {
     system,
     method: 'RATTLE (§6)',
     h: H,
+    ...(c.P === undefined ? {} : { load: c.P }),
     ...m,
     iterations,
     driver,
@@ -161,7 +162,7 @@ const table = {
     dirac2cRow('dirac2c-pendulum', 'pendulum θ0 = π/4', pendulumCase(), 2000),
   'rattle-pendulum': () => rattleRow('rattle-pendulum', 'pendulum θ0 = π/4', pendulumCase(), 2000),
 };
-for (const links of [2, 8, 32]) {
+for (const links of [2, 8, 32, 64]) {
   const restart = links >= 32 ? 500 : 2000;
   const system = (c) => `Ziegler column, n = ${links} (P = ${c.P.toPrecision(3)})`;
   table[`dirac2c-ziegler-${links}`] = () => {

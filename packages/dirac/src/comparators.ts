@@ -12,6 +12,8 @@
  * @module
  */
 import {
+  BandLU,
+  BandMatrix,
   DenseLU,
   DimensionError,
   DomainError,
@@ -32,7 +34,15 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
-import type { ConstrainedMechanicalSystem } from './constrained.js';
+import {
+  BandNewton,
+  bandGram,
+  bandMul,
+  bandScatterTranspose,
+  checkBand,
+  gramBandwidth,
+} from './chainBand.js';
+import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
 export type ComparatorMethodName = 'euler' | 'trapezium' | 'ab3' | 'rk4' | 'rattle';
@@ -488,6 +498,14 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
  * is the round-off of φ (≈ ε·|q|·|C|, above 1e-15 for long chains), and further iterations only
  * stir that noise.
  *
+ * A system with a constraint `band` (a chain, e.g. `zieglerColumn`) takes the banded path, O(n)
+ * per step: C in band storage, the analytic Newton Jacobian ∂G/∂λ = s·C(q_{k+1}) (h²/2) M⁻¹
+ * C(q_k)ᵀ (dφ = s·C, the band's `phiScale`) and the velocity-stage matrix as band matrices,
+ * factored by core's {@link BandLU}, with the same Newton stopping rule. Its residual G and
+ * products are the dense path's sums term for term; the Jacobian (analytic instead of central
+ * differences) and the LU round differently, so the two paths agree to round-off (≤ 1e-12 on the
+ * Ziegler column, tested).
+ *
  * @example
  * ```ts
  * const st = new RattleStepper(pendulum({ m: 1, g: 9.81, l: 1 }));
@@ -528,29 +546,54 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   /** Largest accepted ‖φ(q_{k+1})‖∞: max(tol, 1e-12). */
   private readonly maxResidual: number;
   private h = 0;
+  // the banded path (a system with a constraint band): C(q_k), C(q_{k+1}) in band storage,
+  // (h²/2) M⁻¹, a column scratch, the Newton solver and the velocity-stage matrix and LU
+  private readonly band: ConstraintBand | null;
+  private readonly Cbk: Float64Array;
+  private readonly Cb1: Float64Array;
+  private readonly wgt: Float64Array;
+  private readonly tmpN: Float64Array;
+  private readonly bandNewton: BandNewton | null;
+  private readonly Ab: BandMatrix | null;
+  private readonly bandLu: BandLU | null;
+  private readonly Gb: (out: Float64Array, lam: Float64Array) => void;
+  private readonly Jb: (out: BandMatrix, lam: Float64Array) => void;
 
   constructor(sys: ConstrainedMechanicalSystem, options: ComparatorOptions = {}) {
     super(sys);
     const { n, m } = sys;
     if (sys.mass.length !== n) throw new DimensionError('rattle: mass', n, sys.mass.length);
     if (m < 1) throw new DomainError('rattle: m', m, 'needs at least one constraint');
+    const band = sys.band ?? null;
+    if (band !== null) checkBand('rattle', band, n, m);
+    this.band = band;
+    // the dense path's m×n and m×m buffers only without a band (64 MB each at 2000 links)
+    const dense = band === null ? 1 : 0;
     this.mu = new Float64Array(m);
     this.lambda = new Float64Array(m);
     this.base = new Float64Array(n);
     this.q1 = new Float64Array(n);
     this.qk = new Float64Array(n);
-    this.Ck = new Float64Array(m * n);
-    this.C1 = new Float64Array(m * n);
+    this.Ck = new Float64Array(dense * m * n);
+    this.C1 = new Float64Array(dense * m * n);
     this.gV = new Float64Array(n);
     this.invM = new Float64Array(n);
     for (let i = 0; i < n; i++) this.invM[i] = 1 / sys.mass[i]!;
-    this.A = new Float64Array(m * m);
+    this.A = new Float64Array(dense * m * m);
     this.rhsM = new Float64Array(m);
-    this.lu = new DenseLU(m);
+    this.lu = new DenseLU(band === null ? m : 1);
     this.zNew = new Float64Array(2 * n);
     this.cscPtr = new Int32Array(n + 1);
-    this.cscRow = new Int32Array(m * n);
-    this.cscVal = new Float64Array(m * n);
+    this.cscRow = new Int32Array(dense * m * n);
+    this.cscVal = new Float64Array(dense * m * n);
+    const bw = band === null ? 0 : band.width;
+    this.Cbk = new Float64Array(m * bw);
+    this.Cb1 = new Float64Array(m * bw);
+    this.wgt = new Float64Array(band === null ? 0 : n);
+    this.tmpN = new Float64Array(band === null ? 0 : n);
+    const kb = band === null ? 0 : gramBandwidth(band, m);
+    this.Ab = band === null ? null : new BandMatrix(m, kb, kb);
+    this.bandLu = band === null ? null : new BandLU(m, kb, kb);
     const tol = options.tol ?? 1e-15;
     if (!(tol >= 0)) throw new DomainError('rattle: tol', tol, 'must be ≥ 0');
     const maxIterations = options.maxIterations ?? 30;
@@ -558,7 +601,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       throw new DomainError('rattle: maxIterations', maxIterations, 'must be an integer ≥ 0');
     }
     this.maxResidual = Math.max(tol, 1e-12);
-    this.solver = new NewtonSolver(m, {
+    // the dense path's solver (size 1, unused, on the banded path)
+    this.solver = new NewtonSolver(band === null ? m : 1, {
       tol,
       maxIterations,
       stallTol: this.maxResidual,
@@ -576,6 +620,34 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       sys.phi(out, this.q1);
     };
     this.J = jacobianFromFiniteDifferences(this.G, m, m);
+    this.bandNewton =
+      band === null
+        ? null
+        : new BandNewton(m, kb, {
+            tol,
+            maxIterations,
+            stallTol: this.maxResidual,
+            what: 'rattle: multiplier',
+          });
+    // banded G: the same sums as G (C(q_k)ᵀλ column by column, rows ascending)
+    const { Cbk, Cb1, wgt, tmpN } = this;
+    this.Gb = (out, lam) => {
+      const b = band!;
+      const c = 0.5 * this.h * this.h;
+      tmpN.fill(0);
+      bandScatterTranspose(tmpN, Cbk, lam, b, m, n, 1);
+      for (let j = 0; j < n; j++) this.q1[j] = this.base[j]! + c * this.invM[j]! * tmpN[j]!;
+      sys.phi(out, this.q1);
+    };
+    // ∂G/∂λ = s·C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ at the q_{k+1} of the last Gb (same λ)
+    this.Jb = (out) => {
+      const b = band!;
+      b.C(Cb1, this.q1);
+      bandGram(out, Cb1, Cbk, wgt, b, n, false);
+      const s = out.rowBand;
+      const phiScale = b.phiScale;
+      for (let i = 0; i < s.length; i++) s[i] = phiScale * s[i]!;
+    };
   }
 
   reset(): void {
@@ -607,10 +679,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     const n = sys.n;
     this.h = h;
     for (let j = 0; j < n; j++) qk[j] = z[j]!;
-    sys.C(Ck, qk);
-    this.compressCk();
-    sys.gradV(gV, qk);
     const c = 0.5 * h * h;
+    if (this.band !== null) {
+      this.band.C(this.Cbk, qk);
+      for (let j = 0; j < n; j++) this.wgt[j] = c * invM[j]!;
+    } else {
+      sys.C(Ck, qk);
+      this.compressCk();
+    }
+    sys.gradV(gV, qk);
     for (let j = 0; j < n; j++) base[j] = z[j]! + h * z[n + j]! - c * invM[j]! * gV[j]!;
   }
 
@@ -621,17 +698,27 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    */
   positionResidual(out: Float64Array, z: Float64Array, h: number, lambda: Float64Array): void {
     this.prepare(z, h);
-    this.G(out, lambda);
+    if (this.band !== null) this.Gb(out, lambda);
+    else this.G(out, lambda);
   }
 
   /**
    * The Newton Jacobian ∂G/∂λ (m×m, row-major, into `out`) that RATTLE's solve uses at λ: central
    * differences of {@link positionResidual} (any ψ scaling of C). For ψ = ½dφ it approximates
-   * 2 C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ.
+   * 2 C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ. On the banded path it is that product itself, s·C(q_{k+1})
+   * (h²/2) M⁻¹ C(q_k)ᵀ with the band's s (written out densely here).
    */
   positionJacobian(out: Float64Array, z: Float64Array, h: number, lambda: Float64Array): void {
     this.prepare(z, h);
-    this.J(out, lambda);
+    const bn = this.bandNewton;
+    if (bn === null) {
+      this.J(out, lambda);
+      return;
+    }
+    const m = this.sys.m;
+    this.Gb(this.rhsM, lambda);
+    this.Jb(bn.J, lambda);
+    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) out[a * m + b] = bn.J.get(a, b);
   }
 
   /**
@@ -644,6 +731,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     const { n, m } = sys;
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)
     this.prepare(z, h);
+    if (this.bandNewton !== null) return this.stepBanded(z, k, this.bandNewton);
     // warm start: λ of the previous step (λ is a force, nearly constant between steps)
     const r = this.solver.solve(this.G, this.J, this.lambda, k);
     const iterations = r.iterations;
@@ -685,6 +773,51 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     }
     checkFinite(zNew, 2 * n, 'rattle', k);
     this.lambda.set(r.x);
+    this.lastResidual = res;
+    z.set(zNew);
+    return iterations;
+  }
+
+  /** {@link step} on the banded path (after {@link prepare}): the same stages, O(n). */
+  private stepBanded(z: Float64Array, k: number, bn: BandNewton): number {
+    const { sys, q1, gV, invM, rhsM, mu, zNew, Cb1, tmpN } = this;
+    const h = this.h; // set by prepare (a field: a double argument would be boxed)
+    const band = this.band!;
+    const { n, m } = sys;
+    // warm start: λ of the previous step
+    const converged = bn.solve(this.Gb, this.Jb, this.lambda, k);
+    const iterations = bn.iterations;
+    if (!converged) throw new NewtonDivergedError(iterations, bn.residual, k);
+    this.Gb(rhsM, bn.x); // sets q1 for the converged λ
+    let res = 0;
+    for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
+    if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
+    for (let j = 0; j < n; j++) {
+      zNew[n + j] = (q1[j]! - z[j]!) / h;
+      zNew[j] = q1[j]!;
+    }
+    band.C(Cb1, q1);
+    sys.gradV(gV, q1);
+    // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}); (h/2) C M⁻¹ Cᵀ μ = −C w
+    const hh = 0.5 * h;
+    for (let j = 0; j < n; j++) {
+      const v = zNew[n + j]! - hh * invM[j]! * gV[j]!;
+      zNew[n + j] = v;
+      tmpN[j] = v;
+    }
+    bandMul(mu, Cb1, tmpN, band, m, n);
+    for (let a = 0; a < m; a++) mu[a] = -mu[a]!;
+    const A = this.Ab!;
+    bandGram(A, Cb1, Cb1, invM, band, n, false);
+    const Ar = A.rowBand;
+    for (let i = 0; i < Ar.length; i++) Ar[i] = hh * Ar[i]!;
+    const lu = this.bandLu!.factor(A);
+    lu.solve(mu, mu);
+    tmpN.fill(0);
+    bandScatterTranspose(tmpN, Cb1, mu, band, m, n, 1);
+    for (let j = 0; j < n; j++) zNew[n + j] = zNew[n + j]! + hh * invM[j]! * tmpN[j]!;
+    checkFinite(zNew, 2 * n, 'rattle', k);
+    this.lambda.set(bn.x);
     this.lastResidual = res;
     z.set(zNew);
     return iterations;

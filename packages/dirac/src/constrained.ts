@@ -7,6 +7,31 @@
  * @module
  */
 
+/**
+ * The band structure of a chain's constraints (optional on a {@link ConstrainedMechanicalSystem}):
+ * row a of C(q) has its nonzeros only in the columns first[a] … first[a] + width − 1, with `first`
+ * non-decreasing (columns outside [0, n) are padding, always 0). Then C M⁻¹ Cᵀ and the RATTLE
+ * Jacobian are band matrices (rows a and b couple only when their column ranges overlap), and the
+ * Dirac and RATTLE steps solve them by banded LU in O(n) per step instead of dense O(m³).
+ *
+ * @example
+ * ```ts
+ * const band = zieglerColumn({ n: 3 }).band!; // link i couples joints i − 1 and i
+ * band.width;          // 4: (x, y) of two joints
+ * Array.from(band.first); // [-2, 0, 2]: row 0 starts in the padding before column 0
+ * ```
+ */
+export interface ConstraintBand {
+  /** Columns per row of the band storage. */
+  readonly width: number;
+  /** First column of each row's band (length m, non-decreasing, in (−width, n)). */
+  readonly first: Int32Array;
+  /** s with dφ(q) = s·C(q): 2 when the rows of C are ψᵃ = ½dφᵃ (the papers' examples). */
+  readonly phiScale: number;
+  /** out ← C(q) in band storage (m × width): out[a·width + t] = C(q)_{a, first[a] + t}. */
+  C(out: Float64Array, q: Float64Array): Float64Array;
+}
+
 /** A holonomically constrained mechanical system for the Dirac integrators and comparators. */
 export interface ConstrainedMechanicalSystem {
   /** Dimension n of Q. */
@@ -28,4 +53,6 @@ export interface ConstrainedMechanicalSystem {
    * acceleration-level constraint d/dt (C(q) v) = C(q) v̇ + c(q, v) (length m).
    */
   curvature(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
+  /** The band structure of C(q), when the system is a chain (see {@link ConstraintBand}). */
+  readonly band?: ConstraintBand;
 }

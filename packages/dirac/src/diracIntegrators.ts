@@ -16,6 +16,8 @@
  * @module
  */
 import {
+  BandLU,
+  BandMatrix,
   DenseLU,
   DimensionError,
   DomainError,
@@ -31,7 +33,8 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
-import type { ConstrainedMechanicalSystem } from './constrained.js';
+import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
+import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 
 /**
  * 1-norm condition estimate of S = C M⁻¹ Cᵀ above which {@link diracSolve} reports the
@@ -118,13 +121,20 @@ export class DiracWorkspace {
   readonly pNext: Float64Array;
   /** f = p_k − h ∇V(q_k) (length n). */
   readonly f: Float64Array;
-  /** C(q_k), row-major m×n. */
+  /** C(q_k), row-major m×n (dense path; empty for a system with a `band`, see {@link Cband}). */
   readonly C: Float64Array;
-  /** S = C M⁻¹ Cᵀ, row-major m×m. */
+  /** S = C M⁻¹ Cᵀ, row-major m×m (dense path; empty for a system with a `band`). */
   readonly S: Float64Array;
   readonly minv: Float64Array;
   readonly grad: Float64Array;
   readonly lu: DenseLU | null;
+  /** The system's constraint band, or null (dense path). */
+  readonly band: ConstraintBand | null;
+  /** C(q_k) in the band storage of {@link band} (m × width; empty without a band). */
+  readonly Cband: Float64Array;
+  /** S = C M⁻¹ Cᵀ as a band matrix (banded path), and its LU. */
+  readonly Sband: BandMatrix | null;
+  readonly bandLu: BandLU | null;
 
   constructor(sys: ConstrainedMechanicalSystem) {
     const { n, m } = sys;
@@ -137,8 +147,15 @@ export class DiracWorkspace {
     this.lambda = new Float64Array(m);
     this.pNext = new Float64Array(n);
     this.f = new Float64Array(n);
-    this.C = new Float64Array(m * n);
-    this.S = new Float64Array(m * m);
+    const band = m > 0 && sys.band !== undefined ? sys.band : null;
+    if (band !== null) checkBand('DiracWorkspace', band, n, m);
+    this.band = band;
+    this.C = new Float64Array(band === null ? m * n : 0);
+    this.S = new Float64Array(band === null ? m * m : 0);
+    this.Cband = new Float64Array(band === null ? 0 : m * band.width);
+    const k = band === null ? 0 : gramBandwidth(band, m);
+    this.Sband = band === null ? null : new BandMatrix(m, k, k);
+    this.bandLu = band === null ? null : new BandLU(m, k, k);
     this.minv = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const mi = sys.mass[i]!;
@@ -147,7 +164,7 @@ export class DiracWorkspace {
       this.minv[i] = 1 / mi;
     }
     this.grad = new Float64Array(n);
-    this.lu = m > 0 ? new DenseLU(m) : null;
+    this.lu = m > 0 && band === null ? new DenseLU(m) : null;
   }
 }
 
@@ -162,6 +179,12 @@ export class DiracWorkspace {
  * q_{k−1})/h for Dirac-2c) through the Schur complement S = C M⁻¹ Cᵀ:
  * `S λ = C M⁻¹ f − r`, `q̃ = M⁻¹(f − Cᵀλ)`, and (line 2) `p_{k+1} = M q̃`.
  * Results land in `ws.qt`, `ws.lambda`, `ws.pNext`. Allocates nothing.
+ *
+ * A system with a constraint `band` (a chain, e.g. `zieglerColumn`) takes the banded path:
+ * C(q_k) in band storage, S as a band matrix and core's {@link BandLU} (O(n) per step instead of
+ * O(m·n) products and an O(m³) LU). Its products are the dense path's sums term for term; only
+ * the LU rounds differently, so the two paths agree to round-off (≤ 1e-12 on the Ziegler column,
+ * tested), not bit for bit.
  *
  * @param r - right-hand side of the constraint line (length m); omitted means 0.
  * @throws {@link SingularMatrixError} when S is singular or its condition estimate exceeds
@@ -184,6 +207,19 @@ export function diracSolve(
   h: number,
   r?: Float64Array,
 ): DiracWorkspace {
+  return solveStep(sys, ws, qk, pk, h, r, false);
+}
+
+/** {@link diracSolve}; `cReady`: the banded path's `ws.Cband` already holds C(q_k). */
+function solveStep(
+  sys: ConstrainedMechanicalSystem,
+  ws: DiracWorkspace,
+  qk: Float64Array,
+  pk: Float64Array,
+  h: number,
+  r: Float64Array | undefined,
+  cReady: boolean,
+): DiracWorkspace {
   const { n, m } = ws;
   sys.gradV(ws.grad, qk);
   const f = ws.f;
@@ -193,13 +229,15 @@ export function diracSolve(
     f[i] = pk[i]! - h * g;
   }
   const qt = ws.qt;
-  if (m === 0 || ws.lu === null) {
+  if (m === 0) {
     for (let i = 0; i < n; i++) {
       qt[i] = ws.minv[i]! * f[i]!;
       ws.pNext[i] = f[i]!;
     }
     return ws;
   }
+  if (ws.band !== null) return solveBanded(sys, ws, ws.band, qk, r, cReady);
+  if (ws.lu === null) throw new DimensionError('diracSolve: workspace', 'a dense LU', 'none');
   const C = ws.C;
   const S = ws.S;
   const lam = ws.lambda;
@@ -237,6 +275,55 @@ export function diracSolve(
     let s = f[j]!;
     for (let a = 0; a < m; a++) s -= C[a * n + j]! * lam[a]!;
     const v = ws.minv[j]! * s;
+    if (!Number.isFinite(v)) throw new NonFiniteError('diracSolve: q̃', j);
+    qt[j] = v;
+    ws.pNext[j] = sys.mass[j]! * v;
+  }
+  return ws;
+}
+
+/**
+ * The banded path of {@link diracSolve} (f = p_k − h∇V(q_k) already in `ws.f`): the same
+ * equations, products over each row's band, S = C M⁻¹ Cᵀ as a band matrix, core's {@link BandLU}.
+ */
+function solveBanded(
+  sys: ConstrainedMechanicalSystem,
+  ws: DiracWorkspace,
+  band: ConstraintBand,
+  qk: Float64Array,
+  r: Float64Array | undefined,
+  cReady: boolean,
+): DiracWorkspace {
+  const { n, m, f, minv, qt } = ws;
+  const C = ws.Cband;
+  const lam = ws.lambda;
+  const { width: w, first } = band;
+  if (!cReady) band.C(C, qk);
+  for (let a = 0; a < m; a++) {
+    // the right-hand side C M⁻¹ f − r over row a's band
+    let rhs = r === undefined ? 0 : -r[a]!;
+    const fa = first[a]!;
+    const j1 = Math.min(n, fa + w);
+    for (let j = Math.max(0, fa); j < j1; j++) {
+      const c = C[a * w + j - fa]!;
+      if (!Number.isFinite(c)) throw new NonFiniteError('diracSolve: C', a * n + j);
+      rhs += c * minv[j]! * f[j]!;
+    }
+    lam[a] = rhs;
+  }
+  const S = ws.Sband!;
+  bandGram(S, C, C, minv, band, n, true);
+  const lu = ws.bandLu!.factor(S);
+  if (lu.isSingular) throw new SingularMatrixError('diracSolve: C M⁻¹ Cᵀ', -1);
+  const cond = lu.conditionEstimate();
+  if (!(cond <= DIRAC_SINGULAR_CONDITION))
+    throw new SingularMatrixError('diracSolve: C M⁻¹ Cᵀ', -1, cond);
+  lu.solve(lam, lam);
+  // q̃ = M⁻¹(f − Cᵀλ), Cᵀλ subtracted row by row as in the dense loop
+  for (let j = 0; j < n; j++) qt[j] = f[j]!;
+  bandScatterTranspose(qt, C, lam, band, m, n, -1);
+  for (let j = 0; j < n; j++) {
+    const v = minv[j]! * qt[j]!;
     if (!Number.isFinite(v)) throw new NonFiniteError('diracSolve: q̃', j);
     qt[j] = v;
     ws.pNext[j] = sys.mass[j]! * v;
@@ -438,7 +525,21 @@ export class DiracStepper implements Stepper<DiracSeries> {
     const q = this.qView;
     const p = this.pView;
     try {
-      if (name === 'dirac-2c') {
+      if (name === 'dirac-2c' && ws.band !== null) {
+        // banded: C(q_k) once, for r and for the solve
+        const { width: w, first } = ws.band;
+        const C = ws.Cband;
+        ws.band.C(C, q);
+        const qPrev = this.qPrevView;
+        for (let a = 0; a < m; a++) {
+          let s = 0;
+          const fa = first[a]!;
+          const j1 = Math.min(n, fa + w);
+          for (let j = Math.max(0, fa); j < j1; j++) s += C[a * w + j - fa]! * (q[j]! - qPrev[j]!);
+          this.r[a] = -s / h;
+        }
+        solveStep(this.sys, ws, q, p, h, this.r, true);
+      } else if (name === 'dirac-2c') {
         const C = ws.C;
         this.sys.C(C, q);
         const qPrev = this.qPrevView;

@@ -325,6 +325,15 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       out[6] = -R * cp * w;
       return out;
     },
+    // ∂(A(q)w)/∂q: only ∂/∂φ is nonzero, (R sin φ w_θ, −R cos φ w_θ) in column φ
+    dAw: (out, q, w) => {
+      const cp = Math.cos(q[3]!);
+      const sp = Math.sin(q[3]!);
+      out.fill(0, 0, 8);
+      out[3] = R * sp * w[2]!;
+      out[7] = -R * cp * w[2]!;
+      return out;
+    },
     // columns ∂/∂φ and R cos φ ∂/∂x + R sin φ ∂/∂y + ∂/∂θ (spec 002 §4.1)
     G: (out, q) => {
       const cp = Math.cos(q[3]!);

@@ -198,8 +198,9 @@ function relativeAngle(d: number): number {
 }
 
 /**
- * Most links {@link zieglerColumn} accepts: the Dirac and RATTLE steps work on dense (2n)×(2n)
- * matrices, 128 MB each at n = 2000 (the CLI's limit is 1000).
+ * Most links {@link zieglerColumn} accepts (the CLI's limit is 1000). The Dirac and RATTLE steps
+ * solve the chain's band systems (its `band`), O(n) per step; the dense m × 2m matrix C(q) of the
+ * interface (64 MB at n = 2000) is filled only by cold paths (recording λ, diagnostics).
  */
 export const ZIEGLER_MAX_LINKS = 2000;
 
@@ -210,7 +211,8 @@ export const ZIEGLER_MAX_LINKS = 2000;
  * upward vertical, and
  * V = P Σ_i y_i + Σ_{i=1..n} (k/2)(θ_i − θ_{i−1})², θ_0 = 0 (springs stabilise the upright column,
  * the dead load P pushes down at every moving joint). Constraints φ_i = |e_i|² − l², ψ = ½dφ: row i
- * of C has −e_iᵀ in block i−1 and +e_iᵀ in block i; curvature c_i = |ė_i|².
+ * of C has −e_iᵀ in block i−1 and +e_iᵀ in block i (the system's `band`: width 4, first column
+ * 2i − 2, dφ = 2C); curvature c_i = |ė_i|².
  *
  * ∇V uses ∂θ_i/∂e_i = (e_iy, −e_ix)/|e_i|² with the actual |e_i|² (not l²), so it stays exact off
  * the constraint. The angle is the principal value: V jumps when a link passes straight down
@@ -264,10 +266,35 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
     return 0.5 * k * s;
   };
 
+  // row i of C couples joints i − 1 and i: columns 2i − 2 … 2i + 1 (row 0 starts in the padding)
+  const first = new Int32Array(nl);
+  for (let i = 0; i < nl; i++) first[i] = 2 * i - 2;
   const sys: ZieglerSystem = {
     n: dim,
     m: nl,
     mass: new Float64Array(dim).fill(mass),
+    band: Object.freeze({
+      width: 4,
+      first,
+      phiScale: 2,
+      // the entries of C below, row by row: (−e_i, +e_i) (row 0: padding, then +e_1)
+      C(out: Float64Array, q: Float64Array): Float64Array {
+        let px = 0;
+        let py = 0;
+        for (let i = 0; i < nl; i++) {
+          const ex = q[2 * i]! - px;
+          const ey = q[2 * i + 1]! - py;
+          const row = 4 * i;
+          out[row] = i > 0 ? -ex : 0;
+          out[row + 1] = i > 0 ? -ey : 0;
+          out[row + 2] = ex;
+          out[row + 3] = ey;
+          px = q[2 * i]!;
+          py = q[2 * i + 1]!;
+        }
+        return out;
+      },
+    }),
     links: nl,
     params: Object.freeze({ n: nl, m: mass, k, P, l }),
     V(q) {

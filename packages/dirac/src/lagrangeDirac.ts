@@ -37,15 +37,51 @@ import {
   integrate,
   type MethodTraits,
   methodTraits,
+  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
-  NewtonSolver,
+  NonFiniteError,
+  normInf,
   type ProgressCallback,
   type SeriesSpec,
+  SINGULAR_JACOBIAN_CONDITION,
+  SingularJacobianError,
   SingularMatrixError,
   type Solution,
   type Stepper,
 } from '@geomech/core';
 import type { Distribution, Lagrangian } from './types.js';
+
+/**
+ * out ← ∂(A(q) w)/∂q (m×n) of a distribution: its own {@link Distribution.dAw} when it has one,
+ * else column k = (∂A/∂qᵏ) w from `Adot(·, q, e_k)` (Adot(q, v) = Σ_k (∂A/∂qᵏ) vᵏ, so v = e_k
+ * picks ∂A/∂qᵏ). Both are exact; the returned function allocates nothing.
+ */
+function constraintDerivative(
+  Delta: Distribution,
+): (out: Float64Array, q: Float64Array, w: Float64Array) => void {
+  const own = Delta.dAw;
+  if (own !== undefined) {
+    return (out, q, w) => {
+      own.call(Delta, out, q, w);
+    };
+  }
+  const { n, m } = Delta;
+  const e = new Float64Array(n);
+  const dA = new Float64Array(Math.max(1, m * n));
+  return (out, q, w) => {
+    for (let k = 0; k < n; k++) {
+      e.fill(0);
+      e[k] = 1;
+      dA.fill(0);
+      Delta.Adot(dA, q, e);
+      for (let a = 0; a < m; a++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += dA[a * n + i]! * w[i]!;
+        out[a * n + k] = s;
+      }
+    }
+  };
+}
 
 // A discrete Lagrangian L_d(q₀, q₁) ≈ ∫ L dt over one step h (spec 000 §4 (10)) with D1, D2 and
 // D2D1 = ∂(D₁L_d)/∂q₁ (block A of spec 000 §8) is core's one vocabulary, re-exported here; its h
@@ -285,13 +321,15 @@ export type LagrangeDiracSeries = 'q' | 'p' | 'lambda' | 'energy' | 'constraint'
 
 /**
  * One step of the (±)-discrete Lagrange–Dirac scheme (spec 000 §8.1, §8.2): a single Newton solve
- * (core's {@link NewtonSolver}) of the bordered system F(q_{k+1}, λ_k) = 0 with the Jacobian
+ * (core's `NewtonSolver` iteration and stopping rule, run in place on the stepper's buffers) of
+ * the bordered system F(q_{k+1}, λ_k) = 0 with the Jacobian
  * ```
  * [ D₂D₁L_d(q_k, q_{k+1})   h W(q_k)ᵀ ] [δq_{k+1}]
  * [ ∂F2/∂q_{k+1}             0        ] [δλ      ]
  * ```
- * with ∂F2/∂q_{k+1} = W(q_k)/h (+) or (W(q_{k+1}) + ∂W/∂q(q_{k+1})[q_{k+1} − q_k])/h (−; the
- * derivative of W by central differences). Owns all scratch; `solve` and `step` allocate nothing.
+ * with ∂F2/∂q_{k+1} = W(q_k)/h (+) or (W(q_{k+1}) + ∂(W(q)Δq)/∂q|_{q_{k+1}})/h, Δq = q_{k+1} − q_k
+ * (−; analytic: the distribution's `dAw`, else its `Adot` along unit vectors). Owns all scratch;
+ * `solve` and `step` allocate nothing.
  *
  * Forced (option `force`, inputs u_k from core's `integrate`): the discrete Lagrange–d'Alembert
  * forces of Marsden–West 2001 §3.2 enter the forced discrete Legendre transforms (3.2.5),
@@ -335,7 +373,23 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   lastResidual = 0;
   /** Newton iterations and final ‖F‖∞ of the last {@link peekLeaving} solve (NaN if it failed). */
   readonly peek = { iterations: 0, residualNorm: Number.NaN };
-  private readonly solver: NewtonSolver;
+  /** Newton tolerance on ‖F‖∞ and iteration cap (core's NewtonSolver options). */
+  private readonly tol: number;
+  private readonly maxIterations: number;
+  // Newton scratch: iterate, residual, Jacobian, step, factorization, ‖F‖∞ history
+  private readonly xN: Float64Array;
+  private readonly fN: Float64Array;
+  private readonly jac: Float64Array;
+  private readonly dxN: Float64Array;
+  private readonly lu: DenseLU;
+  private readonly history: Float64Array;
+  private newtonIterations = 0;
+  private newtonResidual = 0;
+  /** The tolerance of the current solve ({@link residualFloor}); a field, not an argument: a
+   * double passed to a call that is not inlined is boxed (heap-allocated) on every call. */
+  private solveTol = 0;
+  /** A holds D₂D₁L_d(q_k, x0) from {@link residualFloor}: the first J of the solve reuses it. */
+  private aAtGuess = false;
   private readonly qk: Float64Array;
   private readonly Pk: Float64Array;
   private readonly q1t: Float64Array;
@@ -343,7 +397,6 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   private readonly Wk: Float64Array;
   private readonly W1: Float64Array;
   private readonly Wp: Float64Array;
-  private readonly Wm: Float64Array;
   private readonly dq: Float64Array;
   private readonly A: Float64Array;
   private readonly x0: Float64Array;
@@ -407,10 +460,19 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       { name: 'energy', width: 1, timing: 'leaving' },
       { name: 'constraint', width: 1, timing: 'leaving' },
     ] as const);
-    this.solver = new NewtonSolver(n + m, {
-      tol: options.tol ?? 1e-12,
-      maxIterations: options.maxIterations ?? 50,
-    });
+    const tol = options.tol ?? 1e-12;
+    const maxIterations = options.maxIterations ?? 50;
+    if (!(tol >= 0)) throw new DomainError('newton: tol', tol, 'must be ≥ 0');
+    if (!Number.isInteger(maxIterations) || maxIterations < 0)
+      throw new DomainError('newton: maxIterations', maxIterations, 'must be an integer ≥ 0');
+    this.tol = tol;
+    this.maxIterations = maxIterations;
+    this.xN = new Float64Array(n + m);
+    this.fN = new Float64Array(n + m);
+    this.jac = new Float64Array((n + m) * (n + m));
+    this.dxN = new Float64Array(n + m);
+    this.lu = new DenseLU(n + m);
+    this.history = new Float64Array(maxIterations + 1);
     this.qk = new Float64Array(n);
     this.Pk = new Float64Array(n);
     this.q1t = new Float64Array(n);
@@ -418,7 +480,6 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     this.Wk = new Float64Array(Math.max(1, m * n));
     this.W1 = new Float64Array(Math.max(1, m * n));
     this.Wp = new Float64Array(Math.max(1, m * n));
-    this.Wm = new Float64Array(Math.max(1, m * n));
     this.dq = new Float64Array(n);
     this.A = new Float64Array(n * n);
     this.x0 = new Float64Array(n + m);
@@ -433,8 +494,9 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       iterations: 0,
       residualNorm: 0,
     };
-    const { qk, Pk, q1t, d1, Wk, W1, Wp, Wm, dq, A } = this;
+    const { qk, Pk, q1t, d1, Wk, W1, Wp, dq, A } = this;
     const minus = traits.sign === 'minus';
+    const dAw = constraintDerivative(Delta);
     this.F = (out, x) => {
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
       Ld.D1(d1, qk, q1t);
@@ -460,7 +522,9 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     this.J = (out, x) => {
       const s = n + m;
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
-      Ld.D2D1(A, qk, q1t);
+      // the first Jacobian of a solve is taken at the guess, where residualFloor evaluated A
+      if (this.aAtGuess) this.aAtGuess = false;
+      else Ld.D2D1(A, qk, q1t);
       if (fd !== undefined && fd.weightMinus !== 0) {
         // + ∂f_d⁻/∂q_{k+1}
         fd.jacobian(undefined, fq1, undefined, this.tk, qk, q1t, this.uk);
@@ -478,34 +542,21 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       }
       Delta.A(W1, q1t);
       for (let i = 0; i < n; i++) dq[i] = q1t[i]! - qk[i]!;
+      // ∂(W(q)Δq)/∂q at q_{k+1}, analytic
+      dAw(Wp, q1t, dq);
       for (let a = 0; a < m; a++)
-        for (let k = 0; k < n; k++) out[(n + a) * s + k] = W1[a * n + k]! / h;
-      // + ∂W/∂q(q_{k+1})[q_{k+1} − q_k]/h, column k by central differences of W
-      for (let k = 0; k < n; k++) {
-        const x0 = q1t[k]!;
-        const e = 1e-6 * Math.max(1, Math.abs(x0));
-        q1t[k] = x0 + e;
-        Delta.A(Wp, q1t);
-        q1t[k] = x0 - e;
-        Delta.A(Wm, q1t);
-        q1t[k] = x0;
-        for (let a = 0; a < m; a++) {
-          let d = 0;
-          for (let i = 0; i < n; i++) d += (Wp[a * n + i]! - Wm[a * n + i]!) * dq[i]!;
-          out[(n + a) * s + k] = out[(n + a) * s + k]! + d / (2 * e * h);
-        }
-      }
+        for (let k = 0; k < n; k++) out[(n + a) * s + k] = (W1[a * n + k]! + Wp[a * n + k]!) / h;
     };
   }
 
   /**
-   * The tolerance of this step's solve: the user's `tol`, raised to the round-off floor of the
-   * residual when the state is large. F₁ = P_k + D₁L_d(q_k, q_{k+1}) + hWᵀλ evaluates difference
+   * The tolerance of this step's solve, into {@link solveTol}: the user's `tol`, raised to the
+   * round-off floor of the residual when the state is large. F₁ = P_k + D₁L_d(q_k, q_{k+1}) + hWᵀλ evaluates difference
    * quotients (q_{k+1} − q_k)/h whose rounding error is ≈ ε‖q‖·‖D₂D₁L_d‖, and F₂ = W Δq/h likewise
    * ≈ ε‖q‖‖W‖/h; below 32× that no Newton step can reduce ‖F‖ (e.g. the rolling disk at h = 1e-3
    * once θ ≈ 47 has a floor ≈ 3e-12 > the default 1e-12).
    */
-  private residualFloor(guess: Float64Array): number {
+  private residualFloor(guess: Float64Array): void {
     const { n, m, A, qk, Pk, Wk, q1t } = this;
     for (let i = 0; i < n; i++) q1t[i] = guess[i]!;
     this.Ld.D2D1(A, qk, q1t);
@@ -526,7 +577,80 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       wMax = Math.max(wMax, row);
     }
     const floor = 32 * Number.EPSILON * (pMax + qMax * Math.max(aMax, wMax / Math.abs(this.Ld.h)));
-    return Math.max(this.solver.options.tol, floor);
+    this.aAtGuess = true;
+    this.solveTol = Math.max(this.tol, floor);
+  }
+
+  /**
+   * Newton's method on F(x) = 0 from x0 into {@link xN} to the tolerance {@link solveTol}, with
+   * core's `NewtonSolver` iteration and stopping rule (no line search), written out on the stepper's buffers so that no closure,
+   * result object or boxed tolerance crosses a call per step: stop when ‖F‖∞ ≤ tol, or after a
+   * step with ‖Δx‖∞ ≤ 4ε·max(1, ‖x‖∞) (x fixed to working precision), or after `maxIterations`
+   * Jacobian solves (not converged). A Jacobian with a zero pivot or a κ₁ estimate ≥ 1/ε throws
+   * {@link SingularJacobianError}; non-finite F(x0) or J throws {@link NonFiniteError}; a
+   * non-finite step, iterate or residual throws {@link NewtonDivergedError} (the solver's errors
+   * and messages). Iterations and the final ‖F‖∞ land in {@link newtonIterations} and
+   * {@link newtonResidual}; returns whether it converged.
+   */
+  private newton(x0: Float64Array, stepIndex: number): boolean {
+    const { xN: x, fN: f, jac, dxN: dx, lu, history } = this;
+    const tol = this.solveTol;
+    const N = this.n + this.m;
+    for (let i = 0; i < N; i++) x[i] = x0[i]!;
+    this.F(f, x);
+    let r = normInf(f, N);
+    if (!Number.isFinite(r)) throw new NonFiniteError('newton: F(x0)', firstNonFinite(f, N));
+    history[0] = r;
+    let xNorm = normInf(x, N);
+    let k = 0;
+    let converged = false;
+    for (;;) {
+      if (r <= tol) {
+        converged = true;
+        break;
+      }
+      if (k >= this.maxIterations) break;
+      this.J(jac, x);
+      try {
+        lu.factor(jac);
+      } catch (error) {
+        if (!(error instanceof NonFiniteError)) throw error;
+        throw new NonFiniteError('newton: J(x)', firstNonFinite(jac, N * N));
+      }
+      if (lu.isSingular) throw new SingularJacobianError(k, Number.POSITIVE_INFINITY, stepIndex);
+      const cond = lu.conditionEstimate();
+      if (!(cond < SINGULAR_JACOBIAN_CONDITION))
+        throw new SingularJacobianError(k, cond, stepIndex);
+      for (let i = 0; i < N; i++) dx[i] = -f[i]!;
+      lu.solve(dx, dx);
+      k++;
+      const dxNorm = normInf(dx, N);
+      if (!Number.isFinite(dxNorm))
+        throw this.diverged(k, r, stepIndex, 'produced a non-finite step');
+      const smallStep = dxNorm <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xNorm);
+      for (let i = 0; i < N; i++) x[i] = x[i]! + dx[i]!;
+      xNorm = normInf(x, N);
+      if (!Number.isFinite(xNorm))
+        throw this.diverged(k, r, stepIndex, 'produced a non-finite iterate');
+      this.F(f, x);
+      r = normInf(f, N);
+      history[k] = r;
+      if (!Number.isFinite(r))
+        throw this.diverged(k, r, stepIndex, 'produced a non-finite residual');
+      if (smallStep && r > tol) {
+        converged = true;
+        break;
+      }
+    }
+    this.newtonIterations = k;
+    this.newtonResidual = r;
+    return converged;
+  }
+
+  /** The solver's {@link NewtonDivergedError} with the ‖F‖∞ history (cold path). */
+  private diverged(k: number, r: number, stepIndex: number, reason: string): NewtonDivergedError {
+    const h = Array.from(this.history.subarray(0, Math.min(k, this.history.length - 1) + 1));
+    return new NewtonDivergedError(k, r, stepIndex, reason, undefined, h);
   }
 
   /**
@@ -571,11 +695,16 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const { n, m, Ld, res, x0 } = this;
     const h = Ld.h;
     this.Delta.A(this.Wk, this.qk);
-    const r = this.solver.solve(this.F, this.J, x0, stepIndex, this.residualFloor(x0));
-    if (!r.converged) {
-      throw new NewtonDivergedError(r.iterations, r.residualNorm, stepIndex, 'Lagrange–Dirac step');
+    this.residualFloor(x0);
+    if (!this.newton(x0, stepIndex)) {
+      throw new NewtonDivergedError(
+        this.newtonIterations,
+        this.newtonResidual,
+        stepIndex,
+        'Lagrange–Dirac step',
+      );
     }
-    const x = r.x;
+    const x = this.xN;
     for (let i = 0; i < n; i++) res.q1[i] = x[i]!;
     for (let a = 0; a < m; a++) res.lambda[a] = x[n + a]!;
     for (let i = 0; i < n; i++) res.v[i] = (res.q1[i]! - this.qk[i]!) / h;
@@ -596,8 +725,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       }
       for (let i = 0; i < n; i++) res.p[i] = -res.p[i]!;
     }
-    res.iterations = r.iterations;
-    res.residualNorm = r.residualNorm;
+    res.iterations = this.newtonIterations;
+    res.residualNorm = this.newtonResidual;
     return res;
   }
 
@@ -652,6 +781,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       this.Pk[i] = Pk[i]!;
     }
     this.Delta.A(this.Wk, this.qk);
+    this.aAtGuess = false;
   }
 
   /**
@@ -1382,6 +1512,19 @@ export function heisenbergSystem(variant: 'y dx - x dy' | 'x dy - y dx' = 'y dx 
       out[2] = 0;
       return out;
     },
+    // ∂(A(q)w)/∂q = [∂/∂x, ∂/∂y, ∂/∂z] of −sgn·y·w_x + sgn·x·w_y + w_z
+    dAw: (out, _q, w) => {
+      out[0] = sgn * w[1]!;
+      out[1] = -sgn * w[0]!;
+      out[2] = 0;
+      return out;
+    },
   };
   return { lagrangian, distribution };
+}
+
+/** Index of the first non-finite of the first `len` entries of v, or −1 (cold path). */
+function firstNonFinite(v: Float64Array, len: number): number {
+  for (let i = 0; i < len; i++) if (!Number.isFinite(v[i]!)) return i;
+  return -1;
 }

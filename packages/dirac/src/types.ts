@@ -29,6 +29,13 @@ export interface Distribution {
    * reduction of the constraint A(q)v = 0. Zero for constant one-forms.
    */
   Adot(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
+  /**
+   * out ← ∂(A(q) w)/∂q at fixed w (m×n): entry (a, k) = Σ_i (∂A_ai/∂qᵏ) wⁱ. The (−) Lagrange–Dirac
+   * step differentiates its constraint line W(q_{k+1})(q_{k+1} − q_k)/h with it (spec 000 §8.2).
+   * Optional: without it the step assembles the same matrix from n calls of {@link Adot} with
+   * v = e_k (column k of the result is (∂A/∂qᵏ) w).
+   */
+  dAw?(out: Float64Array, q: Float64Array, w: Float64Array): Float64Array;
   /** out ← G(q), a basis of Δ(q) as columns (n×(n−m)); when absent it is a null space of A(q). */
   G?(out: Float64Array, q: Float64Array): Float64Array;
 }

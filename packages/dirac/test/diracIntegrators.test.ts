@@ -450,6 +450,10 @@ describe('the bordered system (7) at random states: Ziegler column, 4 links (n =
   const z = zieglerColumn({ n: 4, m: 1.3, k: 2, P: 0.3, l: 0.9 });
   const { n, m } = z;
   const ws = new DiracWorkspace(z);
+  it('takes the banded path (the column declares its constraint band)', () => {
+    expect(ws.band).toBe(z.band);
+    expect(ws.Sband?.kl).toBe(1);
+  });
   const vec = (len: number, r: number) =>
     fc.array(fc.double({ min: -r, max: r, noNaN: true }), { minLength: len, maxLength: len });
   it('lines 1–3 of (7) hold for the solve, with r = 0 (Dirac-1/2) and r ≠ 0 (Dirac-2c)', () => {
@@ -483,7 +487,9 @@ describe('the bordered system (7) at random states: Ziegler column, 4 links (n =
             // line 1: C q̃ = r, to the rounding of the Schur system S λ = C M⁻¹ f − r
             let cq = 0;
             let scale = Math.abs(rr?.[a] ?? 0);
-            for (let b = 0; b < m; b++) scale += Math.abs(ws.S[a * m + b]! * ws.lambda[b]!);
+            // S as the solve stored it: a band matrix for the column (its constraint band)
+            const S = (b: number) => (ws.Sband === null ? ws.S[a * m + b]! : ws.Sband.get(a, b));
+            for (let b = 0; b < m; b++) scale += Math.abs(S(b) * ws.lambda[b]!);
             for (let j = 0; j < n; j++) {
               cq += C[a * n + j]! * ws.qt[j]!;
               scale += Math.abs(C[a * n + j]! * ws.qt[j]!);

@@ -12,6 +12,17 @@ import { mechanicalLagrangian } from '../src/lagrangian.js';
 import type { Distribution } from '../src/types.js';
 import fixtures from './fixtures-unforced.json' with { type: 'json' };
 
+/** |got − want| ≤ tol·max(1, |want|) entry by entry (NaN matches NaN). */
+function expectClose(got: number[], want: (number | null)[], tol: number): void {
+  expect(got.length).toBe(want.length);
+  for (let i = 0; i < got.length; i++) {
+    const w = want[i] ?? Number.NaN;
+    if (Object.is(got[i], w)) continue;
+    const d = Math.abs(got[i]! - w) / Math.max(1, Math.abs(w));
+    if (!(d <= tol)) throw new Error(`entry ${i}: got ${got[i]}, want ${w} (relative ${d})`);
+  }
+}
+
 function expectBitIdentical(got: number[], want: (number | null)[]): void {
   expect(got.length).toBe(want.length);
   for (let i = 0; i < got.length; i++) {
@@ -47,7 +58,7 @@ function nonlinear(n: number): Force {
   };
 }
 
-describe('Lagrange–Dirac without forces or with u = 0: bit-identical to main', () => {
+describe('Lagrange–Dirac without forces or with u = 0: the fixtures of main', () => {
   const disk = verticalRollingDisk();
   const hs = heisenbergSystem();
   for (const m of ['dirac-plus', 'dirac-minus'] as const) {
@@ -77,10 +88,13 @@ describe('Lagrange–Dirac without forces or with u = 0: bit-identical to main',
           40,
           { rule: 'midpoint', ...(force ? { force } : {}) },
         );
-        expectBitIdentical(
-          [...t.q, ...t.p, ...t.lambda, ...t.energy, ...t.constraint],
-          fixtures[`heis_${m}`],
-        );
+        const got = [...t.q, ...t.p, ...t.lambda, ...t.energy, ...t.constraint];
+        // (−): the Jacobian's ∂(W(q)Δq)/∂q is analytic since issue 20 (central differences
+        // before), so Newton stops at a slightly different iterate inside its tolerance: the
+        // Heisenberg run (2 iterations per step) moved by ≤ 4.1e-14 relative (measured; asserted
+        // 1e-13); the disk's (−) run and every (+) run are still bit-identical.
+        if (m === 'dirac-minus') expectClose(got, fixtures[`heis_${m}`], 1e-13);
+        else expectBitIdentical(got, fixtures[`heis_${m}`]);
       }
     });
   }

@@ -738,10 +738,10 @@ describe('Newton tolerance at the round-off floor of a grown state', () => {
 describe('the (±) step Jacobian against central differences at random states', () => {
   // J of the bordered system F(q_{k+1}, λ) = [P_k + D₁L_d + hWᵀλ; W(c)Δq/h] (spec 000 §8.1/§8.2)
   // against core's central differences of F (step ∛ε, error ~1e-10 relative on these systems).
-  // The analytic blocks are exact except two differenced terms: ∂W/∂q[Δq] of (−) (step 1e-6,
-  // error ~1e-11) and L_qq of the midpoint rule (step 1e-5). Measured max relative error 8e-11;
-  // asserted: 1e-7. Dropping the (−) term ∂W/∂q(q_{k+1})[q_{k+1} − q_k]/h, or flipping a sign in
-  // any block, gives errors ≥ 1e-3 here.
+  // The analytic blocks are exact (∂(W(q)Δq)/∂q of (−) from the distribution's dAw, or its Adot
+  // along unit vectors) except one differenced term: L_qq of the midpoint rule (step 1e-5).
+  // Measured max relative error 8e-11; asserted: 1e-7. Dropping the (−) term
+  // ∂W/∂q(q_{k+1})[q_{k+1} − q_k]/h, or flipping a sign in any block, gives errors ≥ 1e-3 here.
   const TOL = 1e-7;
   const disk = verticalRollingDisk({ m: 1.3, R: 0.7, I: 0.4, J: 0.9, a: 0.3, b: -0.2, c: 0.5 });
   const heis = heisenbergSystem();
