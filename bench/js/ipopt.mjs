@@ -62,7 +62,8 @@ const SCALING = [
   },
   {
     id: 'unicycle-parking',
-    label: 'unicycle parking on SE(2) ((0, 0, 0) → (1, 1, π/2), T = 1, |v| ≤ 1.6), constant-velocity guess',
+    label:
+      'unicycle parking on SE(2) ((0, 0, 0) → (1, 1, π/2), T = 1, |v| ≤ 1.6), constant-velocity guess',
     // IPOPT relaxes bounds by bound_relax_factor (default 1e-8): an active bound then sits at
     // vmax·(1 + 1e-8) and the cost is ~1e-9 relative lower than the discrete problem's; 0 keeps
     // the bound where geomech keeps it (measured on the satellite n = 200: 9.2e-9 relative with
@@ -71,7 +72,8 @@ const SCALING = [
   },
   {
     id: 'satellite',
-    label: 'satellite on SO(3) × R³ (J = (1, 2, 3), rotation 1.5 about z, T = 4.4, |u_i| ≤ 1), at rest',
+    label:
+      'satellite on SO(3) × R³ (J = (1, 2, 3), rotation 1.5 about z, T = 4.4, |u_i| ≤ 1), at rest',
     args: ['--problem', 'satellite', '--ipopt', 'bound_relax_factor=0'],
   },
 ];

@@ -238,10 +238,12 @@ if (process.argv.includes('--list')) {
 } else {
   const ids = Object.keys(PROBLEMS).filter((id) => !only || only.includes(id));
   const studies = ids.map(study);
-  const colds = ids.filter((id) => id.startsWith('so3') || id.startsWith('plate')).map((id) => {
-    note(`ocp: cold start ${id}`);
-    return cold(id);
-  });
+  const colds = ids
+    .filter((id) => id.startsWith('so3') || id.startsWith('plate'))
+    .map((id) => {
+      note(`ocp: cold start ${id}`);
+      return cold(id);
+    });
   emit({
     tol: TOL,
     sizes: SIZES,
