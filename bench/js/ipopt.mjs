@@ -12,7 +12,8 @@
 //   exp, a plate-ball with Ω, c ≠ 0 and a general end, the gauged plate-ball);
 // - references: IPOPT's costs against the published ones (spec 003 S4 table, S6, S7, README
 //   main job);
-// - so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge: scaling in n = 200 … 4000
+// - so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge, unicycle-parking, satellite
+//   (issue 19's built-ins): scaling in n = 200 … 4000
 //   (--quick: 200 … 1000), each n solved with the brief's options (tol 1e-8) and converged further
 //   (tol 1e-10; at tol 1e-8 IPOPT's cost can be off by ~1e-7 relative): status, iterations, cost,
 //   whole-process wall time (median of 5 after a warm-up; --quick: 3), ms per iteration, IPOPT's
@@ -59,6 +60,22 @@ const SCALING = [
     label: 'plate-ball (README main job), loop guess, gauge on the polar angle at stage n/4',
     args: ['--problem', 'plate-ball', '--Omega', '0.5', '--end', '0,0,0,0,0.3', '--gauge'],
   },
+  {
+    id: 'unicycle-parking',
+    label:
+      'unicycle parking on SE(2) ((0, 0, 0) → (1, 1, π/2), T = 1, |v| ≤ 1.6), constant-velocity guess',
+    // IPOPT relaxes bounds by bound_relax_factor (default 1e-8): an active bound then sits at
+    // vmax·(1 + 1e-8) and the cost is ~1e-9 relative lower than the discrete problem's; 0 keeps
+    // the bound where geomech keeps it (measured on the satellite n = 200: 9.2e-9 relative with
+    // the default, 1.6e-13 with 0)
+    args: ['--problem', 'unicycle-parking', '--ipopt', 'bound_relax_factor=0'],
+  },
+  {
+    id: 'satellite',
+    label:
+      'satellite on SO(3) × R³ (J = (1, 2, 3), rotation 1.5 about z, T = 4.4, |u_i| ≤ 1), at rest',
+    args: ['--problem', 'satellite', '--ipopt', 'bound_relax_factor=0'],
+  },
 ];
 
 const CHECKS = [
@@ -91,6 +108,25 @@ const CHECKS = [
   [
     'plate-ball, n = 8, Ω = 0.5, ψ = 0.3, gauge',
     ['--problem', 'plate-ball', '--n', '8', '--Omega', '0.5', '--gauge'],
+  ],
+  [
+    'unicycle parking, n = 6, end (0.7, −0.4, 2.5), vmax 1.2',
+    ['--problem', 'unicycle-parking', '--n', '6', '--end', '0.7,-0.4,2.5', '--vmax', '1.2'],
+  ],
+  [
+    'satellite, n = 6, J = (1, 1.5, 2.5), target (0.3, −0.5, 0.8), T = 5',
+    [
+      '--problem',
+      'satellite',
+      '--n',
+      '6',
+      '--inertia',
+      '1,1.5,2.5',
+      '--target',
+      '0.3,-0.5,0.8',
+      '--T',
+      '5',
+    ],
   ],
 ];
 

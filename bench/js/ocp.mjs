@@ -1,8 +1,9 @@
 // Section script of bench/run.mjs, section 5: the geomech column of the IPOPT comparison (issue
 // 16). The same discrete problems as bench/js/ipopt.mjs's scaling studies (same formulation,
 // guess, gauge and tolerance 1e-10; ids so3-steering, so3-steering-gauge, plate-ball,
-// plate-ball-gauge), solved in-process by @geomech/groupoid's solveSo3Steering / solvePlateBall on
-// core's interior-point solver (OcpSolver).
+// plate-ball-gauge, unicycle-parking, satellite), solved in-process by @geomech/groupoid's
+// solveSo3Steering / solvePlateBall / unicycleParkingOcp / satelliteOcp on core's interior-point
+// solver (OcpSolver). The cold start is measured for the first four.
 //
 //   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--only=plate-ball,...]
 //
@@ -32,6 +33,39 @@ const TOL = 1e-10;
 const WARM_SOLVES = 6;
 
 const I3 = G.axisAngleToRotation(0, 0, 0);
+
+/**
+ * A problem posed with defineOcp (issue 19) as the studies call it: one compiled LieOcp shared by
+ * every n (`with({ steps })`), solved at tol 1e-10 from `guess` (default: at rest); `extra.solver`
+ * is passed on, `extra.perturb` is ignored (these problems have no perturbed guess: their bytes per
+ * iteration are measured from the default guess).
+ */
+function lieOcpStudy(make, guess) {
+  let base = null;
+  const byN = new Map();
+  return (n, extra = {}) => {
+    base ??= make(n);
+    let ocp = byN.get(n);
+    if (ocp === undefined) {
+      ocp = base.N === n ? base : base.with({ steps: n });
+      byN.set(n, ocp);
+    }
+    const sol = ocp.solve({
+      ...(guess === undefined ? {} : { guess: guess(ocp) }),
+      solver: { tol: TOL, ...(extra.solver ?? {}) },
+    });
+    return {
+      iterations: sol.iterations,
+      cost: sol.cost,
+      status: sol.status,
+      secondOrder: sol.secondOrder,
+      residualNorm: sol.kktError,
+      delResidual: Number.NaN,
+      solution: sol,
+    };
+  };
+}
+
 const PROBLEMS = {
   'so3-steering': (n, extra = {}) =>
     G.solveSo3Steering({ phi: 1, n, tol: TOL, gauge: false, ...extra }),
@@ -57,6 +91,14 @@ const PROBLEMS = {
       gauge: true,
       ...extra,
     }),
+  // issue 19's built-ins, the same discrete problems as bench/ipopt's unicycle_parking.cpp and
+  // satellite.cpp (default data: unicycle (0, 0, 0) → (1, 1, π/2), T = 1, vmax = 1.6, constant-
+  // velocity guess; satellite J = (1, 2, 3), rotation 1.5 about z, T = 4.4, umax = 1, at rest)
+  'unicycle-parking': lieOcpStudy(
+    (n) => G.unicycleParkingOcp({ n }),
+    (ocp) => G.unicycleGuess(ocp),
+  ),
+  satellite: lieOcpStudy((n) => G.satelliteOcp({ n })),
 };
 
 /**
@@ -196,10 +238,12 @@ if (process.argv.includes('--list')) {
 } else {
   const ids = Object.keys(PROBLEMS).filter((id) => !only || only.includes(id));
   const studies = ids.map(study);
-  const colds = ids.map((id) => {
-    note(`ocp: cold start ${id}`);
-    return cold(id);
-  });
+  const colds = ids
+    .filter((id) => id.startsWith('so3') || id.startsWith('plate'))
+    .map((id) => {
+      note(`ocp: cold start ${id}`);
+      return cold(id);
+    });
   emit({
     tol: TOL,
     sizes: SIZES,

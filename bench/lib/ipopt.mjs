@@ -72,7 +72,7 @@ function geomechNotes(study, p) {
   if (!study) return;
   const r = study.rows;
   p(
-    `geomech (bench/js/ocp.mjs, in-process \`solve${study.id.startsWith('plate') ? 'PlateBall' : 'So3Steering'}\`, tol 1e-10): status / verdict ${r.map((q) => `${q.status}/${q.secondOrder}`).join(', ')}; CPU ms per solve (median) ${r.map((q) => ft(q.cpuMs?.median)).join(', ')}; ms per iteration ${r.map((q) => ft(q.msPerIteration)).join(', ')} (fitted exponent in n ${f2(study.exponentPerIteration)}); evaluation / linear-algebra ms (profiled run) ${r.map((q) => `${ft(q.evaluationMs)} / ${ft(q.linearAlgebraMs)}`).join(', ')}; bytes allocated per iteration after the first ${r.map((q) => f0(q.bytesPerIteration)).join(', ')}.`,
+    `geomech (bench/js/ocp.mjs, in-process \`${study.id.startsWith('plate') ? 'solvePlateBall' : study.id.startsWith('so3') ? 'solveSo3Steering' : study.id === 'satellite' ? 'satelliteOcp' : 'unicycleParkingOcp'}\`, tol 1e-10): status / verdict ${r.map((q) => `${q.status}/${q.secondOrder}`).join(', ')}; CPU ms per solve (median) ${r.map((q) => ft(q.cpuMs?.median)).join(', ')}; ms per iteration ${r.map((q) => ft(q.msPerIteration)).join(', ')} (fitted exponent in n ${f2(study.exponentPerIteration)}); evaluation / linear-algebra ms (profiled run) ${r.map((q) => `${ft(q.evaluationMs)} / ${ft(q.linearAlgebraMs)}`).join(', ')}; bytes allocated per iteration after the first ${r.map((q) => f0(q.bytesPerIteration)).join(', ')}.`,
   );
   p();
 }

@@ -236,6 +236,68 @@ async function deliver(
   if (targets.out === undefined) await writeStdout(io, document());
 }
 
+/** Flags of `simulate` that do not apply to a `--feedback` run (its problem fixes them). */
+const NOT_WITH_FEEDBACK = [
+  ['method', '--method'],
+  ['h', '--h'],
+  ['steps', '--steps'],
+  ['tEnd', '--t-end'],
+  ['every', '--every'],
+  ['tol', '--tol'],
+  ['maxIter', '--max-iter'],
+  ['input', '--input'],
+] as const;
+
+/**
+ * `geomech simulate --feedback FILE [--model OCP.json] [--perturb …]`: the closed loop of the LQR
+ * gains of a solve against the open loop (`commands/feedback.ts`).
+ */
+async function simulateWithFeedback(
+  io: Io,
+  name: string | undefined,
+  opts: SimulateOptions & { feedback: string; perturb?: string; input?: string; plot?: string },
+  format: 'json' | 'csv',
+): Promise<void> {
+  if (name !== undefined)
+    throw new UsageError(
+      `give --feedback FILE without a system name (the file names its problem; got ${quoteUser(name)})`,
+      '--feedback',
+    );
+  for (const [key, flag] of NOT_WITH_FEEDBACK) {
+    if ((opts as unknown as Record<string, unknown>)[key] !== undefined)
+      throw new UsageError(`${flag} does not apply with --feedback (the gains fix the run)`, flag);
+  }
+  if (opts.param.length > 0 || opts.init.length > 0)
+    throw new UsageError(
+      'give no --param or --init with --feedback (the file holds the problem)',
+      opts.param.length > 0 ? '--param' : '--init',
+    );
+  if (format !== 'json') throw new UsageError('a --feedback run writes JSON', '--format');
+  const { runFeedbackSimulation } = await import('./commands/feedback.js');
+  let model: ProblemDescriptor | undefined;
+  if (opts.model !== undefined) {
+    const { loadOcpModel } = await import('./model/optimalControl.js');
+    model = loadOcpModel(readInput(io, opts.model, '--model', MAX_MODEL_BYTES), opts.model);
+  }
+  const text = readInput(io, opts.feedback, '--feedback', MAX_GUESS_BYTES);
+  const result = await runFeedbackSimulation(text, opts.feedback, {
+    ...(opts.perturb === undefined ? {} : { perturb: opts.perturb }),
+    ...(model === undefined ? {} : { model }),
+  });
+  await loadPlot(opts.plot);
+  await deliver(
+    io,
+    opts,
+    () => [result.text],
+    () =>
+      plotOf(
+        result.output,
+        { y: ['error', 'openLoopError'] },
+        'tracking error: closed and open loop',
+      ),
+  );
+}
+
 /** The plot module, imported only by a run with --plot (it loads @geomech/core). */
 let plotModule: typeof import('./plot.js') | undefined;
 
@@ -343,6 +405,14 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       `control sequence of a --model with "inputs": one row of u per step, JSON [[...], ...] or CSV, at most ${MAX_INPUT_BYTES / 2 ** 20} MiB`,
     )
     .option('--plot <file.svg>', 'also draw the main series to an SVG file')
+    .option(
+      '--feedback <file.json>',
+      'closed-loop run of the LQR gains of `geomech solve --feedback FILE` (with --model: the optimal-control model they belong to)',
+    )
+    .option(
+      '--perturb <v1,v2,...>',
+      'with --feedback: tangent perturbation of the start, x0 = x*0·exp(δ) (default 0.01 in every coordinate)',
+    )
     .option('--quiet', 'no warnings or progress on stderr')
     .addHelpText(
       'after',
@@ -351,10 +421,22 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .action(
       async (
         name: string | undefined,
-        opts: SimulateOptions & { plot?: string; quiet?: boolean; input?: string },
+        opts: SimulateOptions & {
+          plot?: string;
+          quiet?: boolean;
+          input?: string;
+          feedback?: string;
+          perturb?: string;
+        },
       ) => {
         const format = resolveFormat(opts.format, opts.out);
         checkTargets(io, opts);
+        if (opts.feedback !== undefined) {
+          await simulateWithFeedback(io, name, { ...opts, feedback: opts.feedback }, format);
+          return;
+        }
+        if (opts.perturb !== undefined)
+          throw new UsageError('--perturb needs --feedback FILE', '--perturb');
         let model: SystemDescriptor | undefined;
         if (opts.model !== undefined) {
           if (name !== undefined)
@@ -488,6 +570,14 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     )
     .option('--out <file>', 'write the result to a file instead of stdout (atomically)')
     .option('--plot <file.svg>', 'also draw the solution to an SVG file')
+    .option(
+      '--feedback <file.json>',
+      'also write the time-varying LQR gains around the solution (unicycle-parking, satellite, --model problems); run them with `geomech simulate --feedback FILE`',
+    )
+    .option(
+      '--feedback-weights <w>',
+      'weights of the gains: lagrangian (default: the Hessian of the Lagrangian at the optimum) or unit (Q = I, R = I)',
+    )
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
@@ -501,6 +591,13 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .action(async (name: string | undefined, opts: SolveOptions & { model?: string }) => {
       const format = resolveFormat(opts.format, opts.out);
       checkTargets(io, opts);
+      if (opts.feedback !== undefined) {
+        if (opts.feedback === opts.out)
+          throw new UsageError('--out and --feedback name the same file', '--feedback');
+        const check =
+          io.checkOutput ?? ((path: string, flag: string) => checkOutputPath(path, flag));
+        check(opts.feedback, '--feedback');
+      }
       let model: ProblemDescriptor | undefined;
       if (opts.model !== undefined) {
         if (name !== undefined)
@@ -543,6 +640,16 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
           `${what}${solved.hint ? `; ${solved.hint}` : ''}`,
           `geomech solve ${request.problem.name}`,
         );
+      }
+      if (opts.feedback !== undefined) {
+        if (solved.feedback === undefined)
+          throw new NumericalFailure(
+            'no LQR gains for this solution',
+            `geomech solve ${request.problem.name}`,
+          );
+        const { feedbackDocument } = await import('./commands/feedback.js');
+        const gains = feedbackDocument(request, model !== undefined, solved.feedback);
+        writeFiles(io, [[opts.feedback, '--feedback', () => [gains]]]);
       }
       const n = request.params.get('n')![0]!;
       await loadPlot(opts.plot);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { LieOcp } from '@geomech/groupoid';
 import { UsageError } from './errors.js';
 import type { ProblemDescriptor, SystemDescriptor } from './registry.js';
 
@@ -136,6 +137,30 @@ export interface SolveRequest {
   readonly guess?: Readonly<Record<string, unknown>>;
   /** Number of intermediate problems solved first (continuation), 0 for none. */
   readonly continuation: number;
+  /** Also compute the time-varying LQR gains around the solution (`--feedback FILE`). */
+  readonly feedback?: boolean;
+  /**
+   * Their weights (`--feedback-weights`): `lagrangian` (default; the Hessian of the Lagrangian at
+   * the optimum) or `unit` (Q = I, R = I, Q_N = I in the tangent coordinates and the controls).
+   */
+  readonly feedbackWeights?: 'lagrangian' | 'unit';
+}
+
+/**
+ * The time-varying LQR gains of a solution (`geomech solve --feedback FILE`): the reference
+ * states x*_k (user storage, (N + 1) × S), controls u*_k (N × m) and gains K_k (N × m × n) of the
+ * law u_k = u*_k − K_k·log(x*_k⁻¹x_k).
+ */
+export interface FeedbackData {
+  readonly N: number;
+  readonly T: number;
+  /** Storage S of a state, tangent dimension n, number of controls m. */
+  readonly storage: number;
+  readonly dim: number;
+  readonly controls: number;
+  readonly x: Float64Array;
+  readonly u: Float64Array;
+  readonly K: Float64Array;
 }
 
 /** Progress of a solve: one call per solver iteration. */
@@ -168,8 +193,15 @@ export interface SolveOutput extends SimulationOutput {
   readonly hint?: string;
   /** Extra scalar results for the JSON header (e.g. constraint norm). */
   readonly extra?: Readonly<Record<string, number>>;
+  /** The LQR gains, when the request asked for them and the answer is a converged minimum. */
+  readonly feedback?: FeedbackData;
 }
 
 export interface ProblemRunner {
   solve(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput;
+  /**
+   * The compiled problem of a request (problems posed with groupoid's `defineOcp`): what
+   * `geomech simulate --feedback` steps through. Absent for problems without LQR feedback.
+   */
+  ocp?(request: SolveRequest): LieOcp;
 }

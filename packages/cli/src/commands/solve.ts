@@ -28,6 +28,10 @@ export interface SolveOptions {
   out?: string;
   plot?: string;
   quiet?: boolean;
+  /** `--feedback FILE`: also write the time-varying LQR gains of the solution. */
+  feedback?: string;
+  /** `--feedback-weights lagrangian|unit`. */
+  feedbackWeights?: string;
 }
 
 /**
@@ -95,7 +99,21 @@ export function resolveSolve(
       ? {}
       : { maxIterations: parseCount(o.maxIter, '--max-iter', 0, MAX_ITERATIONS, 'max-iter') }),
     ...(guess === undefined ? {} : { guess }),
+    ...(o.feedback === undefined ? {} : { feedback: true }),
+    ...(o.feedbackWeights === undefined
+      ? {}
+      : { feedbackWeights: feedbackWeights(o.feedbackWeights, o.feedback !== undefined) }),
   };
+}
+
+function feedbackWeights(text: string, given: boolean): 'lagrangian' | 'unit' {
+  if (!given) throw new UsageError('needs --feedback FILE', '--feedback-weights');
+  if (text !== 'lagrangian' && text !== 'unit')
+    throw new UsageError(
+      `unknown weights ${quoteUser(text)} (choose lagrangian or unit)`,
+      '--feedback-weights',
+    );
+  return text;
 }
 
 function resolveParams(

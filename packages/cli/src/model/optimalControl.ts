@@ -48,8 +48,13 @@ import type {
 } from 'mathjs';
 import { UsageError } from '../errors.js';
 import type { ProblemDescriptor } from '../registry.js';
-import type { ProblemRunner, SolveOutput } from '../runner.js';
-import { lieOcpOutcome, solveLieOcp, stepsToStates } from '../systems/optimalControl.js';
+import type { ProblemRunner, SolveOutput, SolveRequest } from '../runner.js';
+import {
+  feedbackOf,
+  lieOcpOutcome,
+  solveLieOcp,
+  stepsToStates,
+} from '../systems/optimalControl.js';
 import { ModelError, quote } from './errors.js';
 import { NAME, parseExpression, RESERVED_NAMES, simpleScope } from './expressions.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson } from './json.js';
@@ -988,20 +993,24 @@ function boundsArray(
  */
 export function loadOcpModel(text: string, file: string): ProblemDescriptor {
   const model = readOcpModel(text, file);
+  const modelOcp = (request: SolveRequest): LieOcp => {
+    const n = request.params.get('n')![0]!;
+    if (n > OCP_MODEL_MAX_STEPS)
+      throw new UsageError(`n must be at most ${OCP_MODEL_MAX_STEPS}, got ${n}`, '--n');
+    const params: Record<string, number> = {};
+    for (const name of model.params.keys()) params[name] = request.params.get(name)![0]!;
+    return model.ocp.with({ steps: n, params });
+  };
   const runner: ProblemRunner = {
     solve(request, progress) {
       if (request.guess !== undefined) throw new UsageError('models take no --guess', '--guess');
       if (request.continuation > 0)
         throw new UsageError('models take no --continuation', '--continuation');
-      const n = request.params.get('n')![0]!;
-      if (n > OCP_MODEL_MAX_STEPS)
-        throw new UsageError(`n must be at most ${OCP_MODEL_MAX_STEPS}, got ${n}`, '--n');
-      const params: Record<string, number> = {};
-      for (const name of model.params.keys()) params[name] = request.params.get(name)![0]!;
-      const ocp = model.ocp.with({ steps: n, params });
+      const ocp = modelOcp(request);
       const { sol, history } = solveLieOcp(ocp, request, progress);
-      return ocpOutput(model, ocp, sol, history);
+      return { ...ocpOutput(model, ocp, sol, history), ...feedbackOf(request, ocp, sol) };
     },
+    ocp: (request) => modelOcp(request),
   };
   return {
     name: model.name,

@@ -20,6 +20,7 @@ import {
   axisAngleToRotation,
   type LieOcp,
   type LieOcpSolution,
+  lqrGains,
   type PlateBallTrajectory,
   poseFromSe2,
   type So3SteeringGuess,
@@ -29,7 +30,14 @@ import {
   unicycleParkingOcp,
 } from '@geomech/groupoid';
 import { UsageError } from '../errors.js';
-import type { ProblemRunner, Series, SolveOutput, SolveProgress, SolveRequest } from '../runner.js';
+import type {
+  FeedbackData,
+  ProblemRunner,
+  Series,
+  SolveOutput,
+  SolveProgress,
+  SolveRequest,
+} from '../runner.js';
 
 const scalar = (request: SolveRequest, name: string): number => request.params.get(name)![0]!;
 
@@ -148,7 +156,48 @@ const progressOf =
   (p: { stage: string; iteration: number; residualNorm: number }): void =>
     progress({ stage: p.stage, iteration: p.iteration, residualNorm: p.residualNorm });
 
+/** Rejects `--feedback` for the problems not posed with `defineOcp`. */
+function noFeedback(request: SolveRequest): void {
+  if (request.feedback === true)
+    throw new UsageError(
+      `${request.problem.name} has no LQR feedback (it is given for unicycle-parking, satellite and --model problems)`,
+      '--feedback',
+    );
+}
+
+/**
+ * The LQR gains of a solution (groupoid's {@link lqrGains}, weights the Hessian of the Lagrangian)
+ * when the request asks for them and the solution is a converged minimum.
+ */
+export function feedbackOf(
+  request: Pick<SolveRequest, 'feedback' | 'feedbackWeights'>,
+  ocp: LieOcp,
+  sol: LieOcpSolution,
+): { feedback?: FeedbackData } {
+  if (request.feedback !== true || !sol.success) return {};
+  const eye = (n: number) => Array.from({ length: n * n }, (_, i) => (i % (n + 1) === 0 ? 1 : 0));
+  const nx = ocp.program.nx;
+  const fb = lqrGains(
+    ocp,
+    sol,
+    request.feedbackWeights === 'unit' ? { weights: { Q: eye(nx), R: eye(ocp.controls) } } : {},
+  );
+  return {
+    feedback: {
+      N: fb.N,
+      T: fb.T,
+      storage: ocp.storage,
+      dim: fb.dim,
+      controls: fb.controls,
+      x: fb.x,
+      u: fb.u,
+      K: fb.K,
+    },
+  };
+}
+
 function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  noFeedback(request);
   const n = scalar(request, 'n');
   const r = scalar(request, 'r');
   if (!(r > 0)) throw new UsageError(`r must be > 0, got ${r}`, '--param r');
@@ -207,6 +256,7 @@ function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void):
 const SO3_MAPS: Readonly<Record<string, 'cayley' | 'exp'>> = { cayley: 'cayley', exp: 'exp' };
 
 function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  noFeedback(request);
   const n = scalar(request, 'n');
   const phi = scalar(request, 'phi');
   const map = SO3_MAPS[request.choices.get('map') ?? 'cayley']!;
@@ -292,15 +342,14 @@ function noWarmStart(request: SolveRequest): void {
     throw new UsageError(`${request.problem.name} takes no --continuation`, '--continuation');
 }
 
-function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
-  noWarmStart(request);
+function unicycleOcp(request: SolveRequest): LieOcp {
   const n = scalar(request, 'n');
   const T = scalar(request, 'T');
   if (!(T > 0)) throw new UsageError(`T must be > 0, got ${T}`, '--param T');
   const vmax = scalar(request, 'vmax');
   if (!(vmax > 0)) throw new UsageError(`vmax must be > 0, got ${vmax}`, '--param vmax');
   const pose = (name: string) => request.boundary.get(name)! as [number, number, number];
-  const ocp = unicycleParkingOcp({
+  return unicycleParkingOcp({
     n,
     T,
     vmax,
@@ -308,6 +357,12 @@ function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => 
     end: pose('end'),
     endHeading: request.choices.get('heading') === 'free' ? 'free' : 'fixed',
   });
+}
+
+function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  noWarmStart(request);
+  const n = scalar(request, 'n');
+  const ocp = unicycleOcp(request);
   const { sol, history } = solveLieOcp(ocp, request, progress);
   const x = new Float64Array(n + 1);
   const y = new Float64Array(n + 1);
@@ -335,11 +390,11 @@ function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => 
     ],
     ...lieOcpOutcome(sol, history),
     extra: { slipNorm: slip },
+    ...feedbackOf(request, ocp, sol),
   };
 }
 
-function satellite(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
-  noWarmStart(request);
+function satelliteOcpOf(request: SolveRequest): LieOcp {
   const n = scalar(request, 'n');
   const T = scalar(request, 'T');
   if (!(T > 0)) throw new UsageError(`T must be > 0, got ${T}`, '--param T');
@@ -350,13 +405,20 @@ function satellite(request: SolveRequest, progress: (p: SolveProgress) => void):
     if (!(v > 0)) throw new UsageError(`${name} must be > 0, got ${v}`, `--param ${name}`);
     return v;
   }) as [number, number, number];
-  const ocp = satelliteOcp({
+  return satelliteOcp({
     n,
     T,
     umax,
     inertia: J,
     target: request.boundary.get('end')! as [number, number, number],
   });
+}
+
+function satellite(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  noWarmStart(request);
+  const n = scalar(request, 'n');
+  const T = scalar(request, 'T');
+  const ocp = satelliteOcpOf(request);
   const { sol, history } = solveLieOcp(ocp, request, progress);
   const R = new Float64Array((n + 1) * 9);
   const Pi = new Float64Array((n + 1) * 3);
@@ -373,6 +435,7 @@ function satellite(request: SolveRequest, progress: (p: SolveProgress) => void):
       { name: 'u', width: 3, data: stepsToStates(sol.u, n, 3) },
     ],
     ...lieOcpOutcome(sol, history),
+    ...feedbackOf(request, ocp, sol),
   };
 }
 
@@ -383,5 +446,13 @@ export const optimalControlRunner: ProblemRunner = {
     if (request.problem.name === 'unicycle-parking') return unicycleParking(request, progress);
     if (request.problem.name === 'satellite') return satellite(request, progress);
     throw new UsageError(`no solver for '${request.problem.name}'`, 'geomech solve');
+  },
+  ocp(request) {
+    if (request.problem.name === 'unicycle-parking') return unicycleOcp(request);
+    if (request.problem.name === 'satellite') return satelliteOcpOf(request);
+    throw new UsageError(
+      `${request.problem.name} has no LQR feedback (it is given for unicycle-parking, satellite and --model problems)`,
+      '--feedback',
+    );
   },
 };

@@ -6,6 +6,7 @@
  * @module
  */
 export * from './ldlt.js';
+export * from './lqr.js';
 export type { OcpIterationInfo, OcpSolverOptions } from './options.js';
 export { OCP_MAX_ITERATIONS, resolveOcpOptions } from './options.js';
 export type { OcpStageDims, OcpStageEval, StageOcp } from './problem.js';

@@ -9,6 +9,7 @@
 
 export type { SteeringProgress } from './common.js';
 export * from './factors.js';
+export * from './feedback.js';
 export * from './plateBallSteering.js';
 export * from './problem.js';
 export { OCP_CHART_MARGIN, type OcpRowBlock, type OcpStageRows } from './program.js';
