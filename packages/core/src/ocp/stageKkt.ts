@@ -500,8 +500,8 @@ export class StageKktSystem {
    *
    * @example
    * ```ts
-   * const dims = [{ nx: 1, nu: 1, ng: 1 }];
-   * StageKktSystem.bufferSizes(dims).bytes; // the bytes of every buffer of new StageKktSystem(dims)
+   * // the bytes of every buffer of new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }])
+   * StageKktSystem.bufferSizes([{ nx: 1, nu: 1, ng: 1 }]).bytes; // 1208
    * ```
    */
   static bufferSizes(dims: readonly KktStageDims[]): StageKktBufferSizes {

@@ -76,7 +76,7 @@ function makeEval(nw: number, ny: number, ng: number, nh: number): OcpStageEval 
  *   },
  * };
  * const e = stageDerivativeError(p, 0, Float64Array.of(0.3), Float64Array.of(-0.2), Float64Array.of(1), 7);
- * // e.jacobian < 1e-9, e.hessian < 1e-9
+ * e.jacobian < 1e-9 && e.hessian < 1e-9; // true
  * ```
  */
 export function stageDerivativeError(
@@ -169,6 +169,7 @@ export function stageDerivativeError(
  * import { randomElement, rng } from '@geomech/core/testing';
  *
  * const R = randomElement(SO3, rng(1), 0.5); // a rotation by at most 0.5·√3 rad
+ * SO3.isValid(R, 1e-12); // true
  * ```
  */
 export function randomElement(G: LieGroup, r: () => number, a = 1): Float64Array {
