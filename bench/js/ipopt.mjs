@@ -1,6 +1,6 @@
 // Section script of bench/run.mjs, section 5: the IPOPT reference of issue 16 (bench/ipopt).
 //
-//   node bench/js/ipopt.mjs [--json] [--quick] [--bin=<ipopt-ocp>] [--only=check,references,...]
+//   node bench/js/ipopt.mjs [--json] [--quick] [--sizes=200,…,4000] [--bin=<ipopt-ocp>] [--only=check,references,...]
 //   node bench/js/ipopt.mjs --write-cases [--bin=<ipopt-ocp>]   regenerate bench/ipopt/cases/*.json
 //
 // Builds the driver (bench/ipopt/build.sh) unless --bin is given; without IPOPT's headers it
@@ -34,7 +34,13 @@ import { join } from 'node:path';
 import { buildIpopt, IPOPT_DIR, runIpopt, timeIpopt } from '../lib/ipopt.mjs';
 import { emit, note, QUICK, rng, slope } from '../lib/util.mjs';
 
-const SIZES = QUICK ? [200, 400, 1000] : [200, 400, 1000, 2000, 4000];
+const SIZES_ARG = process.argv.find((a) => a.startsWith('--sizes='));
+/** n of the scaling studies (`--sizes=200,400,…` overrides, e.g. the full range with --quick's runs). */
+const SIZES = SIZES_ARG
+  ? SIZES_ARG.slice(8).split(',').map(Number)
+  : QUICK
+    ? [200, 400, 1000]
+    : [200, 400, 1000, 2000, 4000];
 const RUNS = QUICK ? 3 : 5;
 const CASES_DIR = join(IPOPT_DIR, 'cases');
 
@@ -220,6 +226,7 @@ function scaling(bin, study) {
       iterations: t.out.iterations,
       cost: t.out.cost,
       ms: t.ms,
+      processCpuMs: t.cpuMs,
       msPerIteration: t.ms.median / Math.max(1, t.out.iterations),
       ipoptCpuMs: t.out.ipoptCpuSeconds * 1e3,
       evalMs: t.out.evalSeconds * 1e3,

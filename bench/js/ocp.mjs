@@ -5,7 +5,7 @@
 // solveSo3Steering / solvePlateBall / unicycleParkingOcp / satelliteOcp on core's interior-point
 // solver (OcpSolver). The cold start is measured for the first four.
 //
-//   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--only=plate-ball,...]
+//   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--sizes=200,…] [--only=plate-ball,...]
 //
 // Per id and n: wall time of the whole solve (median and min–max of 5 after a warm-up at the same
 // n; the problem's tracing and compilation happen once per process, before) and its CPU time
@@ -23,7 +23,13 @@ import { fileURLToPath } from 'node:url';
 import { emit, load, median, note, QUICK, slope, stats, timeRuns } from '../lib/util.mjs';
 
 const G = await load('groupoid');
-const SIZES = QUICK ? [200, 400, 1000] : [200, 400, 1000, 2000, 4000];
+const SIZES_ARG = process.argv.find((a) => a.startsWith('--sizes='));
+/** n of the studies (`--sizes=200,400,…` overrides, as in bench/js/ipopt.mjs). */
+const SIZES = SIZES_ARG
+  ? SIZES_ARG.slice(8).split(',').map(Number)
+  : QUICK
+    ? [200, 400, 1000]
+    : [200, 400, 1000, 2000, 4000];
 const TOL = 1e-10;
 /**
  * Perturbed solves before the allocation is measured: V8 compiles the generated stage code on a
@@ -128,13 +134,22 @@ function bytesPerIteration(solve, n) {
   for (let i = 1; i < m; i++) calib.push(heap[i] - heap[i - 1]);
   const perSample = median(calib);
   const d = [];
+  const means = [];
   for (let rep = 0; rep < 3; rep++) {
     globalThis.gc();
     m = 0;
     solve(n, extra);
     for (let i = 2; i < m; i++) d.push(heap[i] - heap[i - 1] - perSample);
+    // everything from the first iteration's line to the last one's, per iteration: the heap
+    // difference between a shorter and a longer solve, spikes (V8 installing optimized code,
+    // which lives on the heap) included
+    if (m > 2) means.push((heap[m - 1] - heap[1]) / (m - 2) - perSample);
   }
-  return { bytes: d.length ? median(d) : Number.NaN, samples: d.length };
+  return {
+    bytes: d.length ? median(d) : Number.NaN,
+    mean: means.length ? median(means) : Number.NaN,
+    samples: d.length,
+  };
 }
 
 function study(id) {
@@ -165,6 +180,7 @@ function study(id) {
       cpuMs,
       iterations: s.iterations,
       msPerIteration: r.t.median / Math.max(1, s.iterations),
+      cpuMsPerIteration: cpuMs.median / Math.max(1, s.iterations),
       cost: s.cost,
       status: s.status,
       secondOrder: s.secondOrder ?? 'not-checked',
@@ -173,9 +189,11 @@ function study(id) {
       evaluationMs: prof.evaluationMs,
       linearAlgebraMs: prof.linearAlgebraMs,
       profiledMs: prof.totalMs,
-      ...(({ bytes, samples }) => ({ bytesPerIteration: bytes, bytesSamples: samples }))(
-        bytesPerIteration(solve, n),
-      ),
+      ...(({ bytes, mean, samples }) => ({
+        bytesPerIteration: bytes,
+        bytesPerIterationMean: mean,
+        bytesSamples: samples,
+      }))(bytesPerIteration(solve, n)),
     });
   }
   return {
@@ -184,6 +202,11 @@ function study(id) {
     exponentPerIteration: slope(
       rows.map((q) => q.n),
       rows.map((q) => q.msPerIteration),
+    ),
+    // the same fit on CPU time per iteration (steadier than wall time on a loaded machine)
+    exponentPerIterationCpu: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.cpuMsPerIteration),
     ),
   };
 }

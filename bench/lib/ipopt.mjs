@@ -39,21 +39,53 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** GNU time, for the CPU time of a whole child process (user + system), or null. */
+const GNU_TIME = (() => {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U', 'true'], { encoding: 'utf8' });
+  return r.status === 0 ? '/usr/bin/time' : null;
+})();
+
 /**
- * Wall time of the whole process (ms, from spawn to exit, start-up and IPOPT's set-up included):
- * `warm` untimed runs, then `runs` timed ones; `{ ms: { median, min, max, runs }, out }` with the
- * JSON of the last run.
+ * Runs the driver once under GNU time: `{ out, cpuMs }` with the JSON line and the CPU time of the
+ * whole process (user + system, start-up included; 10 ms resolution), cpuMs NaN without GNU time.
+ */
+function runIpoptCpu(bin, args) {
+  if (GNU_TIME === null) return { out: runIpopt(bin, args), cpuMs: Number.NaN };
+  const r = spawnSync(GNU_TIME, ['-f', '@@CPU %U %S', bin, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const line = (r.stdout ?? '').trim().split('\n').pop();
+  const cpu = (r.stderr ?? '')
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('@@CPU '));
+  if (r.error || (r.status !== 0 && r.status !== 1) || !line?.startsWith('{') || !cpu)
+    throw new Error(`${bin} ${args.join(' ')}: exit ${r.status}: ${r.stderr || r.error?.message}`);
+  const [, user, sys] = cpu.split(' ').map(Number);
+  return { out: JSON.parse(line), cpuMs: 1000 * (user + sys) };
+}
+
+/**
+ * Wall time of the whole process (ms, from spawn to exit, start-up and IPOPT's set-up included)
+ * and its CPU time (user + system, under GNU time when present): `warm` untimed runs, then `runs`
+ * timed ones; `{ ms: { median, min, max, runs }, cpuMs: {…}, out }` with the JSON of the last run.
  */
 export function timeIpopt(bin, args, runs = 5, warm = 1) {
   let out = null;
   for (let i = 0; i < warm; i++) out = runIpopt(bin, args);
   const ms = [];
+  const cpu = [];
   for (let i = 0; i < runs; i++) {
     const t0 = process.hrtime.bigint();
-    out = runIpopt(bin, args);
+    const r = runIpoptCpu(bin, args);
     ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    cpu.push(r.cpuMs);
+    out = r.out;
   }
-  return { ms: { median: median(ms), min: Math.min(...ms), max: Math.max(...ms), runs }, out };
+  const st = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs });
+  return { ms: st(ms), cpuMs: st(cpu), out };
 }
 
 // -------------------------------------------------------------------------------------------
@@ -67,12 +99,16 @@ const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 
 const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : '—');
 
+/** IPOPT's whole-process CPU time (tol 1e-10) over geomech's CPU time per solve (medians). */
+const cpuRatio = (ipopt, geomech) =>
+  (ipopt.processCpuMs?.median ?? Number.NaN) / (geomech.cpuMs?.median ?? Number.NaN);
+
 /** The geomech column's notes under a scaling table (or alone when IPOPT is absent). */
 function geomechNotes(study, p) {
   if (!study) return;
   const r = study.rows;
   p(
-    `geomech (bench/js/ocp.mjs, in-process \`${study.id.startsWith('plate') ? 'solvePlateBall' : study.id.startsWith('so3') ? 'solveSo3Steering' : study.id === 'satellite' ? 'satelliteOcp' : 'unicycleParkingOcp'}\`, tol 1e-10): status / verdict ${r.map((q) => `${q.status}/${q.secondOrder}`).join(', ')}; CPU ms per solve (median) ${r.map((q) => ft(q.cpuMs?.median)).join(', ')}; ms per iteration ${r.map((q) => ft(q.msPerIteration)).join(', ')} (fitted exponent in n ${f2(study.exponentPerIteration)}); evaluation / linear-algebra ms (profiled run) ${r.map((q) => `${ft(q.evaluationMs)} / ${ft(q.linearAlgebraMs)}`).join(', ')}; bytes allocated per iteration after the first ${r.map((q) => f0(q.bytesPerIteration)).join(', ')}.`,
+    `geomech (bench/js/ocp.mjs, in-process \`${study.id.startsWith('plate') ? 'solvePlateBall' : study.id.startsWith('so3') ? 'solveSo3Steering' : study.id === 'satellite' ? 'satelliteOcp' : 'unicycleParkingOcp'}\`, tol 1e-10): status / verdict ${r.map((q) => `${q.status}/${q.secondOrder}`).join(', ')}; CPU ms per solve (median) ${r.map((q) => ft(q.cpuMs?.median)).join(', ')}; ms per iteration ${r.map((q) => ft(q.msPerIteration)).join(', ')} (fitted exponent in n ${f2(study.exponentPerIteration)}; on CPU ms per iteration ${r.map((q) => ft(q.cpuMsPerIteration)).join(', ')}: ${f2(study.exponentPerIterationCpu)}); evaluation / linear-algebra ms (profiled run) ${r.map((q) => `${ft(q.evaluationMs)} / ${ft(q.linearAlgebraMs)}`).join(', ')}; bytes allocated per iteration after the first (median / mean over the iterations) ${r.map((q) => `${f0(q.bytesPerIteration)} / ${f0(q.bytesPerIterationMean)}`).join(', ')}.`,
   );
   p();
 }
@@ -159,9 +195,11 @@ export function ipoptSection(res, geomech = null) {
     p(`### ${s.label}`);
     p();
     p(
-      '| n | unknowns | IPOPT its tol 1e-8 / 1e-10 | IPOPT cost (tol 1e-10) | cost error at tol 1e-8 | whole process ms, tol 1e-8 | whole process ms, tol 1e-10 | ms/iteration (1e-10) | IPOPT CPU ms (1e-10) | eval ms (1e-10) | geomech ms | geomech its | geomech cost − IPOPT (rel.) | IPOPT (1e-10) / geomech |',
+      '| n | unknowns | IPOPT its tol 1e-8 / 1e-10 | IPOPT cost (tol 1e-10) | cost error at tol 1e-8 | whole process ms, tol 1e-8 | whole process ms, tol 1e-10 | ms/iteration (1e-10) | IPOPT CPU ms (1e-10) | whole process CPU ms (1e-10) | eval ms (1e-10) | geomech ms | geomech CPU ms | geomech its | geomech ms/iteration | geomech bytes/iteration (median / mean) | geomech cost − IPOPT (rel.) | IPOPT (1e-10) / geomech, wall | IPOPT process / geomech, CPU |',
     );
-    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    p(
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
     const st = (r) => (r.status === 'Solve_Succeeded' ? '' : ` (${r.status})`);
     for (const r of s.points) {
       const a = r.tol8;
@@ -169,7 +207,7 @@ export function ipoptSection(res, geomech = null) {
       const g = byKey.get(`${s.id} ${r.n}`);
       const rel = g ? (g.cost - b.cost) / Math.abs(b.cost) : Number.NaN;
       p(
-        `| ${r.n} | ${r.unknowns} | ${a.iterations}${st(a)} / ${b.iterations}${st(b)} | ${b.cost.toFixed(10)} | ${e1(r.costError)} | ${range(a.ms)} | ${range(b.ms)} | ${ft(b.msPerIteration)} | ${ft(b.ipoptCpuMs)} | ${ft(b.evalMs)} | ${g ? range(g.ms) : 'pending'} | ${g ? g.iterations : 'pending'} | ${g ? e1(rel) : 'pending'} | ${g ? `${(b.ms.median / g.ms.median).toFixed(2)}×` : 'pending'} |`,
+        `| ${r.n} | ${r.unknowns} | ${a.iterations}${st(a)} / ${b.iterations}${st(b)} | ${b.cost.toFixed(10)} | ${e1(r.costError)} | ${range(a.ms)} | ${range(b.ms)} | ${ft(b.msPerIteration)} | ${ft(b.ipoptCpuMs)} | ${range(b.processCpuMs)} | ${ft(b.evalMs)} | ${g ? range(g.ms) : 'pending'} | ${g ? range(g.cpuMs) : 'pending'} | ${g ? g.iterations : 'pending'} | ${g ? ft(g.msPerIteration) : 'pending'} | ${g ? `${f0(g.bytesPerIteration)} / ${f0(g.bytesPerIterationMean)}` : 'pending'} | ${g ? e1(rel) : 'pending'} | ${g ? `${(b.ms.median / g.ms.median).toFixed(2)}×` : 'pending'} | ${g ? `${cpuRatio(b, g).toFixed(2)}×` : 'pending'} |`,
       );
     }
     p();
@@ -190,22 +228,30 @@ export function ipoptSection(res, geomech = null) {
       const q = byKey.get(`${s.id} ${r.n}`);
       return q ? [r.tol10.ms.median / q.ms.median] : [];
     });
+    const cpuRatios = s.points.flatMap((r) => {
+      const q = byKey.get(`${s.id} ${r.n}`);
+      return q ? [cpuRatio(r.tol10, q)] : [];
+    });
     const its = g.rows.map((q) => q.iterations);
     const bytes = Math.max(...g.rows.map((q) => q.bytesPerIteration));
+    const bytesMean = Math.max(...g.rows.map((q) => q.bytesPerIterationMean));
+    const expCpu = g.exponentPerIterationCpu;
     const ok = (c) => (c ? '✓' : '✗');
     return [
-      `| ${s.id} | ${f2(Math.min(...ratios))}× ${ok(Math.min(...ratios) >= 2)} | ${Math.min(...its)}–${Math.max(...its)} (IPOPT ${Math.min(...s.points.map((r) => r.tol10.iterations))}–${Math.max(...s.points.map((r) => r.tol10.iterations))}) | ${f2(g.exponentPerIteration)} ${ok(g.exponentPerIteration <= 1.1)} | ${f0(bytes)} ${ok(bytes <= 0)} |`,
+      `| ${s.id} | ${f2(Math.min(...cpuRatios))}× ${ok(Math.min(...cpuRatios) >= 2)} | ${f2(Math.min(...ratios))}× ${ok(Math.min(...ratios) >= 2)} | ${Math.min(...its)}–${Math.max(...its)} (IPOPT ${Math.min(...s.points.map((r) => r.tol10.iterations))}–${Math.max(...s.points.map((r) => r.tol10.iterations))}) | ${f2(g.exponentPerIteration)} ${ok(g.exponentPerIteration <= 1.1)} | ${f2(expCpu)} ${ok(expCpu <= 1.1)} | ${f0(bytes)} / ${f0(bytesMean)} ${ok(bytes <= 0 && bytesMean <= 0)} |`,
     ];
   });
   if (targets.length) {
     p('### geomech against the targets of issue 16');
     p();
     p(
-      'Least ratio IPOPT whole process (tol 1e-10) / geomech solve over n (target ≥ 2×), geomech iterations over n (target: flat), fitted exponent of geomech ms/iteration in n (target ≤ 1.1), largest bytes allocated per iteration after the first (target 0).',
+      'Least ratio IPOPT whole process (tol 1e-10) / geomech solve over n (target ≥ 2×), on CPU time (user + system of the whole IPOPT process under GNU time, start-up included, against process.cpuUsage of the in-process solve) and on wall time; geomech iterations over n (target: flat), fitted exponent of geomech ms/iteration in n, on wall and on CPU time (target ≤ 1.1), largest bytes allocated per iteration after the first, median and mean over the iterations (target 0).',
     );
     p();
-    p('| problem | IPOPT / geomech (least) | iterations over n | exponent | bytes/iteration |');
-    p('|---|---:|---|---:|---:|');
+    p(
+      '| problem | IPOPT / geomech, CPU (least) | IPOPT / geomech, wall (least) | iterations over n | exponent (wall ms/iteration) | exponent (CPU ms/iteration) | bytes/iteration (largest median / mean) |',
+    );
+    p('|---|---:|---:|---|---:|---:|---:|');
     for (const line of targets) p(line);
     p();
   }

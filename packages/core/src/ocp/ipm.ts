@@ -1175,7 +1175,7 @@ export class IpmCore {
           return 'retry';
         }
       }
-      status = kkt.factor(dW, dC);
+      status = kkt.refactor(dW, dC);
     }
     if (this.o.profile) this.linearAlgebraMs += performance.now() - t0;
     if (status !== 'ok') {
@@ -1647,9 +1647,12 @@ export class IpmCore {
     const eps = margin * scale;
     let verdict: KktFactorStatus = 'singular';
     let dC = 0;
+    let fresh = true;
     for (const dc of [0, dualReg * scale]) {
       dC = dc;
-      const minus = kkt.factor(-eps, dc);
+      // the first factorization after the evaluation; the others reuse its dynamics factors
+      const minus = fresh ? kkt.factor(-eps, dc) : kkt.refactor(-eps, dc);
+      fresh = false;
       if (minus === 'ok') {
         verdict = 'ok';
         break;
@@ -1657,7 +1660,7 @@ export class IpmCore {
       if (minus === 'nonFinite' || minus === 'singularDynamics' || minus === 'tooManyCarried') {
         return minus;
       }
-      const plus = kkt.factor(eps, dc);
+      const plus = kkt.refactor(eps, dc);
       if (plus === 'wrongInertia') {
         verdict = 'wrongInertia';
         break;
@@ -1667,7 +1670,7 @@ export class IpmCore {
         break;
       }
     }
-    kkt.factor(0, dC);
+    kkt.refactor(0, dC);
     return verdict;
   }
 }

@@ -52,7 +52,7 @@ import {
 import type { OcpStageDims, StageOcp } from './problem.js';
 import { RestorationPhase } from './restoration.js';
 import { ScaledStageOcp } from './scaled.js';
-import { OCP_MAX_STAGE_DIM, OCP_MAX_STAGES } from './stageKkt.js';
+import { OCP_MAX_STAGE_DIM, OCP_MAX_STAGES, StageKktSystem } from './stageKkt.js';
 
 /**
  * Why a solve ended (IPOPT's return statuses): `converged` (Solve_Succeeded), `acceptable`
@@ -151,17 +151,22 @@ export interface OcpResult {
 }
 
 /**
- * Largest estimated memory (bytes) of the stage KKT system an {@link OcpSolver} accepts: 4 GiB.
- * The estimate is 24·Σ_k w_k² bytes with the stage width w_k = nx_k + nu_k + ng_k + nh_k + nx_{k+1}
- * (the plate-ball at n = 10⁵ needs ≈ 0.5 GB; n = 10⁷ would need ≈ 54 GB and is refused).
+ * Largest memory (bytes) of the stage KKT system an {@link OcpSolver} accepts: 4 GiB. The bytes are
+ * those {@link StageKktSystem}'s constructor allocates ({@link StageKktSystem.bufferSizes}, with
+ * each stage's inequality rows counted as local rows), checked before anything is allocated
+ * (the plate-ball needs 4332 bytes per stage: ≈ 0.43 GB at n = 10⁵; n = 10⁷ would need ≈ 43 GB
+ * and is refused).
  */
 export const OCP_MAX_BYTES = 4 * 2 ** 30;
 
 /**
  * The interior-point solver for one {@link StageOcp}. It owns every buffer (trajectory copies for
  * trial points, stage evaluations, the stage-wise factorization, the filter), so repeated solves
- * and the iterations of one solve allocate nothing after the first iteration (the first
- * restoration phase allocates its own buffers once).
+ * and the iterations of one solve allocate no buffers after the first iteration (the first
+ * restoration phase allocates its own buffers once). V8 still boxes the doubles of the
+ * once-per-iteration scalar code (barrier update, filter tests) until it has optimized those
+ * functions, ~1 KB per iteration during the first few hundred solves of a process
+ * (bench/RESULTS.md, section 5).
  *
  * @example
  * ```ts
@@ -234,20 +239,15 @@ export class OcpSolver {
       }
       storage[k] = ns;
     }
-    // memory before work: the stage KKT system keeps a few dense blocks of the stage width
-    // w_k = nx_k + nu_k + ng_k + nh_k + nx_{k+1} per stage (factors, Hessian, Jacobians); refuse a
-    // problem whose estimate 3·8·Σ w_k² bytes exceeds OCP_MAX_BYTES instead of running out of memory
-    let estimate = 0;
-    for (let k = 0; k <= N; k++) {
-      const d = dims[k]!;
-      const w = d.nx + d.nu + d.ng + d.nh + (k < N ? dims[k + 1]!.nx : 0);
-      estimate += 24 * w * w;
-    }
-    if (estimate > OCP_MAX_BYTES) {
+    // memory before work: the stage KKT system's buffers (exactly what its constructor will
+    // allocate, from the stage widths alone) against OCP_MAX_BYTES, instead of running out of memory
+    const kktDims = dims.map((d) => ({ nx: d.nx, nu: d.nu, ng: d.ng + d.nh }));
+    const bytes = StageKktSystem.bufferSizes(kktDims).bytes;
+    if (bytes > OCP_MAX_BYTES) {
       throw new ResourceLimitError(
-        'OcpSolver: estimated memory of the stage KKT system',
+        'OcpSolver: memory of the stage KKT system',
         OCP_MAX_BYTES,
-        Math.round(estimate),
+        bytes,
         'bytes',
       );
     }

@@ -120,6 +120,163 @@ export const OCP_MAX_STAGES = 10_000_000;
 export const OCP_MAX_STAGE_DIM = 1000;
 
 /**
+ * What a {@link StageKktSystem} allocates at construction for given stage dimensions (see
+ * {@link StageKktSystem.bufferSizes}): typed-array elements of each kind and their bytes.
+ */
+export interface StageKktBufferSizes {
+  /** Float64Array elements (data, factors, scratch and the carried-row buffers). */
+  readonly float64: number;
+  /** Int32Array elements (dimensions, offsets, pivots). */
+  readonly int32: number;
+  /** 8·float64 + 4·int32: the bytes of every buffer the constructor allocates. */
+  readonly bytes: number;
+  /** Initial capacity of carried rows (the carried-row buffers grow at most to OCP_MAX_CARRIED_CONSTRAINTS). */
+  readonly carriedCapacity: number;
+}
+
+/** Per-kind totals of the buffers of a {@link StageKktSystem} (one pass over the stage dims). */
+interface KktLayout {
+  count: number;
+  /** Σ n_g, Σ (n_w + n_y)², Σ n_y(n_w + n_y), Σ n_g·n_w, Σ n_y², Σ n_y, Σ n_y·n_w. */
+  ngSum: number;
+  hess: number;
+  cJac: number;
+  gJac: number;
+  eLu: number;
+  ny: number;
+  ahat: number;
+  /** Σ min(n_g, n_u), Σ n_u, Σ n_b, Σ n_b², Σ n_x², Σ n_x (n_b = n_u + min(n_g, n_u)). */
+  tau: number;
+  nu: number;
+  nb: number;
+  nb2: number;
+  nx2: number;
+  nx: number;
+  /** Σ n_x·n_b. */
+  nxnb: number;
+  maxNw: number;
+  maxNx: number;
+  maxNy: number;
+  maxNg: number;
+  maxNb: number;
+  /** Initial carried capacity. */
+  qCap: number;
+}
+
+/** The sizes the constructor allocates, from the stage dimensions alone (no allocation). */
+function kktLayout(dims: readonly KktStageDims[]): KktLayout {
+  const count = dims.length;
+  const L: KktLayout = {
+    count,
+    ngSum: 0,
+    hess: 0,
+    cJac: 0,
+    gJac: 0,
+    eLu: 0,
+    ny: 0,
+    ahat: 0,
+    tau: 0,
+    nu: 0,
+    nb: 0,
+    nb2: 0,
+    nx2: 0,
+    nx: 0,
+    nxnb: 0,
+    maxNw: 0,
+    maxNx: 0,
+    maxNy: 0,
+    maxNg: 0,
+    maxNb: 0,
+    qCap: 0,
+  };
+  let lower = 0;
+  let tail = 0;
+  for (let k = count - 1; k >= 0; k--) {
+    const { nx, nu, ng } = dims[k]!;
+    const ny = k < count - 1 ? dims[k + 1]!.nx : 0;
+    const nw = nx + nu;
+    const nb = nu + Math.min(ng, nu);
+    L.ngSum += ng;
+    L.hess += (nw + ny) ** 2;
+    L.cJac += ny * (nw + ny);
+    L.gJac += ng * nw;
+    L.eLu += ny * ny;
+    L.ny += ny;
+    L.ahat += ny * nw;
+    L.tau += Math.min(ng, nu);
+    L.nu += nu;
+    L.nb += nb;
+    L.nb2 += nb * nb;
+    L.nx2 += nx * nx;
+    L.nx += nx;
+    L.nxnb += nx * nb;
+    L.maxNw = Math.max(L.maxNw, nw);
+    L.maxNx = Math.max(L.maxNx, nx);
+    L.maxNy = Math.max(L.maxNy, ny);
+    L.maxNg = Math.max(L.maxNg, ng);
+    L.maxNb = Math.max(L.maxNb, nb);
+    // carried rows that no control can eliminate, for dimension reasons alone
+    tail += Math.max(0, ng - nu);
+    lower = Math.max(lower, tail);
+  }
+  L.qCap = Math.min(OCP_MAX_CARRIED_CONSTRAINTS, lower + L.maxNx);
+  return L;
+}
+
+/** Float64 and Int32 elements of the buffers that depend on the carried capacity qCap. */
+function carriedElements(L: KktLayout, nx0: number, qCap: number): [number, number] {
+  const nf = nx0 + qCap;
+  const f64 =
+    L.nx * qCap + // F
+    2 * (L.nxnb + qCap * L.nb) + // Cplᵀ, Xᵀ: Σ (n_x + qCap)·n_b each
+    2 * qCap * qCap + // S_{k+1}, S_k
+    2 * qCap + // h_{k+1}, h_k
+    qCap * L.maxNw + // C
+    qCap + // ν
+    nf * nf + // final block
+    nf; // its right-hand side
+  const i32 = 2 * (L.count + 1) + 2 * nf; // F and Cpl offsets, final pivots and blocks
+  return [f64, i32];
+}
+
+/** Float64 and Int32 elements of every buffer the constructor allocates. */
+function kktElements(L: KktLayout, nx0: number): [number, number] {
+  const c = L.count;
+  const vlen = Math.max(L.maxNw, L.maxNy, L.maxNg, L.maxNb, 1);
+  const f64 =
+    L.ngSum + // rowReg
+    L.hess +
+    L.cJac +
+    2 * L.gJac + // gJac, gw
+    L.eLu +
+    L.ny + // b̂
+    L.ahat +
+    L.tau +
+    L.nb2 + // B_k
+    L.nb + // k_all
+    L.nx2 + // P_k
+    L.nx + // p_k
+    2 + // zero tolerances
+    L.maxNw * L.maxNw + // M
+    L.maxNw * Math.max(L.maxNy, 1) + // Q1
+    2 * vlen +
+    Math.max(L.maxNb, L.maxNx) +
+    OCP_MAX_CARRIED_CONSTRAINTS +
+    1 + // Bunch–Kaufman work
+    2 * L.maxNg * L.maxNg; // T and its scratch
+  const i32 =
+    7 * c + // n_x, n_u, n_g, n_y, localRows, rank, nbCap
+    (c + 1) + // qStage
+    16 * (c + 1) + // the stage offsets
+    L.ny + // pivots of E_k
+    L.nu + // column permutations
+    2 * L.nb + // Bunch–Kaufman permutations and blocks
+    6; // inertia, local inertia
+  const [cf, ci] = carriedElements(L, nx0, L.qCap);
+  return [f64 + cf, i32 + ci];
+}
+
+/**
  * The KKT system of a stage-structured equality-constrained QP (see the module comment for the
  * layout and the algorithm), with its data buffers, an O(N) factorization with exact inertia and
  * solves. One instance owns every buffer; `factor` and `solve` allocate nothing (the buffers of the
@@ -268,6 +425,7 @@ export class StageKktSystem {
       this.ng[k] = d.ng;
     }
     for (let k = 0; k < N; k++) this.ny[k] = this.nx[k + 1]!;
+    const layout = kktLayout(dims);
     const off = (f: (k: number) => number): [Int32Array, number] => {
       const o = new Int32Array(count + 1);
       for (let k = 0; k < count; k++) o[k + 1] = o[k]! + f(k);
@@ -319,18 +477,7 @@ export class StageKktSystem {
     this.pMat = new Float64Array(total);
     [this.pVecOff, total] = off((k) => this.nx[k]!);
     this.pVec = new Float64Array(total);
-    let maxNw = 0;
-    let maxNx = 0;
-    let maxNy = 0;
-    let maxNg = 0;
-    let maxNb = 0;
-    for (let k = 0; k < count; k++) {
-      maxNw = Math.max(maxNw, nw(k));
-      maxNx = Math.max(maxNx, this.nx[k]!);
-      maxNy = Math.max(maxNy, this.ny[k]!);
-      maxNg = Math.max(maxNg, this.ng[k]!);
-      maxNb = Math.max(maxNb, this.nbCap[k]!);
-    }
+    const { maxNw, maxNx, maxNy, maxNg, maxNb, qCap } = layout;
     this.maxNw = maxNw;
     this.mScr = new Float64Array(maxNw * maxNw);
     this.q1Scr = new Float64Array(maxNw * Math.max(maxNy, 1));
@@ -340,14 +487,27 @@ export class StageKktSystem {
     this.bkWork = new Float64Array(Math.max(maxNb, maxNx) + OCP_MAX_CARRIED_CONSTRAINTS + 1);
     this.tScr = new Float64Array(maxNg * maxNg);
     this.tScr2 = new Float64Array(maxNg * maxNg);
-    // initial carried capacity: rows that cannot be eliminated for dimension reasons alone
-    let lower = 0;
-    let tail = 0;
-    for (let k = N; k >= 0; k--) {
-      tail += Math.max(0, this.ng[k]! - this.nu[k]!);
-      lower = Math.max(lower, tail);
-    }
-    this.allocateCarried(Math.min(OCP_MAX_CARRIED_CONSTRAINTS, lower + maxNx));
+    this.allocateCarried(qCap);
+  }
+
+  /**
+   * The buffers the constructor allocates for `dims`, from the dimensions alone (O(N) arithmetic,
+   * nothing allocated), so that a caller can check a memory limit before constructing
+   * ({@link OcpSolver} against OCP_MAX_BYTES). The constructor sizes its buffers from the same
+   * layout. The carried-row buffers may grow later, at most to
+   * {@link OCP_MAX_CARRIED_CONSTRAINTS} rows (a factorization that needs more carried rows than
+   * `carriedCapacity`).
+   *
+   * @example
+   * ```ts
+   * // the bytes of every buffer of new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }])
+   * StageKktSystem.bufferSizes([{ nx: 1, nu: 1, ng: 1 }]).bytes; // 1208
+   * ```
+   */
+  static bufferSizes(dims: readonly KktStageDims[]): StageKktBufferSizes {
+    const L = kktLayout(dims);
+    const [f64, i32] = kktElements(L, dims[0]?.nx ?? 0);
+    return { float64: f64, int32: i32, bytes: 8 * f64 + 4 * i32, carriedCapacity: L.qCap };
   }
 
   /** (Re)allocates the buffers that depend on the carried-row capacity. */
@@ -388,6 +548,19 @@ export class StageKktSystem {
    * does).
    */
   factor(deltaW: number, deltaC: number, zeroAbs = 0): KktFactorStatus {
+    this.dynFrom = this.N + 1;
+    return this.refactor(deltaW, deltaC, zeroAbs);
+  }
+
+  /**
+   * {@link factor} for a matrix whose dynamics Jacobians `cJac` have not changed since the last
+   * `factor` or `refactor` (only δ_w, δ_c, `zeroAbs`, `hess`, `gJac`, `rowReg` or `localRows`
+   * did): the LU factors of E_k and Â_k = −E_k⁻¹[A_k B_k], which depend on `cJac` alone, are
+   * reused. The interior-point method refactors this way during the inertia correction
+   * (2 factorizations per iteration on average for the plate-ball) and for the second-order
+   * verdict. The result is bit-identical to `factor`.
+   */
+  refactor(deltaW: number, deltaC: number, zeroAbs = 0): KktFactorStatus {
     // the scalars go to fields: a double passed to a method that is not inlined is boxed
     this.dW = deltaW;
     this.dC = deltaC;
@@ -412,6 +585,8 @@ export class StageKktSystem {
 
   private dW = 0.5;
   private dC = 0.5;
+  /** Stages k ≥ dynFrom hold the dynamics factors (LU of E_k, Â_k) of the current `cJac`. */
+  private dynFrom = 0;
   /** [relative, absolute] zero-pivot tolerances of the Bunch–Kaufman factorizations. */
   private readonly zeroTol = Float64Array.of(OCP_PIVOT_ZERO_RTOL, 0);
 
@@ -430,10 +605,13 @@ export class StageKktSystem {
       if (!(ng >= 0 && ng <= this.ng[k]!)) {
         throw new DimensionError(`StageKktSystem: localRows[${k}]`, `0..${this.ng[k]}`, ng);
       }
-      if (this.nyA(k) > 0) {
-        const code = this.dynamicsStep(k);
-        if (code === 1) return this.fail('nonFinite', k);
-        if (code === 2) return this.fail('singularDynamics', k);
+      if (k < this.dynFrom) {
+        if (this.nyA(k) > 0) {
+          const code = this.dynamicsStep(k);
+          if (code === 1) return this.fail('nonFinite', k);
+          if (code === 2) return this.fail('singularDynamics', k);
+        }
+        this.dynFrom = k;
       }
       this.stageHessian(k);
       const qt = this.qStage[k + 1]!;

@@ -27,4 +27,10 @@ export {
   type RetractionSuiteOptions,
   relErr,
 } from './lieGroupSuite.js';
+export {
+  randomElement,
+  type StageDerivativeCheckOptions,
+  type StageDerivativeErrors,
+  stageDerivativeError,
+} from './ocpDerivativeCheck.js';
 export { rng } from './random.js';

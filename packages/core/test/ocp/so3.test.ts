@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SO3 } from '../../src/lie/so3.js';
 import { mulT3 } from '../../src/linalg/small.js';
 import { OcpSolver } from '../../src/ocp/solver.js';
+import { stageDerivativeError } from '../../src/testing/ocpDerivativeCheck.js';
 import { rng } from '../support/random.js';
-import { stageDerivativeError } from './derivativeCheck.js';
 import { restGuess, so3Steering } from './so3Steering.js';
 
 const exp = (v: number[]) => SO3.exp(new Float64Array(9), Float64Array.from(v));
@@ -24,7 +24,7 @@ describe('attitude steering on SO(3) (exp retraction, exact first derivatives)',
       const xn = k < N ? exp([r(), r() - 0.5, 2 * r() - 1]) : undefined;
       const u = Float64Array.from({ length: k < N ? 3 : 0 }, () => 4 * r() - 2);
       // the Hessian of this test problem is itself a finite difference: check the Jacobians only
-      const e = stageDerivativeError(p, k, x, u, xn, k, false);
+      const e = stageDerivativeError(p, k, x, u, xn, k, { step: 1e-6, hessian: false });
       expect(e.jacobian).toBeLessThan(1e-6);
     }
   });

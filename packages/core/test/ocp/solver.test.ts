@@ -10,8 +10,9 @@ import { DenseLU } from '../../src/linalg/lu.js';
 import { resolveOcpOptions } from '../../src/ocp/options.js';
 import type { StageOcp } from '../../src/ocp/problem.js';
 import { OCP_MAX_BYTES, OcpSolver, solveOcp } from '../../src/ocp/solver.js';
+import { StageKktSystem } from '../../src/ocp/stageKkt.js';
+import { stageDerivativeError } from '../../src/testing/ocpDerivativeCheck.js';
 import { rng } from '../support/random.js';
-import { stageDerivativeError } from './derivativeCheck.js';
 import {
   doubleIntegratorBangBang,
   hs071,
@@ -225,7 +226,9 @@ describe('OcpSolver on nonlinear problems with known optima', () => {
         us.push(Float64Array.from({ length: p.dims(k).nu }, () => 1 + r()));
       }
       for (let k = 0; k <= p.N; k++) {
-        const e = stageDerivativeError(p, k, xs[k]!, us[k]!, xs[k + 1], seed + k);
+        const e = stageDerivativeError(p, k, xs[k]!, us[k]!, xs[k + 1], seed + k, {
+          step: 1e-6,
+        });
         expect(e.jacobian).toBeLessThan(1e-6);
         expect(e.hessian).toBeLessThan(1e-6);
       }
@@ -866,8 +869,8 @@ describe('warm start, options and inputs', () => {
 });
 
 describe('OcpSolver: memory checked before work', () => {
-  it('refuses a problem whose KKT estimate exceeds OCP_MAX_BYTES with a ResourceLimitError', () => {
-    // 5·10⁶ stages of width 10 + 4 + 3 + 0 + 10 = 27: 24·27²·5e6 ≈ 87 GB
+  it('refuses a problem whose stage KKT system needs more than OCP_MAX_BYTES with a ResourceLimitError', () => {
+    // 5·10⁶ + 1 stages with n_x 10, n_u 4, n_g 3
     const huge = {
       N: 5_000_000,
       dims: () => ({ nx: 10, nu: 4, ng: 3, nh: 0 }),
@@ -884,6 +887,12 @@ describe('OcpSolver: memory checked before work', () => {
     expect(caught).toBeInstanceOf(ResourceLimitError);
     const e = caught as ResourceLimitError;
     expect(e.limit).toBe(OCP_MAX_BYTES);
-    expect(e.requested).toBe(24 * 27 * 27 * 5_000_000 + 24 * 17 * 17);
+    // exactly the bytes the stage KKT system would allocate (68 GB here), computed before it is
+    expect(e.requested).toBe(
+      StageKktSystem.bufferSizes(
+        Array.from({ length: 5_000_001 }, () => ({ nx: 10, nu: 4, ng: 3 })),
+      ).bytes,
+    );
+    expect(e.requested).toBeGreaterThan(5e6 * 8 * 1000);
   });
 });

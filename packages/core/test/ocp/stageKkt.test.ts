@@ -329,3 +329,85 @@ describe('StageKktSystem: singular and special cases', () => {
     expect(dMu[0]).toBeCloseTo(0, 14);
   });
 });
+
+/** Bytes of every typed array an object holds in its own fields (private ones included). */
+function typedArrayBytes(o: object): number {
+  let bytes = 0;
+  for (const v of Object.values(o)) {
+    if (v instanceof Float64Array || v instanceof Int32Array) bytes += v.byteLength;
+  }
+  return bytes;
+}
+
+describe('StageKktSystem.bufferSizes: the memory of the stage KKT system before allocating it', () => {
+  it('equals the bytes of the buffers the constructor allocates, for several stage shapes', () => {
+    const shapes: { nx: number; nu: number; ng: number }[][] = [
+      [{ nx: 1, nu: 1, ng: 1 }],
+      // the plate-ball: R² × SO(3), 2 controls, a branch inequality per stage, 5 + 1 terminal rows
+      [
+        { nx: 5, nu: 2, ng: 6 },
+        ...Array.from({ length: 9 }, () => ({ nx: 5, nu: 2, ng: 1 })),
+        { nx: 5, nu: 0, ng: 6 },
+      ],
+      // state-only rows at many stages (a larger carried capacity) and varying state dimensions
+      [
+        { nx: 3, nu: 0, ng: 3 },
+        { nx: 4, nu: 2, ng: 5 },
+        { nx: 2, nu: 1, ng: 0 },
+        { nx: 6, nu: 3, ng: 2 },
+        { nx: 1, nu: 0, ng: 1 },
+      ],
+      ...[1, 2, 3].map((seed) => randomDims(seed, 6)),
+    ];
+    for (const dims of shapes) {
+      const sizes = StageKktSystem.bufferSizes(dims);
+      const kkt = new StageKktSystem(dims);
+      expect(sizes.bytes).toBe(typedArrayBytes(kkt));
+      expect(sizes.bytes).toBe(8 * sizes.float64 + 4 * sizes.int32);
+    }
+  });
+
+  it('grows linearly in the number of stages (plate-ball shape: the bytes per stage)', () => {
+    const plate = (n: number) => [
+      { nx: 5, nu: 2, ng: 6 },
+      ...Array.from({ length: n - 1 }, () => ({ nx: 5, nu: 2, ng: 1 })),
+      { nx: 5, nu: 0, ng: 6 },
+    ];
+    const b1 = StageKktSystem.bufferSizes(plate(100)).bytes;
+    const b2 = StageKktSystem.bufferSizes(plate(200)).bytes;
+    expect(b2 - b1).toBe(StageKktSystem.bufferSizes(plate(300)).bytes - b2);
+    // per middle stage (n_x 5, n_u 2, n_g 1, n_y 5; carried capacity 15): 522 Float64 and 39
+    // Int32 entries , as allocated
+    expect((b2 - b1) / 100).toBe(8 * 522 + 4 * 39);
+    expect(
+      typedArrayBytes(new StageKktSystem(plate(200))) -
+        typedArrayBytes(new StageKktSystem(plate(100))),
+    ).toBe(b2 - b1);
+  });
+});
+
+describe('StageKktSystem.refactor: reuses the dynamics factors', () => {
+  it('is bit-identical to factor after changing δ_w, δ_c and the Hessian (cJac unchanged)', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const dims = randomDims(seed, 1 + (seed % 6));
+      const a = randomKkt({ dims, seed: seed + 1, shift: 0 });
+      const b = randomKkt({ dims, seed: seed + 1, shift: 0 });
+      // a: factor, then change the Hessian and refactor; b: the same data, factored from scratch
+      a.factor(0, 0);
+      for (const kkt of [a, b]) {
+        for (let k = 0; k <= kkt.N; k++) {
+          const hw = kkt.nx[k]! + kkt.nu[k]! + kkt.ny[k]!;
+          for (let i = 0; i < hw; i++) kkt.hess[kkt.hessOffset[k]! + i * hw + i]! += 0.25;
+        }
+      }
+      const sa = a.refactor(0.5, 1e-3);
+      const sb = b.factor(0.5, 1e-3);
+      expect(sa).toBe(sb);
+      expect(Array.from(a.inertia)).toEqual(Array.from(b.inertia));
+      if (sa !== 'ok' && sa !== 'wrongInertia') continue;
+      const size = a.nPrimal + a.cOffset[a.N + 1]! + compactRowOffsets(a)[a.N + 1]!;
+      const rhs = randomRhs(size, seed + 2);
+      expect(Array.from(stageSolve(a, rhs))).toEqual(Array.from(stageSolve(b, rhs)));
+    }
+  });
+});

@@ -13,9 +13,9 @@ import {
   SO2,
   SO3,
 } from '@geomech/core';
+import { randomElement, rng } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import { cayleyCoordinates, ocpFactor, ocpFactors } from '../../src/ocp/factors.js';
-import { randomElement, rng } from './support.js';
 
 const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let m = 0;

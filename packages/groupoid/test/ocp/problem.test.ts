@@ -9,10 +9,10 @@ import {
   SO3,
   SymbolicValueError,
 } from '@geomech/core';
+import { randomElement, rng, stageDerivativeError } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import { defineOcp, type LieOcp, type OcpSpec, ocpFactor } from '../../src/ocp/index.js';
 import { plateBallOcp } from '../../src/ocp/plateBallSteering.js';
-import { randomElement, rng, stageDerivativeError } from './support.js';
 
 const sq = <T>(o: LieScalarOps<T>, v: readonly T[]): T => {
   let s = o.mul(v[0]!, v[0]!);

@@ -1,4 +1,5 @@
 import { convergenceOrder, DimensionError, DomainError, SO3 } from '@geomech/core';
+import { rng } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LieGroupOCP } from '../../src/lieGroupMechanics.js';
 import {
@@ -9,7 +10,6 @@ import {
   so3SteeringOptimality,
   solveSo3Steering,
 } from '../../src/ocp/index.js';
-import { rng } from './support.js';
 
 // Scenario S4 (spec 003 §10): prototype table of the discrete optimal cost (1/n)Σ ½|ξ_k|² (Cayley).
 const TABLE: Record<string, Record<number, number>> = {
