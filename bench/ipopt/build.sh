@@ -38,5 +38,5 @@ CFLAGS=$(printf "%s" "$CFLAGS" | sed "s/-I/-isystem /g")  # no warnings from IPO
 mkdir -p "$OUT"
 # shellcheck disable=SC2086
 "$CXX" -std=c++17 -O2 -Wall -Wextra -o "$OUT/ipopt-ocp" $CFLAGS \
-  "$HERE/driver.cpp" "$HERE/ocp.cpp" "$HERE/so3_steering.cpp" "$HERE/plate_ball.cpp" $LIBS
+  "$HERE/driver.cpp" "$HERE/ocp.cpp" "$HERE/so3_steering.cpp" "$HERE/plate_ball.cpp" "$HERE/quadrotor.cpp" $LIBS
 echo "$OUT/ipopt-ocp"
