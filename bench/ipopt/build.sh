@@ -39,5 +39,5 @@ mkdir -p "$OUT"
 # shellcheck disable=SC2086
 "$CXX" -std=c++17 -O2 -Wall -Wextra -o "$OUT/ipopt-ocp" $CFLAGS \
   "$HERE/driver.cpp" "$HERE/ocp.cpp" "$HERE/so3_steering.cpp" "$HERE/plate_ball.cpp" \
-  "$HERE/unicycle_parking.cpp" "$HERE/satellite.cpp" $LIBS
+  "$HERE/unicycle_parking.cpp" "$HERE/satellite.cpp" "$HERE/quadrotor.cpp" $LIBS
 echo "$OUT/ipopt-ocp"

@@ -543,11 +543,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
     .option('--n <n>', `number of steps (h = 1/n), at most ${formatCount(MAX_SOLVE_STEPS)}`)
     .option(
       '--start <v1,v2,...>',
-      'start (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; see `geomech list`)',
+      'start (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; quadrotor-flight: x,y,z,yaw; see `geomech list`)',
     )
     .option(
       '--end <v1,v2,...>',
-      'end (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; satellite: ax,ay,az)',
+      'end (plate-ball: x,y,ax,ay,az; unicycle-parking: x,y,theta; satellite: ax,ay,az; quadrotor-flight: x,y,z,yaw)',
     )
     .option('--tol <x>', "the solver's tolerance on its scaled optimality error (default 1e-10)")
     .option(

@@ -1,5 +1,8 @@
 // `geomech solve unicycle-parking` and `geomech solve satellite` (issue 19's built-ins; the
 // library's tests in packages/groupoid/test/ocp/builtins.test.ts check them against closed forms).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_LINE, inProcess } from './helpers.js';
 
@@ -66,10 +69,117 @@ describe('solve satellite', () => {
     ['negative umax', ['satellite', '--param', 'umax=-1']],
     ['short --end', ['unicycle-parking', '--end', '1,1']],
     ['unknown heading', ['unicycle-parking', '--param', 'heading=left']],
-    ['--guess', ['unicycle-parking', '--guess', 'nothing.json']],
+    ['missing --guess file', ['unicycle-parking', '--guess', 'nothing.json']],
+    ['fmax below hover', ['quadrotor-flight', '--param', 'fmax=10']],
+    ['short quadrotor --end', ['quadrotor-flight', '--end', '1,2,3']],
+    ['negative plate-ball vmax', ['plate-ball', '--param', 'vmax=-1']],
   ])('%s: exit 2 with one line', async (_name, args) => {
     const r = await inProcess('solve', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(ERROR_LINE);
+  });
+});
+
+describe('solve quadrotor-flight', () => {
+  it('defaults: a converged minimum from its default guess, thrust and torques within bounds, hover at the target', async () => {
+    const doc = await solve('quadrotor-flight', '--n', '30');
+    expect(doc.ok).toBe(true);
+    expect(doc.secondOrder).toBe('minimum');
+    const u = doc.series.u as number[][];
+    for (const r of u) {
+      expect(r[0]!).toBeGreaterThanOrEqual(-1e-9);
+      expect(r[0]!).toBeLessThanOrEqual(29.43 + 1e-9);
+      for (const t of r.slice(1)) expect(Math.abs(t)).toBeLessThanOrEqual(1.5 + 1e-9);
+    }
+    const x = doc.series.x as number[][];
+    expect(Math.abs(x[30]![0]! - 2)).toBeLessThan(1e-10);
+    expect(Math.abs(x[30]![2]! - 2)).toBeLessThan(1e-10);
+    for (const v of (doc.series.v as number[][])[30]!) expect(Math.abs(v)).toBeLessThan(1e-10);
+  });
+  it('an aggressive flight for the thrust (--param T=1.5 --param fmax=17): the thrust bound is active', async () => {
+    const doc = await solve(
+      'quadrotor-flight',
+      '--n',
+      '30',
+      '--param',
+      'T=1.5',
+      '--param',
+      'fmax=17',
+    );
+    expect(doc.ok).toBe(true);
+    const f = (doc.series.u as number[][]).map((r) => r[0]!);
+    expect(Math.max(...f)).toBeGreaterThan(17 - 1e-6);
+    expect(Math.max(...f)).toBeLessThanOrEqual(17 + 1e-9);
+  });
+});
+
+describe('solve plate-ball --param vmax', () => {
+  it('a speed bound below the unbounded optimum: active, cost above the unbounded one', async () => {
+    const free = await solve('plate-ball', '--param', 'Omega=0.5', '--end', '1,0,0,0,0.3');
+    const speed = (d: Doc) => {
+      const x = d.series.x as number[];
+      const y = d.series.y as number[];
+      const n = x.length - 1;
+      let top = 0;
+      for (let k = 0; k < n; k++)
+        top = Math.max(top, Math.hypot(x[k + 1]! - x[k]!, y[k + 1]! - y[k]!) * n);
+      return top;
+    };
+    const vmax = 0.95 * speed(free);
+    const bounded = await solve(
+      'plate-ball',
+      '--param',
+      'Omega=0.5',
+      '--end',
+      '1,0,0,0,0.3',
+      '--param',
+      `vmax=${vmax}`,
+    );
+    expect(bounded.ok).toBe(true);
+    expect(speed(bounded)).toBeLessThanOrEqual(vmax + 1e-8);
+    expect(speed(bounded)).toBeGreaterThan(vmax - 1e-6);
+    expect(bounded.cost).toBeGreaterThan(free.cost);
+  });
+});
+
+describe('--guess and --continuation for every built-in', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'geomech-guess-'));
+  const cases: [string, string[]][] = [
+    ['unicycle-parking', ['--n', '30']],
+    ['satellite', ['--n', '30']],
+    ['quadrotor-flight', ['--n', '30']],
+    ['so3-steering', ['--n', '30']],
+  ];
+  it.each(cases)(
+    '%s: a solution fed back as --guess converges in ≤ 2 iterations to the same cost',
+    async (name, args) => {
+      const first = await inProcess('solve', name, ...args);
+      expect(first.code).toBe(0);
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, first.stdout);
+      const a = JSON.parse(first.stdout) as Doc;
+      const b = await solve(name, ...args, '--guess', file);
+      expect(b.ok).toBe(true);
+      expect(b.iterations).toBeLessThanOrEqual(2);
+      expect(Math.abs(b.cost - a.cost)).toBeLessThan(1e-9 * Math.max(1, Math.abs(a.cost)));
+    },
+  );
+  it.each(cases.slice(0, 3))(
+    '%s: --continuation 2 reaches the same minimum',
+    async (name, args) => {
+      const a = await solve(name, ...args);
+      const b = await solve(name, ...args, '--continuation', '2');
+      expect(b.ok).toBe(true);
+      expect(Math.abs(b.cost - a.cost)).toBeLessThan(1e-8 * Math.max(1, Math.abs(a.cost)));
+    },
+  );
+  it('a guess file of another n is refused with exit 2 and one line', async () => {
+    const first = await inProcess('solve', 'satellite', '--n', '20');
+    const file = join(dir, 'sat20.json');
+    writeFileSync(file, first.stdout);
+    const r = await inProcess('solve', 'satellite', '--n', '30', '--guess', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(ERROR_LINE);
+    expect(r.stderr).toMatch(/--guess series\.R/);
   });
 });

@@ -4,7 +4,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unicycleParkingOcp } from '@geomech/groupoid';
+import { Rn } from '@geomech/core';
+import { defineOcp, unicycleParkingOcp } from '@geomech/groupoid';
 import { describe, expect, it } from 'vitest';
 import { RESERVED_NAMES } from '../src/model/expressions.js';
 import {
@@ -40,6 +41,15 @@ describe('optimal-control model files', () => {
     for (let i = 0; i < a.x.length; i++) d = Math.max(d, Math.abs(a.x[i]! - b.x[i]!));
     for (let i = 0; i < a.u.length; i++) d = Math.max(d, Math.abs(a.u[i]! - b.u[i]!));
     expect(d).toBeLessThan(1e-10);
+  });
+  it('without coordinate names the parameters still read their own values (w = 2 without coordinates = with them)', () => {
+    const a = readOcpModel(variant({ params: { w: 2 } }), 'a.json').ocp.solve(tight);
+    const b = readOcpModel(
+      variant({ params: { w: 2 }, coordinates: undefined }),
+      'b.json',
+    ).ocp.solve(tight);
+    expect(a.success).toBe(true);
+    expect(Math.abs(a.cost - b.cost)).toBeLessThan(1e-12);
   });
   it('a null heading at the end leaves it free (same answer as the API with endHeading free)', () => {
     const m = readOcpModel(variant({ end: [1, 1, null] }), 'free.json');
@@ -127,10 +137,24 @@ describe('optimal-control model files', () => {
     ['wrong number of velocity names', { velocity: ['a', 'b'] }, /^velocity: expected 3 names/],
     ['short end', { end: [1, 1] }, /^end: expected 3 entries/],
     ['unknown bound name', { bounds: { speed: [0, 1] } }, /^bounds\.speed: unknown name "speed"/],
-    ['bad dynamics', { dynamics: 'lagrangian' }, /^dynamics: only "kinematic" is supported/],
+    [
+      'bad dynamics',
+      { dynamics: 'hamiltonian' },
+      /^dynamics: expected "kinematic" or "lagrangian"/,
+    ],
+    [
+      'lagrangian dynamics on a group',
+      { dynamics: 'lagrangian', lagrangian: 'vx^2' },
+      /^state: "dynamics": "lagrangian" takes a configuration space R<n>/,
+    ],
     ['reserved name', { coordinates: ['x', 'y', 't'] }, /^coordinates\[2\]: name 't' is reserved/],
     ['too many steps', { steps: 1e9 }, /^steps: an integer in \[2, 100000\]/],
-    ['unknown field', { lagrangian: 'vx^2' }, /^lagrangian: unknown field/],
+    [
+      'lagrangian without its dynamics',
+      { lagrangian: 'vx^2' },
+      /^lagrangian: only with "dynamics": "lagrangian"/,
+    ],
+    ['unknown field', { hamiltonian: 'vx^2' }, /^hamiltonian: unknown field/],
     ['missing start', { start: undefined }, /^start: missing field/],
   ];
   it.each(bad)('%s: ModelError naming the field (and position)', (_name, changes, message) => {
@@ -171,5 +195,137 @@ describe('ocp.schema.json agrees with the reader', () => {
     expect(schema.properties.steps!.maximum).toBe(OCP_MODEL_MAX_STEPS);
     expect(schema.properties.constraints!.maxItems).toBe(OCP_MODEL_MAX_CONSTRAINTS);
     expect(schema.properties.params!.maxProperties).toBe(OCP_MODEL_MAX_PARAMS);
+  });
+});
+
+// Forced dynamics: the pendulum swing-up example (`"dynamics": "lagrangian"`, the forced
+// variational midpoint rule) against the same discrete problem written with defineOcp by hand.
+const pendulumFile = join(__dirname, '..', 'examples', 'pendulum-swing-up.json');
+const pendulumText = readFileSync(pendulumFile, 'utf8');
+
+function pendulumVariant(changes: Record<string, unknown>): string {
+  const doc = JSON.parse(pendulumText) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined) delete doc[k];
+    else doc[k] = v;
+  }
+  return JSON.stringify(doc);
+}
+
+/**
+ * The swing-up through the API, derivatives by hand: L = ½ml²θ̇² + mgl cos θ, so at the midpoint
+ * θ̄ = θ_k + (h/2)θ̇_k: L_θ̇ = ml²θ̇_k, L_θ = −mgl sin θ̄, F = u; p_{k+1} = L_θ̇ + (h/2)(L_θ + u),
+ * p_k = L_θ̇ − (h/2)(L_θ + u).
+ */
+function pendulumApi(n: number) {
+  const m = 1;
+  const l = 1;
+  const g = 9.81;
+  return defineOcp({
+    state: [Rn(1), Rn(1)],
+    controls: 2,
+    steps: n,
+    horizon: 4,
+    dynamics: {
+      next: (o, s) => {
+        const mid = o.add(s.x[0]!, o.mul(o.scale(s.h, 0.5), s.u[0]!));
+        const Lv = o.scale(s.u[0]!, m * l * l);
+        const w = o.mul(o.scale(s.h, 0.5), o.add(o.scale(o.sin(mid), -m * g * l), s.u[1]!));
+        return [o.add(s.x[0]!, o.mul(s.h, s.u[0]!)), o.add(Lv, w)];
+      },
+    },
+    equalities: (o, s) => {
+      const mid = o.add(s.x[0]!, o.mul(o.scale(s.h, 0.5), s.u[0]!));
+      const Lv = o.scale(s.u[0]!, m * l * l);
+      const w = o.mul(o.scale(s.h, 0.5), o.add(o.scale(o.sin(mid), -m * g * l), s.u[1]!));
+      return [o.sub(s.x[1]!, o.sub(Lv, w))];
+    },
+    cost: (o, s) => o.scale(o.mul(s.u[1]!, s.u[1]!), 0.5),
+    controlBounds: { lower: [-Infinity, -3], upper: [Infinity, 3] },
+    start: [0, 0],
+    end: [Math.PI, 0],
+  });
+}
+
+describe('optimal-control model files with forced dynamics ("dynamics": "lagrangian")', () => {
+  it('the pendulum swing-up example and the same problem through the API agree to 1e-10; a minimum with the torque bound active', () => {
+    const model = readOcpModel(pendulumText, pendulumFile);
+    const a = model.ocp.solve(tight);
+    const b = pendulumApi(80).solve(tight);
+    expect(a.status).toBe('converged');
+    expect(a.secondOrder).toBe('minimum');
+    expect(Math.abs(a.cost - b.cost)).toBeLessThan(1e-10);
+    let d = 0;
+    for (let i = 0; i < a.x.length; i++) d = Math.max(d, Math.abs(a.x[i]! - b.x[i]!));
+    for (let i = 0; i < a.u.length; i++) d = Math.max(d, Math.abs(a.u[i]! - b.u[i]!));
+    expect(d).toBeLessThan(1e-10);
+    let top = 0;
+    for (let k = 0; k < 80; k++) top = Math.max(top, Math.abs(a.u[2 * k + 1]!));
+    // unbounded, the optimal torque peaks at 3.95 (measured): the bound 3 is active
+    expect(top).toBeGreaterThan(3 - 1e-6);
+    expect(top).toBeLessThanOrEqual(3 + 1e-9);
+    expect(Math.abs(a.x[2 * 80]! - Math.PI)).toBeLessThan(1e-10);
+  });
+  it('velocities at the boundary become momenta p = ∂L/∂q̇ (ml²θ̇ for the pendulum)', () => {
+    const model = readOcpModel(pendulumVariant({ start: [0, 0.5], end: [0.1, null] }), 'p.json');
+    expect(Array.from(model.ocp.start)).toEqual([0, 0.5]);
+  });
+  it('geomech solve --model: g = (θ, p), xi = θ̇ and u series', async () => {
+    const r = await inProcess('solve', '--model', pendulumFile);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.ok).toBe(true);
+    expect(doc.series.g[80]).toHaveLength(2);
+    expect(Math.abs(doc.series.g[80][0] - Math.PI)).toBeLessThan(1e-10);
+    expect(typeof doc.series.xi[3]).toBe('number'); // one velocity, one control
+    expect(Math.max(...doc.series.u.map(Math.abs))).toBeLessThanOrEqual(3 + 1e-9);
+  });
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ['missing lagrangian', { lagrangian: undefined }, /^lagrangian: missing field/],
+    [
+      'controls in the lagrangian',
+      { lagrangian: 'u*theta' },
+      /^lagrangian: unknown variable "u" \(the lagrangian cannot use controls/,
+    ],
+    ['wrong number of forces', { forces: ['u', '0'] }, /^forces: expected 1 expressions/],
+    [
+      'syntax error in a force',
+      { forces: ['u +* 1'] },
+      /^forces\[0\]: syntax error: .* at char 4$/,
+    ],
+    ['missing coordinates', { coordinates: undefined }, /^coordinates: missing field/],
+    [
+      'short end',
+      { end: [3.14] },
+      /^end: expected 2 entries \(the coordinates q, then the velocities q̇\)/,
+    ],
+    [
+      'velocity without its coordinate',
+      { end: [null, 0] },
+      /^end: give every coordinate and every velocity/,
+    ],
+    [
+      'retraction with lagrangian dynamics',
+      { retraction: 'cayley' },
+      /^retraction: only with "dynamics": "kinematic"/,
+    ],
+    [
+      'unknown bound name',
+      { bounds: { torque: [0, 1] } },
+      /^bounds\.torque: unknown name "torque" \(bounds take velocity, control, coordinate or momentum names\)/,
+    ],
+    ['control named like a coordinate', { controls: ['theta'] }, /duplicate name 'theta'/],
+  ];
+  it.each(bad)('%s: ModelError naming the field (and position)', (_name, changes, message) => {
+    expect(() => readOcpModel(pendulumVariant(changes), 'bad.json')).toThrow(message);
+  });
+  it('a malformed forced model through the CLI: exit 2 and one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geomech-ocp-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, pendulumVariant({ forces: ['u + w'] }));
+    const r = await inProcess('solve', '--model', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(ERROR_LINE);
+    expect(r.stderr).toMatch(/forces\[0\]: unknown variable "w"/);
   });
 });

@@ -14,6 +14,25 @@
  * velocity names at k < n and on coordinate names at every stage; `start` and `end` fix every
  * factor they give in full, and the given entries of a partly given factor (a `null` entry is free).
  *
+ * **Forced dynamics** (`"dynamics": "lagrangian"`): a mechanical system on the configuration space
+ * `"state": "R<n>"` with a Lagrangian L(t, q, q̇) (`"lagrangian"`, in the `coordinates`, the
+ * `velocity` names, the params and t) and generalized forces F(t, q, q̇, u) (`"forces"`, one per
+ * coordinate, also in the `controls` u), discretized by the forced variational midpoint rule
+ * (Marsden–West 2001 §3.2, core's `DiscreteForce` with the midpoint quadrature):
+ * L_d(q_k, q_{k+1}) = h·L(t_k + h/2, q̄, q̇_k), q̄ = (q_k + q_{k+1})/2, q̇_k = (q_{k+1} − q_k)/h,
+ * f_d^± = (h/2)·F(t_k + h/2, q̄, q̇_k, u_k). The state of the problem is (q_k, p_k) ∈ Rⁿ × Rⁿ, its
+ * controls (q̇_k, u_k); the forced discrete Legendre transforms (3.2.5),
+ *
+ *     p_k     = −D₁L_d − f_d⁻ = L_q̇ − (h/2)(L_q + F̄)        (a path equality, the first n rows)
+ *     p_{k+1} =  D₂L_d + f_d⁺ = L_q̇ + (h/2)(L_q + F̄),  q_{k+1} = q_k + h·q̇_k   (the dynamics)
+ *
+ * (L_q, L_q̇, F̄ at (t_k + h/2, q̄, q̇_k, u_k)), are the discrete Lagrange–d'Alembert equations
+ * (3.2.4) once p is eliminated. L_q and L_q̇ come from forward-mode differentiation of the
+ * Lagrangian's tape over the problem layer's traced values ({@link tangentOps}), which the layer
+ * differentiates twice more. `start` and `end` give (q, q̇), q̇ turned into p = ∂L/∂q̇(t, q, q̇)
+ * (t = 0, or T); expressions of costs and constraints see the velocities q̇_k (the step's), the
+ * controls, the coordinates, the `momenta` names (optional, p) and the params.
+ *
  * @module
  */
 import {
@@ -22,6 +41,7 @@ import {
   type LieGroup,
   type LieScalarOps,
   NonFiniteError,
+  NumberOps,
   Rn,
   SE2,
   SE3,
@@ -34,6 +54,7 @@ import {
   defineOcp,
   type LieOcp,
   type LieOcpSolution,
+  OCP_MAX_STAGE_SIZE,
   type OcpSpec,
   type OcpStage,
   ocpFactor,
@@ -84,6 +105,10 @@ export const OCP_MODEL_FIELDS = [
   'retraction',
   'velocity',
   'coordinates',
+  'lagrangian',
+  'forces',
+  'controls',
+  'momenta',
   'cost',
   'terminalCost',
   'constraints',
@@ -359,6 +384,117 @@ const NUMBER_OPS: LieScalarOps<number> = {
   },
 };
 
+/** A value with its derivatives along k directions (null: zero), over a scalar type T. */
+interface Tangent<T> {
+  readonly v: T;
+  readonly d: readonly (T | null)[];
+}
+
+/**
+ * Forward-mode differentiation over any scalar type: {@link LieScalarOps} on {@link Tangent}s of
+ * `o`'s values (each operation's tangent rule as documented on core's `ScalarOps`), so a tape
+ * evaluated on it gives an expression's value and its derivatives along k directions as values of
+ * `o` (numbers, or traced values of the problem layer, which then differentiates them again).
+ * Cost: k + 1 evaluations' worth of operations, linear in the tape's size.
+ */
+function tangentOps<T>(o: LieScalarOps<T>, k: number): LieScalarOps<Tangent<T>> {
+  const zero: null[] = new Array<null>(k).fill(null);
+  // factors are values of T or plain numbers, told apart by the caller (traced values of the
+  // symbolic graph are numbers too: a typeof test cannot tell them from constants)
+  const comb = (a: Tangent<T>, fa: (x: T) => T, b?: Tangent<T>, fb?: (x: T) => T): (T | null)[] => {
+    const out: (T | null)[] = new Array(k);
+    for (let i = 0; i < k; i++) {
+      const x = a.d[i] ?? null;
+      const y = b === undefined ? null : (b.d[i] ?? null);
+      const tx = x === null ? null : fa(x);
+      const ty = y === null ? null : fb!(y);
+      out[i] = tx === null ? ty : ty === null ? tx : o.add(tx, ty);
+    }
+    return out;
+  };
+  const by = (f: T) => (x: T) => o.mul(x, f);
+  const byC = (c: number) => (x: T) => (c === 1 ? x : c === -1 ? o.neg(x) : o.scale(x, c));
+  const lin = (a: Tangent<T>, fa: T, b?: Tangent<T>, fb?: T): (T | null)[] =>
+    comb(a, by(fa), b, fb === undefined ? undefined : by(fb));
+  const unary = (a: Tangent<T>, v: T, df: T): Tangent<T> => ({ v, d: lin(a, df) });
+  const one = o.const(1);
+  return {
+    const: (c) => ({ v: o.const(c), d: zero }),
+    value: (a) => o.value(a.v),
+    add: (a, b) => ({ v: o.add(a.v, b.v), d: comb(a, byC(1), b, byC(1)) }),
+    sub: (a, b) => ({ v: o.sub(a.v, b.v), d: comb(a, byC(1), b, byC(-1)) }),
+    mul: (a, b) => ({ v: o.mul(a.v, b.v), d: lin(a, b.v, b, a.v) }),
+    div: (a, b) => {
+      const q = o.div(a.v, b.v);
+      const ib = o.div(one, b.v);
+      return { v: q, d: lin(a, ib, b, o.neg(o.mul(q, ib))) };
+    },
+    neg: (a) => ({ v: o.neg(a.v), d: comb(a, byC(-1)) }),
+    scale: (a, c) => ({ v: o.scale(a.v, c), d: comb(a, byC(c)) }),
+    pow: (a, p) =>
+      p === 0 ? { v: o.const(1), d: zero } : unary(a, o.pow(a.v, p), o.scale(o.pow(a.v, p - 1), p)),
+    sqrt: (a) => {
+      const r = o.sqrt(a.v);
+      return unary(a, r, o.div(o.const(0.5), r));
+    },
+    exp: (a) => {
+      const e = o.exp(a.v);
+      return unary(a, e, e);
+    },
+    log: (a) => unary(a, o.log(a.v), o.div(one, a.v)),
+    sin: (a) => unary(a, o.sin(a.v), o.cos(a.v)),
+    cos: (a) => unary(a, o.cos(a.v), o.neg(o.sin(a.v))),
+    tan: (a) => {
+      const t = o.tan(a.v);
+      return unary(a, t, o.add(one, o.mul(t, t)));
+    },
+    asin: (a) => unary(a, o.asin(a.v), o.div(one, o.sqrt(o.mul(o.sub(one, a.v), o.add(one, a.v))))),
+    acos: (a) =>
+      unary(a, o.acos(a.v), o.neg(o.div(one, o.sqrt(o.mul(o.sub(one, a.v), o.add(one, a.v)))))),
+    atan: (a) => unary(a, o.atan(a.v), o.div(one, o.add(one, o.mul(a.v, a.v)))),
+    atan2: (y, x) => {
+      const r2 = o.add(o.mul(x.v, x.v), o.mul(y.v, y.v));
+      return { v: o.atan2(y.v, x.v), d: lin(y, o.div(x.v, r2), x, o.neg(o.div(y.v, r2))) };
+    },
+    sinh: (a) => unary(a, o.sinh(a.v), o.cosh(a.v)),
+    cosh: (a) => unary(a, o.cosh(a.v), o.sinh(a.v)),
+    tanh: (a) => {
+      const c = o.cosh(a.v);
+      return unary(a, o.tanh(a.v), o.div(one, o.mul(c, c)));
+    },
+    abs: (a) => unary(a, o.abs(a.v), o.div(a.v, o.abs(a.v))),
+    hypot: (a, b) => {
+      const r = o.hypot(a.v, b.v);
+      return { v: r, d: lin(a, o.div(a.v, r), b, o.div(b.v, r)) };
+    },
+    stumpff: () => {
+      throw new DomainError('model expression', 'stumpff', 'not used by expressions');
+    },
+  };
+}
+
+/**
+ * The value of a tape and its gradient with respect to the variables `wrt` (indices into
+ * `vars`), by {@link tangentOps} over `o`.
+ */
+function valueAndGradient<T>(
+  o: LieScalarOps<T>,
+  tape: ExpressionTape,
+  vars: readonly T[],
+  wrt: readonly number[],
+): { value: T; grad: T[] } {
+  const k = wrt.length;
+  const t = tangentOps(o, k);
+  const tv: Tangent<T>[] = vars.map((v) => ({ v, d: new Array<null>(k).fill(null) }));
+  wrt.forEach((i, j) => {
+    const d: (T | null)[] = new Array<null>(k).fill(null);
+    d[j] = o.const(1);
+    tv[i] = { v: vars[i]!, d };
+  });
+  const r = tape.evaluate(t, tv);
+  return { value: r.v, grad: r.d.map((e) => e ?? o.const(0)) };
+}
+
 function powSlot(
   push: (c: Instr, v: number | undefined) => number,
   a: number,
@@ -507,6 +643,10 @@ export interface OcpModel {
   readonly factors: readonly FactorInfo[];
   readonly velocity: readonly string[];
   readonly coordinates: readonly string[];
+  /** `"dynamics": "lagrangian"`: the state is (q, p), the controls of the layer (q̇, u). */
+  readonly lagrangian: boolean;
+  /** The control names u of a Lagrangian model (none for kinematic models). */
+  readonly controls: readonly string[];
   readonly params: ReadonlyMap<string, number>;
   readonly steps: number;
 }
@@ -587,7 +727,27 @@ export function readOcpModel(text: string, file: string): OcpModel {
       `unknown group ${quote(name)} (choose SO2, SO3, SE2, SE3 or R<k> such as R2)`,
     );
   });
-  const dim = factors.reduce((a, f) => a + f.dim, 0);
+  const dynamics = d.dynamics === undefined ? 'kinematic' : str(d.dynamics, 'dynamics');
+  if (dynamics !== 'kinematic' && dynamics !== 'lagrangian')
+    fail('dynamics', `expected "kinematic" or "lagrangian", got ${quote(dynamics)}`);
+  const lagrangian = dynamics === 'lagrangian';
+  for (const key of ['lagrangian', 'forces', 'controls', 'momenta'] as const) {
+    if (!lagrangian && d[key] !== undefined) fail(key, 'only with "dynamics": "lagrangian"');
+  }
+  /** Configuration dimension of a Lagrangian model (its state is (q, p) ∈ Rⁿ × Rⁿ). */
+  let nq = 0;
+  if (lagrangian) {
+    if (factors.length !== 1 || factors[0]!.kind !== 'Rn')
+      fail(
+        'state',
+        `"dynamics": "lagrangian" takes a configuration space R<n> (a mechanical system on Rⁿ), got ${stateNames.map((x) => x.name).join(' × ')}`,
+      );
+    nq = factors[0]!.dim;
+    if (d.retraction !== undefined) fail('retraction', 'only with "dynamics": "kinematic"');
+    factors.push({ name: 'momenta', kind: 'Rn', dim: nq, form: nq, storage: nq });
+  }
+  /** Number of velocity names: ξ's coordinates (kinematic), q̇ (Lagrangian). */
+  const dim = lagrangian ? nq : factors.reduce((a, f) => a + f.dim, 0);
   const form = factors.reduce((a, f) => a + f.form, 0);
 
   // steps, horizon, dynamics, retraction
@@ -612,12 +772,6 @@ export function readOcpModel(text: string, file: string): OcpModel {
       horizon = T;
     }
   }
-  const dynamics = d.dynamics === undefined ? 'kinematic' : str(d.dynamics, 'dynamics');
-  if (dynamics !== 'kinematic')
-    fail(
-      'dynamics',
-      `only "kinematic" is supported (forced Lie-group variational integrators with "lagrangian" and "forces" are not implemented yet), got ${quote(dynamics)}`,
-    );
   const map = d.retraction === undefined ? 'cayley' : str(d.retraction, 'retraction');
   if (map !== 'cayley' && map !== 'exp')
     fail('retraction', `expected "cayley" or "exp", got ${quote(map)}`);
@@ -641,22 +795,52 @@ export function readOcpModel(text: string, file: string): OcpModel {
   if (velocity.length !== dim)
     fail(
       'velocity',
-      `expected ${dim} names (one per algebra coordinate of ${stateNames.map((s) => s.name).join(' × ')}), got ${velocity.length}`,
+      lagrangian
+        ? `expected ${dim} names (one velocity q̇ per coordinate), got ${velocity.length}`
+        : `expected ${dim} names (one per algebra coordinate of ${stateNames.map((s) => s.name).join(' × ')}), got ${velocity.length}`,
     );
   velocity.forEach((v, i) => {
     claim(v, `velocity[${i}]`, `velocity ${v}`);
   });
+  const controls: string[] = [];
+  if (lagrangian) {
+    if (d.controls !== undefined) {
+      const l = list(d.controls, 'controls');
+      if (l.length > OCP_MAX_STAGE_SIZE - nq)
+        fail('controls', `at most ${OCP_MAX_STAGE_SIZE - nq} names, got ${l.length}`);
+      l.forEach((v, i) => {
+        controls.push(str(v, `controls[${i}]`));
+      });
+    }
+    controls.forEach((v, i) => {
+      claim(v, `controls[${i}]`, `control ${v}`);
+    });
+  }
+  if (lagrangian && d.coordinates === undefined)
+    fail('coordinates', `missing field (${nq} names, the coordinates q of the lagrangian)`);
   const coordinates =
     d.coordinates === undefined
       ? []
       : list(d.coordinates, 'coordinates').map((v, i) => str(v, `coordinates[${i}]`));
-  if (d.coordinates !== undefined && coordinates.length !== form)
+  const namedForm = lagrangian ? nq : form;
+  if (d.coordinates !== undefined && coordinates.length !== namedForm)
     fail(
       'coordinates',
-      `expected ${form} names (one per entry of the state's vector form), got ${coordinates.length}`,
+      lagrangian
+        ? `expected ${nq} names (one per coordinate of ${factors[0]!.name}), got ${coordinates.length}`
+        : `expected ${form} names (one per entry of the state's vector form), got ${coordinates.length}`,
     );
   coordinates.forEach((v, i) => {
     claim(v, `coordinates[${i}]`, `coordinate ${v}`);
+  });
+  const momenta =
+    d.momenta === undefined
+      ? []
+      : list(d.momenta, 'momenta').map((v, i) => str(v, `momenta[${i}]`));
+  if (d.momenta !== undefined && momenta.length !== nq)
+    fail('momenta', `expected ${nq} names (one per coordinate), got ${momenta.length}`);
+  momenta.forEach((v, i) => {
+    claim(v, `momenta[${i}]`, `momentum ${v}`);
   });
   const params = new Map<string, number>();
   if (d.params !== undefined) {
@@ -678,12 +862,20 @@ export function readOcpModel(text: string, file: string): OcpModel {
   factors.forEach((f, fi) => {
     for (let j = 0; j < f.form; j++) coordinateOwner.push({ f: fi, j });
   });
+  /** The state entry of each coordinate-region name (coordinates, then momenta). */
+  const named: { f: number; j: number }[] = [
+    ...coordinates.map((_, i) => coordinateOwner[i]!),
+    ...momenta.map((_, j) => ({ f: 1, j })),
+  ];
   const paramNames = [...params.keys()];
-  const varNames = [...velocity, ...coordinates, ...paramNames, 't', 'h', 'T'];
+  const coordinateNames = [...coordinates, ...momenta];
+  const varNames = [...velocity, ...controls, ...coordinateNames, ...paramNames, 't', 'h', 'T'];
   const index = new Map(varNames.map((n, i) => [n, i] as const));
   const V0 = 0;
-  const C0 = velocity.length;
-  const P0 = C0 + coordinates.length;
+  const C0 = velocity.length + controls.length;
+  const P0 = C0 + coordinateNames.length;
+  /** Number of controls of the problem layer: ξ (kinematic), (q̇, u) (Lagrangian). */
+  const nControls = C0;
   const g = new SymGraph({ maxNodes: 1_000_000, maxWork: 30_000_000 });
   const symbols = new Map(varNames.map((n) => [n, g.symbol(n)] as const));
   const scopeOf = (withVelocity: boolean) => {
@@ -692,7 +884,7 @@ export function readOcpModel(text: string, file: string): OcpModel {
       const i = index.get(n)!;
       if (i >= V0 && i < C0 && !withVelocity) continue;
       if (i >= C0 && i < P0) {
-        const { f, j } = coordinateOwner[i - C0]!;
+        const { f, j } = named[i - C0]!;
         if (!usable(factors[f]!, j)) continue;
       }
       names.set(n, s);
@@ -700,8 +892,9 @@ export function readOcpModel(text: string, file: string): OcpModel {
     return simpleScope(names, (name) => {
       const i = index.get(name);
       if (i === undefined) return undefined;
-      if (i < C0) return 'velocities are not defined at the last state (terminal cost)';
-      const { f } = coordinateOwner[i - C0]!;
+      if (i < C0)
+        return `${lagrangian ? 'velocities and controls' : 'velocities'} are not defined at the last state (terminal cost)`;
+      const { f } = named[i - C0]!;
       return `rotation-vector coordinates of ${factors[f]!.name} are not available in expressions (the log has no smooth form at the identity); use velocities or translation coordinates`;
     });
   };
@@ -724,8 +917,8 @@ export function readOcpModel(text: string, file: string): OcpModel {
   const inequalities = exprList('inequalities');
 
   // bounds
-  const controlLower = new Array<number>(dim).fill(-Infinity);
-  const controlUpper = new Array<number>(dim).fill(Infinity);
+  const controlLower = new Array<number>(nControls).fill(-Infinity);
+  const controlUpper = new Array<number>(nControls).fill(Infinity);
   const stateLower: [number, number][] = [];
   const stateUpper: [number, number][] = [];
   /** Bounds on coordinates that are no storage entry: (coordinate index, lo, hi). */
@@ -749,13 +942,16 @@ export function readOcpModel(text: string, file: string): OcpModel {
       if (!(lo <= hi)) fail(field, `needs lower ≤ upper, got [${lo}, ${hi}]`);
       const i = index.get(key);
       if (i === undefined || i >= P0)
-        fail(field, `unknown name ${quote(key)} (bounds take velocity or coordinate names)`);
+        fail(
+          field,
+          `unknown name ${quote(key)} (bounds take ${lagrangian ? 'velocity, control, coordinate or momentum' : 'velocity or coordinate'} names)`,
+        );
       if (i! < C0) {
         controlLower[i!] = lo;
         controlUpper[i!] = hi;
         continue;
       }
-      const { f, j } = coordinateOwner[i! - C0]!;
+      const { f, j } = named[i! - C0]!;
       const fac = factors[f]!;
       if (!usable(fac, j))
         fail(field, `rotation-vector coordinates of ${fac.name} cannot be bounded`);
@@ -767,6 +963,77 @@ export function readOcpModel(text: string, file: string): OcpModel {
     }
   }
 
+  // the Lagrangian and its forces: tapes in (q, q̇, u, params, t)
+  const mechNames = [...coordinates, ...velocity, ...controls, ...paramNames, 't'];
+  const mechIndex = new Map(mechNames.map((n, i) => [n, i] as const));
+  const mechScope = (withControls: boolean) => {
+    const names = new Map<string, SX>();
+    for (const n of mechNames) {
+      if (!withControls && controls.includes(n)) continue;
+      names.set(n, symbols.get(n)!);
+    }
+    return simpleScope(names, (name) =>
+      controls.includes(name)
+        ? 'the lagrangian cannot use controls (put them in "forces")'
+        : index.has(name)
+          ? `${quote(name)} is not available here (the lagrangian and forces see coordinates, velocities, controls, params and t)`
+          : undefined,
+    );
+  };
+  const mechExpression = (v: JsonValue | undefined, field: string, withControls: boolean) => {
+    const source = str(v, field);
+    parseExpression(source, { field, file }, mechScope(withControls), g);
+    return tapeOf(parse(source), mechIndex);
+  };
+  let lagrangianTape: ExpressionTape | undefined;
+  let forceTapes: ExpressionTape[] = [];
+  if (lagrangian) {
+    if (d.lagrangian === undefined) fail('lagrangian', 'missing field (L(q, q̇, t): an expression)');
+    lagrangianTape = mechExpression(d.lagrangian, 'lagrangian', false);
+    if (d.forces !== undefined) {
+      const l = list(d.forces, 'forces');
+      if (l.length !== nq)
+        fail('forces', `expected ${nq} expressions (one per coordinate), got ${l.length}`);
+      forceTapes = l.map((e, i) => mechExpression(e, `forces[${i}]`, true));
+    }
+  }
+  const qIdx = coordinates.map((_, i) => i);
+  const vIdx = velocity.map((_, i) => nq + i);
+  /**
+   * The variables of the Lagrangian's tapes at the midpoint of step k: q̄ = q_k + (h/2)q̇_k,
+   * the step velocity q̇_k = (q_{k+1} − q_k)/h, u_k, the parameters and t_k + h/2.
+   */
+  const mechVars = <T>(o: LieScalarOps<T>, s: OcpStage<T>): T[] => {
+    const hh = o.scale(s.h, 0.5);
+    const q = s.x.slice(0, nq).map((qi, i) => o.add(qi, o.mul(hh, s.u[i]!)));
+    return [
+      ...q,
+      ...s.u.slice(0, nq),
+      ...s.u.slice(nq, nq + controls.length),
+      ...paramNames.map((n) => s.p[n]!),
+      o.add(s.t, hh),
+    ];
+  };
+  /**
+   * The forced discrete Legendre transforms of the variational midpoint rule
+   * (module comment): p_k = L_q̇ − (h/2)(L_q + F̄) (`minus`) and p_{k+1} = L_q̇ + (h/2)(L_q + F̄)
+   * (`plus`), all at the step's midpoint.
+   */
+  const legendre = <T>(o: LieScalarOps<T>, s: OcpStage<T>): { minus: T[]; plus: T[] } => {
+    const vars = mechVars(o, s);
+    const { grad } = valueAndGradient(o, lagrangianTape!, vars, [...qIdx, ...vIdx]);
+    const hh = o.scale(s.h, 0.5);
+    const minus: T[] = [];
+    const plus: T[] = [];
+    for (let i = 0; i < nq; i++) {
+      const F = forceTapes.length === 0 ? undefined : forceTapes[i]!.evaluate(o, vars);
+      const w = o.mul(hh, F === undefined ? grad[i]! : o.add(grad[i]!, F));
+      minus.push(o.sub(grad[nq + i]!, w));
+      plus.push(o.add(grad[nq + i]!, w));
+    }
+    return { minus, plus };
+  };
+
   // start and end
   const boundary = (key: 'start' | 'end') => {
     const v = d[key];
@@ -776,8 +1043,44 @@ export function readOcpModel(text: string, file: string): OcpModel {
     }
     const l = list(v, key);
     if (l.length !== form)
-      fail(key, `expected ${form} entries (the state's vector form), got ${l.length}`);
+      fail(
+        key,
+        lagrangian
+          ? `expected ${form} entries (the coordinates q, then the velocities q̇), got ${l.length}`
+          : `expected ${form} entries (the state's vector form), got ${l.length}`,
+      );
     const values = l.map((e, i) => (e === null ? null : num(e, `${key}[${i}]`)));
+    if (lagrangian) {
+      // q̇ → p = ∂L/∂q̇(t, q, q̇), the continuous Legendre transform at the boundary
+      const qd = values.slice(nq);
+      const given = qd.filter((e) => e !== null).length;
+      if (given > 0) {
+        if (given < nq || values.slice(0, nq).some((e) => e === null))
+          fail(
+            key,
+            'give every coordinate and every velocity, or leave all the velocities null (p = ∂L/∂q̇ needs q and q̇)',
+          );
+        // t = 0 or T (a free horizon: its initial guess, the midpoint of the interval)
+        const tb =
+          key === 'start'
+            ? 0
+            : typeof horizon === 'number'
+              ? horizon
+              : 0.5 * (horizon!.free[0] + horizon!.free[1]);
+        const vars = [
+          ...(values as number[]),
+          ...controls.map(() => 0),
+          ...paramNames.map((n) => params.get(n)!),
+          tb,
+        ];
+        const { grad } = valueAndGradient(NumberOps, lagrangianTape!, vars, vIdx);
+        grad.forEach((pi, i) => {
+          if (!Number.isFinite(pi))
+            fail(key, `the momentum ∂L/∂q̇[${i}] at this state is not finite (${pi})`);
+          values[nq + i] = pi;
+        });
+      }
+    }
     const element: number[] = [];
     const fixed: number[] = [];
     /** Partly given entries: (coordinate index, value), and rotation blocks given alone. */
@@ -823,8 +1126,8 @@ export function readOcpModel(text: string, file: string): OcpModel {
   // the generic stage functions
   const varsOf = <T>(o: LieScalarOps<T>, s: OcpStage<T>, withVelocity: boolean): T[] => {
     const out: T[] = [];
-    for (let i = 0; i < velocity.length; i++) out.push(withVelocity ? s.u[i]! : o.const(0));
-    coordinateOwner.forEach(({ f, j }) => {
+    for (let i = 0; i < nControls; i++) out.push(withVelocity ? s.u[i]! : o.const(0));
+    named.forEach(({ f, j }) => {
       const fac = factors[f]!;
       if (!usable(fac, j)) out.push(o.const(0));
       else {
@@ -863,7 +1166,7 @@ export function readOcpModel(text: string, file: string): OcpModel {
   const boundsRows = <T>(o: LieScalarOps<T>, s: OcpStage<T>): T[] => {
     const rows: T[] = [];
     for (const [c, lo, hi] of coordinateBounds) {
-      const { f, j } = coordinateOwner[c]!;
+      const { f, j } = named[c]!;
       const fac = factors[f]!;
       const x = s.x.slice(storageOffset[f]!, storageOffset[f]! + fac.storage);
       const v = formEntry(o, fac, x, j);
@@ -881,20 +1184,32 @@ export function readOcpModel(text: string, file: string): OcpModel {
   const groupList = factors.map((f) => groupOf(f));
   const spec: OcpSpec = {
     state: groupList,
-    controls: dim,
+    controls: nControls,
     steps,
     horizon,
-    dynamics: { kinematic: (_o, s) => s.u, map: map as 'cayley' | 'exp' },
+    dynamics: lagrangian
+      ? {
+          // q_{k+1} = q_k + h q̇_k, p_{k+1} = L_q̇ + (h/2)(L_q + F̄)
+          next: (o, s) => [
+            ...s.x.slice(0, nq).map((q, i) => o.add(q, o.mul(s.h, s.u[i]!))),
+            ...legendre(o, s).plus,
+          ],
+        }
+      : { kinematic: (_o, s) => s.u, map: map as 'cayley' | 'exp' },
     ...(cost === undefined ? {} : { cost: (o, s) => cost.evaluate(o, varsOf(o, s, true)) }),
     ...(terminalCost === undefined
       ? {}
       : { terminalCost: (o, s) => terminalCost.evaluate(o, varsOf(o, s, false)) }),
-    ...(constraints.length === 0
+    ...(constraints.length === 0 && !lagrangian
       ? {}
       : {
           equalities: (o, s) => {
             const vars = varsOf(o, s, true);
-            return constraints.map((e) => e.evaluate(o, vars));
+            // Lagrangian: first the forced discrete Legendre transform p_k − (L_q̇ − (h/2)(L_q + F̄))
+            const del = lagrangian
+              ? legendre(o, s).minus.map((m, i) => o.sub(s.x[nq + i]!, m))
+              : [];
+            return [...del, ...constraints.map((e) => e.evaluate(o, vars))];
           },
         }),
     ...(inequalities.length + coordinateBounds.length === 0
@@ -950,6 +1265,8 @@ export function readOcpModel(text: string, file: string): OcpModel {
     factors,
     velocity,
     coordinates,
+    lagrangian,
+    controls,
     params,
     steps,
   };
@@ -1028,10 +1345,27 @@ export function loadOcpModel(text: string, file: string): ProblemDescriptor {
     ],
     choices: [],
     boundary: [],
-    fields: ['g', 'xi', 'lambda', 'mu'],
+    fields:
+      model.controls.length > 0 ? ['g', 'xi', 'u', 'lambda', 'mu'] : ['g', 'xi', 'lambda', 'mu'],
     plot: { y: ['xi'] },
     load: async () => runner,
   };
+}
+
+/** `xi` (the velocities: ξ, or q̇ of a Lagrangian model) and `u` (its controls), per state. */
+function controlSeries(model: OcpModel, u: Float64Array, N: number, width: number) {
+  const nv = model.velocity.length;
+  const nu = width - nv;
+  const xi = new Float64Array(N * nv);
+  const uu = new Float64Array(N * nu);
+  for (let k = 0; k < N; k++) {
+    for (let i = 0; i < nv; i++) xi[k * nv + i] = u[k * width + i]!;
+    for (let i = 0; i < nu; i++) uu[k * nu + i] = u[k * width + nv + i]!;
+  }
+  return [
+    { name: 'xi', width: nv, data: stepsToStates(xi, N, nv) },
+    ...(nu > 0 ? [{ name: 'u', width: nu, data: stepsToStates(uu, N, nu) }] : []),
+  ];
 }
 
 /**
@@ -1073,7 +1407,7 @@ export function ocpOutput(
     t: Float64Array.from({ length: N + 1 }, (_, k) => (k * sol.T) / N),
     series: [
       { name: 'g', width, data: Float64Array.from(form) },
-      { name: 'xi', width: ocp.dim, data: stepsToStates(sol.u, N, ocp.dim) },
+      ...controlSeries(model, sol.u, N, ocp.controls),
       { name: 'lambda', width: nx, data: stepsToStates(sol.lambda, N, nx) },
       ...(ng > 0 ? [{ name: 'mu', width: ng, data: stepsToStates(mu, N, ng) }] : []),
     ],

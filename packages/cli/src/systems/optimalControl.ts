@@ -15,16 +15,22 @@
  *
  * @module
  */
-import type { OcpSolverOptions } from '@geomech/core';
+import { type OcpSolverOptions, SE2, SO3 } from '@geomech/core';
 import {
   axisAngleToRotation,
   type LieOcp,
+  type LieOcpGuess,
+  type LieOcpMultipliers,
   type LieOcpSolution,
   lqrGains,
   type PlateBallTrajectory,
   poseFromSe2,
+  quadrotorGuess,
+  quadrotorHoverState,
+  quadrotorOcp,
   type So3SteeringGuess,
   satelliteOcp,
+  se2FromPose,
   solvePlateBall,
   solveSo3Steering,
   unicycleParkingOcp,
@@ -204,6 +210,9 @@ function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void):
   const loop = scalar(request, 'loop');
   if (loop !== 0 && loop !== 1 && loop !== -1)
     throw new UsageError(`loop must be 1, -1 or 0 (automatic), got ${loop}`, '--param loop');
+  const vmax = scalar(request, 'vmax');
+  if (!(vmax >= 0))
+    throw new UsageError(`vmax must be > 0 (or 0: no bound), got ${vmax}`, '--param vmax');
   const end = (name: string) => {
     const [x, y, ax, ay, az] = request.boundary.get(name)! as [
       number,
@@ -233,6 +242,7 @@ function plateBall(request: SolveRequest, progress: (p: SolveProgress) => void):
     tol: request.tol,
     continuation: request.continuation > 0 ? request.continuation + 1 : 1,
     ...(loop === 0 ? {} : { loop: loop as 1 | -1 }),
+    ...(vmax > 0 ? { vmax } : {}),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
     ...(guess === undefined ? {} : { guess }),
     onProgress: progressOf(progress),
@@ -293,7 +303,7 @@ function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void
 }
 
 /**
- * Solves a problem of groupoid's optimal-control layer from its default guess (at rest) with the
+ * Solves a problem of groupoid's optimal-control layer from `guess` (default: at rest) with the
  * request's tolerance and iteration cap, recording max(primal, dual infeasibility) per iteration
  * (iteration 0 included) and reporting progress. Used by the built-ins posed with `defineOcp` and
  * by model files.
@@ -302,6 +312,7 @@ export function solveLieOcp(
   ocp: LieOcp,
   request: Pick<SolveRequest, 'tol' | 'maxIterations'>,
   progress: (p: SolveProgress) => void,
+  guess?: LieOcpGuess,
 ): { sol: LieOcpSolution; history: number[] } {
   const history: number[] = [];
   const solver: OcpSolverOptions = {
@@ -314,18 +325,22 @@ export function solveLieOcp(
       return true;
     },
   };
-  return { sol: ocp.solve({ solver }), history };
+  return { sol: ocp.solve({ solver, ...(guess === undefined ? {} : { guess }) }), history };
 }
 
 /** The common output fields of a {@link LieOcpSolution}. */
-export function lieOcpOutcome(sol: LieOcpSolution, history: readonly number[]) {
+export function lieOcpOutcome(
+  sol: LieOcpSolution,
+  history: readonly number[],
+  iterations: number = sol.iterations,
+) {
   return outcome(
     {
       status: sol.status,
       secondOrder: sol.secondOrder,
       success: sol.success,
       converged: sol.status === 'converged' || sol.status === 'acceptable',
-      iterations: sol.iterations,
+      iterations,
       residualNorm: sol.kktError,
       cost: sol.cost,
       history,
@@ -334,12 +349,149 @@ export function lieOcpOutcome(sol: LieOcpSolution, history: readonly number[]) {
   );
 }
 
-/** Rejects the flags a problem without warm start or continuation does not take. */
-function noWarmStart(request: SolveRequest): void {
-  if (request.guess !== undefined)
-    throw new UsageError(`${request.problem.name} takes no --guess`, '--guess');
-  if (request.continuation > 0)
-    throw new UsageError(`${request.problem.name} takes no --continuation`, '--continuation');
+/** Widths of the `multipliers` series of a problem: λ (n_x), and the widest stage's μ and z. */
+function multiplierWidths(ocp: LieOcp): { nx: number; ng: number; nh: number; width: number } {
+  const nx = ocp.program.nx;
+  let ng = 0;
+  let nh = 0;
+  for (let k = 0; k <= ocp.N; k++) {
+    ng = Math.max(ng, ocp.gOffset[k + 1]! - ocp.gOffset[k]!);
+    nh = Math.max(nh, ocp.hOffset[k + 1]! - ocp.hOffset[k]!);
+  }
+  return { nx, ng, nh, width: nx + ng + 2 * nh };
+}
+
+/**
+ * The `multipliers` series of a solution, for warm starts with `--guess`: per state k the
+ * multipliers of stage k, [λ_k (the dynamics rows; 0 at k = n), μ_k (equality rows), z_k
+ * (inequality rows), s_k (their slacks)], each block zero-padded to the widest stage.
+ */
+export function multiplierSeries(ocp: LieOcp, sol: LieOcpSolution): Series {
+  const { nx, ng, nh, width } = multiplierWidths(ocp);
+  const N = ocp.N;
+  const data = new Float64Array((N + 1) * width);
+  for (let k = 0; k <= N; k++) {
+    const row = k * width;
+    if (k < N) for (let i = 0; i < nx; i++) data[row + i] = sol.lambda[k * nx + i]!;
+    const g0 = ocp.gOffset[k]!;
+    for (let i = 0; i < ocp.gOffset[k + 1]! - g0; i++) data[row + nx + i] = sol.mu[g0 + i]!;
+    const h0 = ocp.hOffset[k]!;
+    for (let i = 0; i < ocp.hOffset[k + 1]! - h0; i++) {
+      data[row + nx + ng + i] = sol.z[h0 + i]!;
+      data[row + nx + ng + nh + i] = sol.s[h0 + i]!;
+    }
+  }
+  return { name: 'multipliers', width, data };
+}
+
+/** The multipliers of a `--guess` file's `multipliers` series (undefined when it has none). */
+function guessMultipliers(
+  ocp: LieOcp,
+  guess: Readonly<Record<string, unknown>>,
+): LieOcpMultipliers | undefined {
+  if (guess.multipliers === undefined) return undefined;
+  const { nx, ng, nh, width } = multiplierWidths(ocp);
+  const N = ocp.N;
+  const rows = guessField(guess, 'multipliers', N + 1, width);
+  const lambda = new Float64Array(N * nx);
+  const mu = new Float64Array(ocp.gOffset[N + 1]!);
+  const z = new Float64Array(ocp.hOffset[N + 1]!);
+  const s = new Float64Array(ocp.hOffset[N + 1]!);
+  for (let k = 0; k <= N; k++) {
+    const row = k * width;
+    if (k < N) for (let i = 0; i < nx; i++) lambda[k * nx + i] = rows[row + i]!;
+    const g0 = ocp.gOffset[k]!;
+    for (let i = 0; i < ocp.gOffset[k + 1]! - g0; i++) mu[g0 + i] = rows[row + nx + i]!;
+    const h0 = ocp.hOffset[k]!;
+    for (let i = 0; i < ocp.hOffset[k + 1]! - h0; i++) {
+      z[h0 + i] = rows[row + nx + ng + i]!;
+      s[h0 + i] = rows[row + nx + ng + nh + i]!;
+    }
+  }
+  for (const v of [z, s])
+    if (v.some((e) => !(e > 0)))
+      throw new UsageError('series.multipliers has a z or s entry ≤ 0', '--guess');
+  return { lambda, mu, z, s };
+}
+
+/** How a built-in posed with `defineOcp` starts and continues (see {@link solveBuiltin}). */
+interface BuiltinSolve {
+  /** The default guess of the instance as it is (its end already set). */
+  readonly defaultGuess: (ocp: LieOcp) => LieOcpGuess | undefined;
+  /** States (storage, (n + 1) × S) and controls (n × n_u) of a `--guess` file's series. */
+  readonly fromFile: (guess: Readonly<Record<string, unknown>>) => {
+    x: Float64Array;
+    u: Float64Array;
+  };
+  /** The end element of continuation stage s ∈ (0, 1) (s = 1 is the problem's own end). */
+  readonly endAt: (s: number) => ArrayLike<number>;
+}
+
+/**
+ * Solves a built-in posed with `defineOcp` with the request's `--guess` (a previous solution:
+ * its states and controls, and its `multipliers` for a warm start) and `--continuation K` (K
+ * problems with the end moved along a path from the start, s = j/(K + 1), each from the previous
+ * solution, then the problem itself).
+ */
+function solveBuiltin(
+  ocp: LieOcp,
+  request: SolveRequest,
+  progress: (p: SolveProgress) => void,
+  how: BuiltinSolve,
+): { sol: LieOcpSolution; history: number[]; iterations: number } {
+  const K = request.continuation;
+  const end = Float64Array.from(ocp.end);
+  const history: number[] = [];
+  let iterations = 0;
+  let sol: LieOcpSolution | undefined;
+  for (let j = 1; j <= K + 1; j++) {
+    ocp.update({ end: j === K + 1 ? end : how.endAt(j / (K + 1)) });
+    let guess: LieOcpGuess | LieOcpSolution | undefined;
+    let warm: OcpSolverOptions = {};
+    if (sol !== undefined) guess = sol;
+    else if (request.guess !== undefined) {
+      const primal = how.fromFile(request.guess);
+      const multipliers = guessMultipliers(ocp, request.guess);
+      guess = { ...primal, ...(multipliers === undefined ? {} : { multipliers }) };
+      // IPOPT's warm-start settings for a start at a solution: the barrier and the pushes of
+      // slacks and bound multipliers off zero at the level of the tolerance, not 1e-4 and 1e-3
+      if (multipliers !== undefined) warm = WARM_FROM_SOLUTION;
+    } else guess = how.defaultGuess(ocp);
+    const stage = K > 0 ? `continuation ${j}/${K + 1}` : 'interior-point';
+    const solver: OcpSolverOptions = {
+      ...warm,
+      tol: request.tol,
+      ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+      onIteration: (info) => {
+        const r = Math.max(info.infPr, info.infDu);
+        history.push(r);
+        progress({ stage, iteration: info.iteration, residualNorm: r });
+        return true;
+      },
+    };
+    sol = ocp.solve({ solver, ...(guess === undefined ? {} : { guess }) });
+    iterations += sol.iterations;
+    if (!(sol.status === 'converged' || sol.status === 'acceptable')) break;
+  }
+  return { sol: sol!, history, iterations };
+}
+
+/** Solver options of a warm start at a previous solution of the same problem (IPOPT's advice). */
+const WARM_FROM_SOLUTION: OcpSolverOptions = {
+  warmStart: true,
+  muInit: 1e-9,
+  warmStartBoundPush: 1e-9,
+  warmStartMultBoundPush: 1e-9,
+};
+
+/** Per-state rows of a guess field → per-step rows (drops state 0, which repeats step 1). */
+function guessSteps(
+  guess: Readonly<Record<string, unknown>>,
+  name: string,
+  n: number,
+  width: number,
+): Float64Array {
+  return statesToSteps(guessField(guess, name, n + 1, width), n, width);
 }
 
 function unicycleOcp(request: SolveRequest): LieOcp {
@@ -360,10 +512,34 @@ function unicycleOcp(request: SolveRequest): LieOcp {
 }
 
 function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
-  noWarmStart(request);
   const n = scalar(request, 'n');
   const ocp = unicycleOcp(request);
-  const { sol, history } = solveLieOcp(ocp, request, progress);
+  const g0 = Float64Array.from(ocp.start);
+  const rel = SE2.log(
+    new Float64Array(3),
+    SE2.compose(new Float64Array(9), SE2.inverse(new Float64Array(9), g0), ocp.end),
+  );
+  const { sol, history, iterations } = solveBuiltin(ocp, request, progress, {
+    defaultGuess: () => undefined,
+    fromFile: (g) => {
+      const x = guessField(g, 'x', n + 1, 1);
+      const y = guessField(g, 'y', n + 1, 1);
+      const th = guessField(g, 'theta', n + 1, 1);
+      const X = new Float64Array((n + 1) * 9);
+      for (let k = 0; k <= n; k++) X.set(se2FromPose(x[k]!, y[k]!, th[k]!), 9 * k);
+      return { x: X, u: guessSteps(g, 'xi', n, 3) };
+    },
+    // start·exp(s·log(start⁻¹end))
+    endAt: (t) =>
+      SE2.compose(
+        new Float64Array(9),
+        g0,
+        SE2.exp(
+          new Float64Array(9),
+          rel.map((e) => t * e),
+        ),
+      ),
+  });
   const x = new Float64Array(n + 1);
   const y = new Float64Array(n + 1);
   const theta = new Float64Array(n + 1);
@@ -387,8 +563,9 @@ function unicycleParking(request: SolveRequest, progress: (p: SolveProgress) => 
       { name: 'theta', width: 1, data: theta },
       { name: 'xi', width: 3, data: stepsToStates(sol.u, n, 3) },
       { name: 'slipMultiplier', width: 1, data: stepsToStates(slipMultiplier, n, 1) },
+      multiplierSeries(ocp, sol),
     ],
-    ...lieOcpOutcome(sol, history),
+    ...lieOcpOutcome(sol, history, iterations),
     extra: { slipNorm: slip },
     ...feedbackOf(request, ocp, sol),
   };
@@ -415,11 +592,34 @@ function satelliteOcpOf(request: SolveRequest): LieOcp {
 }
 
 function satellite(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
-  noWarmStart(request);
   const n = scalar(request, 'n');
   const T = scalar(request, 'T');
   const ocp = satelliteOcpOf(request);
-  const { sol, history } = solveLieOcp(ocp, request, progress);
+  const target = request.boundary.get('end')!;
+  const { sol, history, iterations } = solveBuiltin(ocp, request, progress, {
+    defaultGuess: () => undefined,
+    fromFile: (g) => {
+      const R = guessField(g, 'R', n + 1, 9);
+      const Pi = guessField(g, 'Pi', n + 1, 3);
+      const X = new Float64Array((n + 1) * 12);
+      for (let k = 0; k <= n; k++) {
+        X.set(R.subarray(9 * k, 9 * k + 9), 12 * k);
+        X.set(Pi.subarray(3 * k, 3 * k + 3), 12 * k + 9);
+      }
+      return { x: X, u: guessSteps(g, 'u', n, 3) };
+    },
+    // the rotation exp(s·target) at rest
+    endAt: (t) =>
+      Float64Array.of(
+        ...SO3.exp(
+          new Float64Array(9),
+          Float64Array.from(target, (e) => t * e),
+        ),
+        0,
+        0,
+        0,
+      ),
+  });
   const R = new Float64Array((n + 1) * 9);
   const Pi = new Float64Array((n + 1) * 3);
   for (let k = 0; k <= n; k++) {
@@ -433,9 +633,93 @@ function satellite(request: SolveRequest, progress: (p: SolveProgress) => void):
       { name: 'R', width: 9, data: R },
       { name: 'Pi', width: 3, data: Pi },
       { name: 'u', width: 3, data: stepsToStates(sol.u, n, 3) },
+      multiplierSeries(ocp, sol),
     ],
-    ...lieOcpOutcome(sol, history),
+    ...lieOcpOutcome(sol, history, iterations),
     ...feedbackOf(request, ocp, sol),
+  };
+}
+
+function quadrotorFlight(request: SolveRequest, progress: (p: SolveProgress) => void): SolveOutput {
+  const n = scalar(request, 'n');
+  const positive = (name: string): number => {
+    const v = scalar(request, name);
+    if (!(v > 0)) throw new UsageError(`${name} must be > 0, got ${v}`, `--param ${name}`);
+    return v;
+  };
+  const T = positive('T');
+  const m = positive('m');
+  const inertia = [positive('I1'), positive('I2'), positive('I3')] as const;
+  const g = scalar(request, 'g');
+  if (!(g >= 0)) throw new UsageError(`g must be ≥ 0, got ${g}`, '--param g');
+  const fmax = scalar(request, 'fmax');
+  if (!(fmax > m * g))
+    throw new UsageError(
+      `fmax must exceed the hover thrust m g = ${m * g}, got ${fmax}`,
+      '--param fmax',
+    );
+  const taumax = positive('taumax');
+  const pose = (name: string) => request.boundary.get(name)! as [number, number, number, number];
+  const ocp = quadrotorOcp({
+    n,
+    T,
+    mass: m,
+    inertia,
+    gravity: g,
+    fmax,
+    taumax,
+    start: pose('start'),
+    end: pose('end'),
+  });
+  const a = pose('start');
+  const b = pose('end');
+  const { sol, history, iterations } = solveBuiltin(ocp, request, progress, {
+    defaultGuess: quadrotorGuess,
+    fromFile: (g) => {
+      const parts = [
+        guessField(g, 'R', n + 1, 9),
+        guessField(g, 'x', n + 1, 3),
+        guessField(g, 'Pi', n + 1, 3),
+        guessField(g, 'v', n + 1, 3),
+      ];
+      const X = new Float64Array((n + 1) * 18);
+      for (let k = 0; k <= n; k++) {
+        let off = 18 * k;
+        for (const [i, w] of [9, 3, 3, 3].entries()) {
+          X.set(parts[i]!.subarray(w * k, w * k + w), off);
+          off += w;
+        }
+      }
+      return { x: X, u: guessSteps(g, 'u', n, 4) };
+    },
+    // hover at the pose a + s(b − a)
+    endAt: (t) => {
+      const at = (i: number) => a[i]! + t * (b[i]! - a[i]!);
+      return quadrotorHoverState([at(0), at(1), at(2), at(3)]);
+    },
+  });
+  const R = new Float64Array((n + 1) * 9);
+  const x = new Float64Array((n + 1) * 3);
+  const Pi = new Float64Array((n + 1) * 3);
+  const v = new Float64Array((n + 1) * 3);
+  for (let k = 0; k <= n; k++) {
+    R.set(sol.x.subarray(18 * k, 18 * k + 9), 9 * k);
+    x.set(sol.x.subarray(18 * k + 9, 18 * k + 12), 3 * k);
+    Pi.set(sol.x.subarray(18 * k + 12, 18 * k + 15), 3 * k);
+    v.set(sol.x.subarray(18 * k + 15, 18 * k + 18), 3 * k);
+  }
+  return {
+    count: n + 1,
+    t: Float64Array.from({ length: n + 1 }, (_, k) => (k * T) / n),
+    series: [
+      { name: 'R', width: 9, data: R },
+      { name: 'x', width: 3, data: x },
+      { name: 'Pi', width: 3, data: Pi },
+      { name: 'v', width: 3, data: v },
+      { name: 'u', width: 4, data: stepsToStates(sol.u, n, 4) },
+      multiplierSeries(ocp, sol),
+    ],
+    ...lieOcpOutcome(sol, history, iterations),
   };
 }
 
@@ -445,6 +729,7 @@ export const optimalControlRunner: ProblemRunner = {
     if (request.problem.name === 'so3-steering') return so3Steering(request, progress);
     if (request.problem.name === 'unicycle-parking') return unicycleParking(request, progress);
     if (request.problem.name === 'satellite') return satellite(request, progress);
+    if (request.problem.name === 'quadrotor-flight') return quadrotorFlight(request, progress);
     throw new UsageError(`no solver for '${request.problem.name}'`, 'geomech solve');
   },
   ocp(request) {

@@ -13,6 +13,7 @@ export * from './feedback.js';
 export * from './plateBallSteering.js';
 export * from './problem.js';
 export { OCP_CHART_MARGIN, type OcpRowBlock, type OcpStageRows } from './program.js';
+export * from './quadrotor.js';
 export * from './satellite.js';
 export * from './so3Steering.js';
 export * from './spec.js';

@@ -9,6 +9,7 @@
  *     subject to x_{k+1} = x_k + h v_x,  y_{k+1} = y_k + h v_y
  *                G_{k+1} = G_k·τ_skew(s_k),  τ_skew(s) = I + ŝ + ŝ²/(1 + √(1 − |s|²))
  *                1 − |s_k|² ≥ 0                                 (the near-identity branch)
+ *                vmax² − |v_k|² ≥ 0                             (speed bound, option `vmax`)
  *                (x, y, G)_0 = start,  (x, y, G)_n = end
  *                −sin α·x_m + cos α·y_m = 0                     (gauge, symmetric data only)
  *
@@ -19,6 +20,12 @@
  * are x_n − x_end and cay⁻¹(G_endᵀG_n), which vanishes only at G_n = G_end (IPOPT's
  * vee(skew(G_endᵀG_n)) = 0 also vanishes at rotation errors of π and needs the branch inequality
  * tr(G_endᵀG_n) ≥ 1 there; this chart does not).
+ *
+ * **Speed bound** (`vmax`, default none): the control v_k = (ẋ, ẏ), the velocity with which the
+ * contact point is driven over the plane (the only speed the problem controls; the plate turns at
+ * the given Ω), is bounded by |v_k| ≤ vmax. When the bound is active the paper's discrete
+ * Euler–Lagrange equations (without it) do not hold on the active steps: `delResidual` is then
+ * not a check of optimality, the solver's KKT error and second-order verdict are.
  *
  * **Gauge** (when it is added): with start and end at the origin and both rotations about z the
  * problem is invariant under rotating the plane by β about the origin together with
@@ -160,10 +167,15 @@ export function plateBallOcp(
     readonly alpha: number;
     readonly start: ArrayLike<number>;
     readonly end: ArrayLike<number>;
+    /** Speed bound |v_k| ≤ vmax (a row vmax² − |v_k|² ≥ 0); undefined or ∞: none. */
+    readonly vmax?: number;
   },
   gauge: boolean,
 ): LieOcp {
-  const key = String(gauge);
+  const vmax = data.vmax ?? Infinity;
+  if (!(vmax > 0)) throw new DomainError('plate-ball: vmax', vmax, 'must be > 0 (or Infinity)');
+  const bounded = Number.isFinite(vmax);
+  const key = `${gauge}:${bounded}`;
   let ocp = bases.get(key);
   if (ocp === undefined) {
     const I = Float64Array.of(0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1);
@@ -171,7 +183,7 @@ export function plateBallOcp(
       state: [Rn(2), SO3],
       controls: 2,
       steps: 2,
-      params: { r: 1, Omega: 0, c: 0, alpha: 0 },
+      params: { r: 1, Omega: 0, c: 0, alpha: 0, ...(bounded ? { vmax: 1 } : {}) },
       dynamics: {
         increment: (o, s) => [
           o.mul(s.h, s.u[0]!),
@@ -182,12 +194,14 @@ export function plateBallOcp(
       cost: (o, s) => o.scale(o.add(o.mul(s.u[0]!, s.u[0]!), o.mul(s.u[1]!, s.u[1]!)), 0.5),
       inequalities: (o, s) => {
         const v = sineOf(o, s.h, s.x, s.u, s.p);
-        return [
-          o.sub(
-            o.const(1),
-            o.add(o.add(o.mul(v[0]!, v[0]!), o.mul(v[1]!, v[1]!)), o.mul(v[2]!, v[2]!)),
-          ),
-        ];
+        const branch = o.sub(
+          o.const(1),
+          o.add(o.add(o.mul(v[0]!, v[0]!), o.mul(v[1]!, v[1]!)), o.mul(v[2]!, v[2]!)),
+        );
+        if (!bounded) return [branch];
+        // the speed bound vmax² − |v_k|² ≥ 0
+        const speed2 = o.add(o.mul(s.u[0]!, s.u[0]!), o.mul(s.u[1]!, s.u[1]!));
+        return [branch, o.sub(o.mul(s.p.vmax!, s.p.vmax!), speed2)];
       },
       ...(gauge
         ? {
@@ -221,7 +235,13 @@ export function plateBallOcp(
     if (!Number.isFinite(v)) throw new DomainError(`plate-ball: ${name}`, v, 'must be finite');
   return ocp.with({
     steps: data.n,
-    params: { r: data.r, Omega: data.Omega, c: data.c, alpha: data.alpha },
+    params: {
+      r: data.r,
+      Omega: data.Omega,
+      c: data.c,
+      alpha: data.alpha,
+      ...(bounded ? { vmax } : {}),
+    },
     start: data.start,
     end: data.end,
   });
@@ -250,6 +270,11 @@ export interface PlateBallOptions {
    * start + s·(end − start), s = 1/K, …, 1, each from the previous solution. Default 1.
    */
   readonly continuation?: number;
+  /**
+   * Bound on the rolling speed, |v_k| ≤ vmax for every step (the control: the contact point's
+   * velocity (ẋ, ẏ) in the plane), as the inequality vmax² − |v_k|² ≥ 0. Default ∞ (none).
+   */
+  readonly vmax?: number;
   /** Orientation of the loop guess: +1 counter-clockwise, −1 clockwise. Default: sign of ψ. */
   readonly loop?: 1 | -1;
   /** The gauge row: `'auto'` (default: exactly for symmetric data), true, false. */
@@ -365,6 +390,9 @@ export function solvePlateBall(options: PlateBallOptions): PlateBallResult {
   const K = options.continuation ?? 1;
   if (!Number.isInteger(K) || K < 1)
     throw new DomainError('solvePlateBall: continuation', K, 'an integer ≥ 1');
+  const vmax = options.vmax ?? Infinity;
+  if (!(vmax > 0)) throw new DomainError('solvePlateBall: vmax', vmax, 'must be > 0 (or Infinity)');
+  const bounded = Number.isFinite(vmax);
   const loop = options.loop;
   if (loop !== undefined && loop !== 1 && loop !== -1)
     throw new DomainError('solvePlateBall: loop', loop, 'must be 1 or -1');
@@ -451,9 +479,18 @@ export function solvePlateBall(options: PlateBallOptions): PlateBallResult {
   let ocp: LieOcp | undefined;
   for (let j = 1; j <= K; j++) {
     const e = j === K ? { x: options.end.x, y: options.end.y, R: Gn } : stageEnd(j / K);
-    const data = { n, r, Omega, c, alpha, start: stateOf(options.start, G0), end: stateOf(e, e.R) };
-    ocp = instances.get(`${gauge}:${n}`, () => plateBallOcp(data, gauge), {
-      params: { r, Omega, c, alpha },
+    const data = {
+      n,
+      r,
+      Omega,
+      c,
+      alpha,
+      start: stateOf(options.start, G0),
+      end: stateOf(e, e.R),
+      ...(bounded ? { vmax } : {}),
+    };
+    ocp = instances.get(`${gauge}:${n}:${bounded}`, () => plateBallOcp(data, gauge), {
+      params: { r, Omega, c, alpha, ...(bounded ? { vmax } : {}) },
       start: data.start,
       end: data.end,
     });

@@ -75,6 +75,19 @@ export interface LieOcpGuess {
   readonly u: ArrayLike<number>;
   /** The horizon (free-horizon problems). */
   readonly T?: number;
+  /**
+   * Multipliers of a previous solve of the same problem and N (its `lambda`, `mu`, `z`, `s`):
+   * with them the solve is a warm start (as from a {@link LieOcpSolution}).
+   */
+  readonly multipliers?: LieOcpMultipliers;
+}
+
+/** The multipliers of a solution ({@link LieOcpSolution}'s fields of the same names). */
+export interface LieOcpMultipliers {
+  readonly lambda: ArrayLike<number>;
+  readonly mu: ArrayLike<number>;
+  readonly z: ArrayLike<number>;
+  readonly s: ArrayLike<number>;
 }
 
 /** Options of {@link LieOcp.solve}. */
@@ -392,7 +405,7 @@ export class LieOcp {
    */
   solve(options: LieOcpSolveOptions = {}): LieOcpSolution {
     const g = options.guess ?? this.restGuess();
-    const warm = 'result' in g;
+    const warm = 'result' in g || g.multipliers !== undefined;
     const solverOptions: OcpSolverOptions =
       warm && options.solver?.warmStart === undefined
         ? { ...options.solver, warmStart: true }
@@ -435,6 +448,26 @@ export class LieOcp {
     if ('result' in g) {
       const r = g.result;
       return { x, u, lambda: r.lambda, mu: r.mu, z: r.z, s: r.s };
+    }
+    const m = g.multipliers;
+    if (m !== undefined) {
+      const sizes = {
+        lambda: N * this.program.nx,
+        mu: this.gOffset[N + 1]!,
+        z: this.hOffset[N + 1]!,
+        s: this.hOffset[N + 1]!,
+      };
+      const out: Record<string, Float64Array> = {};
+      for (const key of ['lambda', 'mu', 'z', 's'] as const) {
+        const v = m[key];
+        if (v.length !== sizes[key])
+          throw new DimensionError(`LieOcp.solve: guess.multipliers.${key}`, sizes[key], v.length);
+        const a = Float64Array.from(v);
+        const bad = a.findIndex((e) => !Number.isFinite(e));
+        if (bad >= 0) throw new NonFiniteError(`LieOcp.solve: guess.multipliers.${key}`, bad);
+        out[key] = a;
+      }
+      return { x, u, lambda: out.lambda!, mu: out.mu!, z: out.z!, s: out.s! };
     }
     return { x, u };
   }
