@@ -2,7 +2,7 @@
 // accounting of the finished child, read by wait4) and the wall time of whole processes, from exec
 // to exit, for `--version`, a 10-step built-in run and a model file against the equivalent
 // built-in at 10 and 10⁶ steps. Run after a build: `node packages/cli/bench/startup.mjs`
-// (`--quick`: fewer runs; `--json`: the `@@RESULT` line with the markdown section).
+// (`--quick`: fewer runs; `--runs=N`; `--json`: the `@@RESULT` line with the markdown section).
 //
 // Commands of one comparison alternate (A B A B …), so a change of the machine's load weighs on
 // both alike; each row reports the median and the min–max of its runs, and each ratio is the
@@ -16,7 +16,11 @@ import { fileURLToPath } from 'node:url';
 
 const QUICK = process.argv.includes('--quick');
 const JSON_OUT = process.argv.includes('--json');
-const RUNS = QUICK ? 10 : 20;
+const runsFlag = process.argv.find((a) => a.startsWith('--runs='));
+/** Runs per command (`--runs=N` overrides; 1 is a smoke test of the script). */
+const RUNS = runsFlag ? Number(runsFlag.slice(7)) : QUICK ? 10 : 20;
+/** Runs of the 10⁶-step rows (each takes a second or more). */
+const BIG_RUNS = Math.min(RUNS, Math.max(5, RUNS >> 1));
 const bin = fileURLToPath(new URL('../bin/geomech.js', import.meta.url));
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const note = (s) => process.stderr.write(`${s}\n`);
@@ -114,7 +118,7 @@ for (const steps of [10, 1_000_000]) {
         cmd: geomech('simulate', 'pendulum', '--method', 'dirac-1', ...common),
       },
     ],
-    steps > 1000 ? Math.max(5, RUNS >> 1) : RUNS,
+    steps > 1000 ? BIG_RUNS : RUNS,
   );
   pairs.push({ steps, file, builtin, ratio: pairedRatio(file, builtin) });
   const [cfile, cbuiltin] = compare(
@@ -128,7 +132,7 @@ for (const steps of [10, 1_000_000]) {
         cmd: geomech('simulate', 'damped-oscillator', '--method', 'midpoint', ...common),
       },
     ],
-    steps > 1000 ? Math.max(5, RUNS >> 1) : RUNS,
+    steps > 1000 ? BIG_RUNS : RUNS,
   );
   pairs.push({ steps, file: cfile, builtin: cbuiltin, ratio: pairedRatio(cfile, cbuiltin) });
 }
@@ -140,7 +144,7 @@ const cell = (s) => `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})`;
 const markdown = [
   '## Start-up of the `geomech` process (issue 20)',
   '',
-  `Measured by \`node packages/cli/bench/startup.mjs\`${QUICK ? ' --quick' : ''}: whole processes from exec to exit, CPU = user + system of the child (wait4), median (min–max) of ${RUNS} runs (5–10 for the 10⁶-step rows) after a warm-up run, the commands of one table alternating. Load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at the end; Node ${process.version}.`,
+  `Measured by \`node packages/cli/bench/startup.mjs\`${QUICK ? ' --quick' : ''}: whole processes from exec to exit, CPU = user + system of the child (wait4), median (min–max) of ${RUNS} runs (${BIG_RUNS} for the 10⁶-step rows) after a warm-up run, the commands of one table alternating. Load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at the end; Node ${process.version}.`,
   '',
   '| command | CPU ms | wall ms |',
   '|---|---:|---:|',
