@@ -170,7 +170,7 @@ function cachedModel<T>(name: string, text: string, load: () => Promise<T>): Pro
 /** A `simulate --model` file's system (mathjs loads only here, so other commands start fast). */
 export function modelSystem(text: string, name: string): Promise<SystemDescriptor> {
   return cachedModel(`simulate\0${name}`, text, async () =>
-    (await import('./model/index.js')).loadModel(text, name),
+    (await import('./model/load.js')).loadModelLazily(text, name),
   );
 }
 

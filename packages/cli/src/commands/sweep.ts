@@ -121,8 +121,8 @@ async function loadSpec(
     // a malformed model is one error before the sweep, not one per point (simulate's model
     // files; solve's optimal-control files are checked by the solve command, point by point)
     if (spec.command === 'simulate') {
-      const { loadModel } = await import('../model/index.js');
-      loadModel(modelText, modelPath);
+      const { loadModelLazily } = await import('../model/load.js');
+      await loadModelLazily(modelText, modelPath);
     }
     files.push([modelPath, modelText]);
   }
