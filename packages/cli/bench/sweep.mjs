@@ -128,7 +128,8 @@ const tiny = specOf({
   grid: { 'init.theta0': { from: 0.1, to: 1.5, count: TINY } },
   outputs: ['final:q[0]', 'drift:energy', 'wallMs'],
 });
-const silent = { stdout() {}, stderr() {}, stderrIsTTY: false, writeFile() {} };
+// checkOutput accepts the virtual --out (main checks output paths before a run)
+const silent = { stdout() {}, stderr() {}, stderrIsTTY: false, writeFile() {}, checkOutput() {} };
 async function mainLoop() {
   const t0 = performance.now();
   for (let i = 0; i < TINY; i++) {

@@ -95,3 +95,25 @@ export function formatShort(x: number): string {
   const [m, e] = x.toExponential(2).split('e') as [string, string];
   return `${Number(m)}e${Number(e)}`;
 }
+
+/** Limits of `geomech sweep` specs, checked before any work (each refused with exit code 2 and one line). */
+export const SWEEP_LIMITS = {
+  /** Points of one sweep (grid size × samples). */
+  points: 1_000_000,
+  /** Values of one grid axis. */
+  axisValues: 100_000,
+  /** Grid axes plus sampled variables. */
+  axes: 16,
+  /** Summary outputs per point. */
+  outputs: 64,
+  /** Worker threads. */
+  workers: 256,
+  /** Shards of one sweep (`--shard K/N`). */
+  shards: 100_000,
+  /** Length of a vector value. */
+  vector: 256,
+  /** Size of the spec file, in characters. */
+  specChars: 1_000_000,
+  /** A point's time budget (`timeoutMs`, `--point-timeout`), in ms: one day. */
+  timeoutMs: 86_400_000,
+} as const;

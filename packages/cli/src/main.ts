@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { renderList } from './commands/list.js';
 import { type OrderOptions, runOrder } from './commands/order.js';
@@ -51,6 +50,7 @@ import { MAX_OUTPUT_BYTES } from './output.js';
 import { createProgress } from './progress.js';
 import type { PlotChoice, ProblemDescriptor, SystemDescriptor } from './registry.js';
 import type { ControlSequence, SimulationOutput } from './runner.js';
+import { version } from './version.js';
 
 /** Where the program reads and writes; injectable for tests. */
 export interface Io {
@@ -142,13 +142,44 @@ export const processIo: Io = {
   openFile: openOutputFile,
 };
 
-/** The package version, read from package.json at run time. */
-export function version(): string {
-  const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
-  return pkg.version;
-}
+export { version } from './version.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/**
+ * The descriptor of the last model file loaded, by its name and text: the points of a sweep run
+ * `main` again and again on the same file, which is then parsed, differentiated and compiled once
+ * per worker instead of once per point. A descriptor is a function of (text, name) only.
+ */
+let lastModel:
+  | { readonly name: string; readonly text: string; readonly value: Promise<unknown> }
+  | undefined;
+
+function cachedModel<T>(name: string, text: string, load: () => Promise<T>): Promise<T> {
+  if (lastModel !== undefined && lastModel.name === name && lastModel.text === text)
+    return lastModel.value as Promise<T>;
+  const value = load();
+  lastModel = { name, text, value };
+  // a file that fails to load is not kept: its error is reported by each run that reads it
+  value.catch(() => {
+    if (lastModel?.value === value) lastModel = undefined;
+  });
+  return value;
+}
+
+/** A `simulate --model` file's system (mathjs loads only here, so other commands start fast). */
+export function modelSystem(text: string, name: string): Promise<SystemDescriptor> {
+  return cachedModel(`simulate\0${name}`, text, async () =>
+    (await import('./model/load.js')).loadModelLazily(text, name),
+  );
+}
+
+/** A `solve --model` file's problem. */
+export function modelProblem(text: string, name: string): Promise<ProblemDescriptor> {
+  return cachedModel(`solve\0${name}`, text, async () =>
+    (await import('./model/optimalControl.js')).loadOcpModel(text, name),
+  );
+}
 
 /** Reads an input file through `io` (the safe reader by default). */
 function readInput(io: Io, path: string, flag: string, limit: number): string {
@@ -445,9 +476,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
               '--model',
             );
           const text = readInput(io, opts.model, '--model', MAX_MODEL_BYTES);
-          // mathjs loads only here, so other commands start fast
-          const { loadModel } = await import('./model/index.js');
-          model = loadModel(text, opts.model);
+          model = await modelSystem(text, opts.model);
         } else if (name === undefined) {
           throw new UsageError('missing system name (or give --model FILE)', 'geomech simulate');
         }
@@ -605,9 +634,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
             `give a problem name or --model, not both (got '${name}')`,
             '--model',
           );
-        // mathjs loads only here, so other commands start fast
-        const { loadOcpModel } = await import('./model/optimalControl.js');
-        model = loadOcpModel(readInput(io, opts.model, '--model', MAX_MODEL_BYTES), opts.model);
+        model = await modelProblem(
+          readInput(io, opts.model, '--model', MAX_MODEL_BYTES),
+          opts.model,
+        );
       } else if (name === undefined) {
         throw new UsageError('missing problem name (or give --model FILE)', 'geomech solve');
       }

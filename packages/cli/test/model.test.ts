@@ -19,6 +19,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runSimulate } from '../src/commands/simulate.js';
 import { errorLine, UsageError } from '../src/errors.js';
+import { type Io, main, modelSystem } from '../src/main.js';
 import { analyzeContact, buildContactLagrangian } from '../src/model/contact.js';
 import { FUNCTION_NAMES, RESERVED_NAMES } from '../src/model/expressions.js';
 import { analyzeHolonomic, compileHolonomic } from '../src/model/holonomic.js';
@@ -27,6 +28,7 @@ import { analyzeLagrangeDirac, compileLagrangeDirac } from '../src/model/lagrang
 import { KIND_METHODS } from '../src/model/parse.js';
 import { findSystem, type SystemDescriptor } from '../src/registry.js';
 import type { SimulateRequest, SimulationOutput } from '../src/runner.js';
+import type { SimulateDoc } from './helpers.js';
 
 const examplePath = (name: string) => join(__dirname, '..', 'examples', name);
 const exampleText = (name: string) => readFileSync(examplePath(name), 'utf8');
@@ -961,5 +963,54 @@ describe('model.schema.json agrees with the reader', () => {
       const kind = branch.if.properties.kind.const as keyof typeof KIND_METHODS;
       expect(branch.then.properties.method.enum).toEqual([...KIND_METHODS[kind]]);
     }
+  });
+});
+
+describe('the model descriptor kept between runs (sweep points run main() again and again)', () => {
+  const oscillator = readFileSync(
+    join(__dirname, '..', 'examples', 'damped-oscillator.json'),
+    'utf8',
+  );
+  /** `geomech simulate --model FILE ARGS` in-process, the file's text given. */
+  async function run(file: string, text: string, ...args: string[]) {
+    let stdout = '';
+    const io: Io = {
+      stderrIsTTY: false,
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: () => {},
+      writeFile: () => {},
+      readFile: () => text,
+    };
+    const code = await main(['simulate', '--model', file, ...args], io);
+    // the run's wall time is the one field that differs between identical runs
+    return { code, stdout: stdout.replace(/"wallMs":[0-9.e+-]+/, '"wallMs":0') };
+  }
+
+  it('is reused for the same name and text, with byte-identical output', async () => {
+    const a = await modelSystem(oscillator, 'x.json');
+    expect(await modelSystem(oscillator, 'x.json')).toBe(a);
+    const first = await run('m.json', oscillator, '--steps', '20');
+    const second = await run('m.json', oscillator, '--steps', '20');
+    expect(first.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    // a descriptor built afresh (another path, same base name 'm'): the same bytes
+    expect((await run('dir/m.json', oscillator, '--steps', '20')).stdout).toBe(first.stdout);
+  });
+
+  it('is never reused for a changed file, and a file that fails is not kept', async () => {
+    const a = await modelSystem(oscillator, 'y.json');
+    const changed = oscillator.replace('"k": 1', '"k": 4');
+    expect(changed).not.toBe(oscillator);
+    expect(await modelSystem(changed, 'y.json')).not.toBe(a);
+    const before = await run('y.json', oscillator, '--steps', '20');
+    const after = await run('y.json', changed, '--steps', '20');
+    const lastQ = (text: string) => (JSON.parse(text) as SimulateDoc).series.q!.at(-1);
+    expect(lastQ(after.stdout)).not.toEqual(lastQ(before.stdout));
+    const broken = oscillator.replace('0.5*xdot^2', '0.5*xdot^^2');
+    expect((await run('y.json', broken, '--steps', '20')).code).toBe(2);
+    expect((await run('y.json', broken, '--steps', '20')).code).toBe(2);
+    expect((await run('y.json', oscillator, '--steps', '20')).stdout).toBe(before.stdout);
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeShards } from '../src/commands/merge.js';
 import { renderSweepPlot } from '../src/sweep/plot.js';
+import { timeoutRow } from '../src/sweep/point.js';
 import {
   axisNames,
   counterUniform,
@@ -105,6 +106,9 @@ describe('spec validation names the field', () => {
     ],
     ['plot axis not swept', { plot: { x: 'param.g' } }, 's.json: plot.x'],
     ['plot value not an output', { plot: { value: 'cost' } }, 's.json: plot.value'],
+    ['time budget not an integer', { timeoutMs: 1.5 }, 's.json: timeoutMs'],
+    ['time budget of 0 ms', { timeoutMs: 0 }, 's.json: timeoutMs'],
+    ['time budget over one day', { timeoutMs: 86_400_001 }, 's.json: timeoutMs'],
   ];
   for (const [what, extra, where] of cases) it(what, () => expect(whereOf(extra)).toBe(where));
 
@@ -273,6 +277,28 @@ describe('tables', () => {
     );
   });
 
+  it('a timed-out point is counted in the header only when there is one', () => {
+    const spec = parseSweepSpec(JSON.stringify({ ...base, timeoutMs: 250 }), 's.json');
+    expect(spec.timeoutMs).toBe(250);
+    const late = timeoutRow(spec, 1, 250);
+    expect(late).toEqual([
+      1,
+      0.05,
+      'timeout',
+      null,
+      'no result within the point time budget of 250 ms',
+    ]);
+    const cols = tableColumns(['h'], ['final:q[0]']);
+    const ok: Row = [0, 0.1, 'ok', 0.5, null];
+    expect(tableJson(header, cols, [ok, late]).split('\n')[0]).toBe(
+      '{"sweep":{"command":"simulate","system":"pendulum","points":5,"failed":0,"invalid":0,"timeout":1,"specHash":"abc"},"columns":["index","h","status","final:q[0]","error"],"rows":[',
+    );
+    expect(tableJson(header, cols, [ok]).split('\n')[0]).toContain('"invalid":0,"specHash"');
+    expect(tableCsv(cols, [late]).split('\n')[1]).toBe(
+      '1,0.05,timeout,,no result within the point time budget of 250 ms',
+    );
+  });
+
   it('merge joins shards in any order into the single table, byte for byte', () => {
     const shards = [0, 1, 2].map((k) =>
       readTable(
@@ -402,8 +428,10 @@ describe('sweep.schema.json agrees with the reader', () => {
         'problem',
         'samples',
         'system',
+        'timeoutMs',
       ].sort(),
     );
+    expect(schema.properties.timeoutMs.maximum).toBe(SWEEP_LIMITS.timeoutMs);
     expect(schema.properties.command.enum).toEqual(['simulate', 'solve', 'order']);
     expect(schema.properties.outputs.items.oneOf[1].properties.stat.enum).toEqual([
       ...SERIES_STATS,

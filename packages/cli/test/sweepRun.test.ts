@@ -124,6 +124,66 @@ describe('worker threads', SLOW, () => {
     expect(lines[4]).toMatch(/^3,0\.1,ok,/);
   });
 
+  it('a point over its time budget is recorded as timeout, its worker replaced, the sweep goes on', async () => {
+    // point 1 runs 5·10⁷ RATTLE steps (tens of seconds): it cannot finish within 1.5 s; the
+    // others take milliseconds
+    const doc = {
+      command: 'simulate',
+      system: 'pendulum',
+      options: { method: 'rattle', h: 0.01 },
+      grid: { steps: [20, 50_000_000, 30, 40] },
+      outputs: ['final:q[0]', 'newtonIterations'],
+      timeoutMs: 1500,
+    };
+    const spec = write('timeout.sweep.json', doc);
+    const started = performance.now();
+    const [one, two] = await Promise.all([
+      run('sweep', spec, '--workers', '1'),
+      run('sweep', spec, '--workers', '2'),
+    ]);
+    // far below the long point's own run time: it was stopped, not waited for
+    expect(performance.now() - started).toBeLessThan(30_000);
+    for (const r of [one, two]) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+    }
+    // deterministic: the same bytes whichever worker ran (and lost) the long point
+    expect(two.stdout).toBe(one.stdout);
+    const table = readTable(one.stdout, 'stdout');
+    expect(table.rows.map((r) => r[2])).toEqual(['ok', 'timeout', 'ok', 'ok']);
+    expect(table.rows[1]).toEqual([
+      1,
+      50_000_000,
+      'timeout',
+      null,
+      null,
+      'no result within the point time budget of 1500 ms',
+    ]);
+    expect(one.stdout).toContain('"failed":0,"invalid":0,"timeout":1,');
+    // the points after the replaced worker ran as in a sweep without the long point
+    const short = write('short.sweep.json', { ...doc, grid: { steps: [20, 30, 40] } });
+    const reference = readTable((await run('sweep', short, '--workers', '1')).stdout, 'stdout');
+    expect(table.rows.filter((r) => r[0] !== 1).map((r) => r.slice(1))).toEqual(
+      reference.rows.map((r) => r.slice(1)),
+    );
+    // the flag overrides the spec's budget: 1 ms times every point out
+    const flagged = readTable(
+      (await run('sweep', short, '--workers', '1', '--point-timeout', '1')).stdout,
+      'stdout',
+    );
+    expect(flagged.rows.map((r) => r[2])).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(flagged.rows[0]![5]).toBe('no result within the point time budget of 1 ms');
+    // … and a budget of 0 ms or over one day is refused before any work
+    const zero = await run('sweep', short, '--point-timeout', '0');
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(ERROR_LINE);
+    expect(zero.stderr).toContain('--point-timeout');
+    const bad = write('bad-timeout.sweep.json', { ...doc, timeoutMs: 86_400_001 });
+    const over = await run('sweep', bad);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain('timeoutMs');
+  });
+
   it('every point invalid is a bad spec: exit 2 and one line, the table still written', async () => {
     const spec = write('invalid.sweep.json', {
       command: 'simulate',

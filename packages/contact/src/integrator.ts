@@ -665,7 +665,13 @@ export class ContactIntegrator extends ContactStepper {
       throw error;
     }
     const x = result.x;
-    const sigma = checkSigma(Ld.Dz(qk, x, zk, tk), k, this.sigmaTol);
+    // σ = 1 + D_z L_d, checked as checkSigma does; checkSigma itself (which throws) only on the
+    // cold path: a double returned by a call V8 does not inline is boxed, 16 B per step
+    const dz = Ld.Dz(qk, x, zk, tk);
+    const sigma = 1 + dz;
+    const tol = this.sigmaTol;
+    if (!Number.isFinite(sigma) || Math.abs(sigma) < tol * Math.max(1, Math.abs(dz)))
+      checkSigma(dz, k, tol);
     if (!result.converged) throw new NewtonDivergedError(result.iterations, result.residualNorm, k);
     this.lastIterations = result.iterations;
     this.lastResidual = result.residualNorm;

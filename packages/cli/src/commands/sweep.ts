@@ -26,7 +26,8 @@ import { UsageError } from '../errors.js';
 import type { Io } from '../main.js';
 import { createProgress } from '../progress.js';
 import { renderSweepPlot } from '../sweep/plot.js';
-import { runPool } from '../sweep/pool.js';
+import { timeoutRow } from '../sweep/point.js';
+import { type PoolTimeout, runPool } from '../sweep/pool.js';
 import {
   axisNames,
   type PlotSpec,
@@ -49,12 +50,13 @@ import {
   tableJson,
 } from '../sweep/table.js';
 import type { WorkerInit } from '../sweep/worker.js';
-import { parsePositiveInt } from '../values.js';
+import { parseCount, parsePositiveInt } from '../values.js';
 import { resolveFormat } from './simulate.js';
 
 /** Raw options of `geomech sweep`. */
 export interface SweepOptions {
   workers?: string;
+  pointTimeout?: string;
   shard?: string;
   resume?: boolean;
   out?: string;
@@ -119,8 +121,8 @@ async function loadSpec(
     // a malformed model is one error before the sweep, not one per point (simulate's model
     // files; solve's optimal-control files are checked by the solve command, point by point)
     if (spec.command === 'simulate') {
-      const { loadModel } = await import('../model/index.js');
-      loadModel(modelText, modelPath);
+      const { loadModelLazily } = await import('../model/load.js');
+      await loadModelLazily(modelText, modelPath);
     }
     files.push([modelPath, modelText]);
   }
@@ -207,7 +209,17 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
       'a shard file is JSON (merge the shards, then choose csv)',
       o.format === undefined ? '--out' : '--format',
     );
+  const flagTimeout =
+    o.pointTimeout === undefined
+      ? undefined
+      : parseCount(o.pointTimeout, '--point-timeout', 1, SWEEP_LIMITS.timeoutMs, 'the budget');
   const { spec, init, header } = await loadSpec(specPath);
+  // --point-timeout overrides the spec's timeoutMs
+  const budget = flagTimeout ?? spec.timeoutMs;
+  const timeout: PoolTimeout | undefined =
+    budget === undefined
+      ? undefined
+      : { ms: budget, row: (index) => timeoutRow(spec, index, budget) };
   const columns = tableColumns(
     axisNames(spec),
     spec.outputs.map((x) => x.name),
@@ -245,15 +257,21 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
   let failed = 0;
   const statusAt = columns.indexOf('status');
   try {
-    await runPool(init, todo, workers, (row) => {
-      done.set(row[0] as number, row);
-      if (row[statusAt] !== 'ok') failed++;
-      if (fd !== undefined) writeSync(fd, `${JSON.stringify(row)}\n`);
-      bar.update(
-        `point ${done.size} of ${mine.length}${failed > 0 ? ` (${failed} failed)` : ''}`,
-        done.size / mine.length,
-      );
-    });
+    await runPool(
+      init,
+      todo,
+      workers,
+      (row) => {
+        done.set(row[0] as number, row);
+        if (row[statusAt] !== 'ok') failed++;
+        if (fd !== undefined) writeSync(fd, `${JSON.stringify(row)}\n`);
+        bar.update(
+          `point ${done.size} of ${mine.length}${failed > 0 ? ` (${failed} failed)` : ''}`,
+          done.size / mine.length,
+        );
+      },
+      timeout,
+    );
   } finally {
     bar.done();
     if (fd !== undefined) closeSync(fd);

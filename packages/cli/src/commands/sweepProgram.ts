@@ -1,14 +1,15 @@
 /**
  * Commander wiring of `geomech sweep` and `geomech merge` (kept out of main.ts, which only calls
- * {@link addSweepCommands}).
+ * {@link addSweepCommands}). The commands' modules are imported when they run, so that the other
+ * commands (and `--version`) do not load them.
  *
  * @module
  */
 import { type Command, Option } from 'commander';
+import { SWEEP_LIMITS } from '../limits.js';
 import type { Io } from '../main.js';
-import { SWEEP_LIMITS } from '../sweep/spec.js';
-import { type MergeOptions, runMerge } from './merge.js';
-import { runSweep, type SweepOptions } from './sweep.js';
+import type { MergeOptions } from './merge.js';
+import type { SweepOptions } from './sweep.js';
 
 const formatOption = () =>
   new Option(
@@ -29,6 +30,10 @@ export function addSweepCommands(program: Command, io: Io): void {
       `worker threads (default: the number of cores; at most ${SWEEP_LIMITS.workers})`,
     )
     .option(
+      '--point-timeout <ms>',
+      `time budget of each point in ms (overrides the spec's timeoutMs; at most ${SWEEP_LIMITS.timeoutMs}): a point still running is recorded with status timeout and its worker replaced`,
+    )
+    .option(
       '--shard <K/N>',
       'run only the points with index mod N = K (0-based) and write a shard file',
     )
@@ -41,8 +46,8 @@ export function addSweepCommands(program: Command, io: Io): void {
       'after',
       `
 The table has a row per point, ordered by point index: index, the swept coordinates, status
-(ok | failed | invalid), the spec's outputs, error. A failing point is recorded and the sweep goes
-on. Limits: ${SWEEP_LIMITS.points} points, ${SWEEP_LIMITS.axes} axes, ${SWEEP_LIMITS.outputs} outputs, ${SWEEP_LIMITS.workers} workers.
+(ok | failed | invalid | timeout), the spec's outputs, error. A failing point is recorded and the
+sweep goes on; so is a point over its time budget (timeoutMs in the spec, or --point-timeout). Limits: ${SWEEP_LIMITS.points} points, ${SWEEP_LIMITS.axes} axes, ${SWEEP_LIMITS.outputs} outputs, ${SWEEP_LIMITS.workers} workers.
 
 Examples:
   $ geomech sweep examples/ziegler-stability.sweep.json --out ziegler.csv --plot ziegler.svg
@@ -51,6 +56,8 @@ Examples:
   $ geomech merge shard-*.json --out table.csv`,
     )
     .action(async (spec: string, opts: SweepOptions) => {
+      // imported when run: the sweep's plots load @geomech/core, which other commands may not need
+      const { runSweep } = await import('./sweep.js');
       await runSweep(spec, opts, io);
     });
 
@@ -66,6 +73,7 @@ Examples:
       '\nExamples:\n  $ geomech merge shard-0.json shard-1.json shard-2.json --out table.csv\n  $ geomech merge shards/*.json --plot map.svg > table.json',
     )
     .action(async (files: string[], opts: MergeOptions) => {
+      const { runMerge } = await import('./merge.js');
       await runMerge(files, opts, io);
     });
 }

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type Io, main } from '../main.js';
+import { type Io, main, modelProblem, modelSystem } from '../main.js';
+import { findProblem, findSystem } from '../registry.js';
 import { axisNames, type OutputSpec, pointArgv, pointCoordinates, type SweepSpec } from './spec.js';
 import type { Cell, PointStatus, Row } from './table.js';
 
@@ -171,6 +172,57 @@ export async function runPoint(
     values = summarize(spec, undefined, wallMs);
   }
   return [index, ...pointCoordinates(spec, index), status, ...values, error];
+}
+
+/**
+ * The row of point `index` when it ran out of its time budget of `ms` ms: status `timeout`, every
+ * output null (nothing was measured), the reason in the error column. A function of the point and
+ * the budget only, so a sweep whose slow points time out still writes the same bytes every run.
+ *
+ * @example
+ * ```ts
+ * const spec = parseSweepSpec(
+ *   '{"command":"simulate","system":"pendulum","grid":{"h":[0.1]},"outputs":["final:q[0]"],"timeoutMs":50}',
+ *   'spec.json',
+ * );
+ * timeoutRow(spec, 0, 50); // [0, 0.1, 'timeout', null, 'no result within the point time budget of 50 ms']
+ * ```
+ */
+export function timeoutRow(spec: SweepSpec, index: number, ms: number): Row {
+  return [
+    index,
+    ...pointCoordinates(spec, index),
+    'timeout',
+    ...spec.outputs.map(() => null),
+    `no result within the point time budget of ${ms} ms`,
+  ];
+}
+
+/**
+ * Loads what the points of `spec` run, before the first one starts (a point's time budget then
+ * does not pay for it): the built-in system's or problem's runner and its package, or the model
+ * file's analysis (kept for the points, see `modelSystem`). Never throws: a target that cannot be
+ * loaded is reported by each point, as without this step.
+ */
+export async function preparePoints(
+  spec: SweepSpec,
+  files: PointFiles,
+  modelPath: string | undefined,
+): Promise<void> {
+  try {
+    if (spec.model !== undefined) {
+      const text = modelPath === undefined ? undefined : files.get(modelPath);
+      if (text === undefined || modelPath === undefined) return;
+      if (spec.command === 'solve') await (await modelProblem(text, modelPath)).load();
+      else await (await modelSystem(text, modelPath)).load();
+    } else if (spec.command === 'solve') await findProblem(spec.target!)?.load();
+    else {
+      await findSystem(spec.target!, 'system')?.load();
+      if (spec.command === 'order') await import('@geomech/core');
+    }
+  } catch {
+    // reported by the points
+  }
 }
 
 /** The number of coordinate columns of a spec's rows. */

@@ -5,6 +5,14 @@
  * to `onRow` as it arrives. The rows' order of arrival depends on timing; the caller sorts
  * them by index, so the table does not depend on the number of workers.
  *
+ * With a point budget (`timeoutMs`), a worker's running point is the first of the indices sent to
+ * it and not yet answered (a worker runs its queue in order); its clock starts when the worker says
+ * it is ready (spec read, the point's modules loaded) or when the row of the point before arrives.
+ * A point still running after the budget gets the caller's timeout row, its worker is terminated
+ * (which stops even a tight loop) and replaced by a new one, and the points queued behind it go to
+ * the front of the work still to hand out. The clock is read on the main thread, so a point is
+ * given at least its budget (plus a message's delay), never less.
+ *
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -25,71 +33,136 @@ function workerPath(): string {
 /** Largest batch handed to one worker at a time. */
 const MAX_BATCH = 16;
 
+/** The point budget of {@link runPool}. */
+export interface PoolTimeout {
+  /** A point's budget in ms (an integer ≥ 1). */
+  readonly ms: number;
+  /** The row recorded for point `index` when it runs out of time. */
+  readonly row: (index: number) => Row;
+}
+
+/** One worker and the indices sent to it, in the order it runs them. */
+interface Slot {
+  readonly worker: Worker;
+  readonly queue: number[];
+  /** The worker has loaded what its points need; the clock of `queue[0]` runs. */
+  ready: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Terminated after a timeout (or at the end): its late messages and its exit are ignored. */
+  retired: boolean;
+}
+
 /**
  * Runs `indices` over `workers` threads. Resolves when every point has a row; rejects if a worker
- * dies (a crash, not a failing point: failing points come back as rows).
+ * dies (a crash, not a failing point: failing points come back as rows). With `timeout`, a point
+ * over its budget is recorded with `timeout.row(index)` and its worker replaced.
  */
 export function runPool(
   init: WorkerInit,
   indices: readonly number[],
   workers: number,
   onRow: (row: Row) => void,
+  timeout?: PoolTimeout,
 ): Promise<void> {
   if (indices.length === 0) return Promise.resolve();
   const count = Math.max(1, Math.min(workers, indices.length));
   const path = workerPath();
   return new Promise((resolve, reject) => {
     let next = 0;
+    // points taken back from a replaced worker, handed out before the rest
+    const requeued: number[] = [];
     let remaining = indices.length;
     let failed = false;
-    const pool: Worker[] = [];
+    const pool = new Set<Slot>();
+    const stop = (slot: Slot) => {
+      slot.retired = true;
+      if (slot.timer !== undefined) clearTimeout(slot.timer);
+      slot.timer = undefined;
+      void slot.worker.terminate();
+    };
     const finish = (err?: unknown) => {
       if (failed) return;
       if (err !== undefined) failed = true;
-      for (const w of pool) void w.terminate();
+      for (const slot of pool) stop(slot);
+      pool.clear();
       if (err !== undefined) reject(err);
       else resolve();
     };
-    const inFlight = new Map<Worker, number>();
-    const feed = (w: Worker) => {
-      if (next >= indices.length) return;
+    const feed = (slot: Slot) => {
+      const left = requeued.length + indices.length - next;
+      if (left === 0) return;
       // batches shrink towards the end, so the workers finish together
-      const size = Math.max(
-        1,
-        Math.min(MAX_BATCH, Math.floor((indices.length - next) / (4 * count))),
-      );
-      const batch = indices.slice(next, next + size);
-      next += batch.length;
-      inFlight.set(w, (inFlight.get(w) ?? 0) + batch.length);
-      w.postMessage({ indices: batch } satisfies ToWorker);
+      const size = Math.max(1, Math.min(MAX_BATCH, Math.floor(left / (4 * count))));
+      const batch = requeued.splice(0, size);
+      while (batch.length < size && next < indices.length) batch.push(indices[next++]!);
+      slot.queue.push(...batch);
+      slot.worker.postMessage({ indices: batch } satisfies ToWorker);
     };
-    for (let k = 0; k < count; k++) {
-      const w = new Worker(path, { workerData: init });
-      pool.push(w);
+    /** (Re)starts the clock of the slot's running point, or stops it when the slot is idle. */
+    const arm = (slot: Slot) => {
+      if (timeout === undefined || !slot.ready) return;
+      if (slot.timer !== undefined) clearTimeout(slot.timer);
+      slot.timer = slot.queue.length === 0 ? undefined : setTimeout(() => expire(slot), timeout.ms);
+    };
+    const deliver = (row: Row): boolean => {
+      try {
+        onRow(row);
+      } catch (err) {
+        finish(err);
+        return false;
+      }
+      remaining--;
+      if (remaining === 0) {
+        finish();
+        return false;
+      }
+      return true;
+    };
+    /** The running point of `slot` is over its budget: record it, replace the worker. */
+    const expire = (slot: Slot) => {
+      if (slot.retired || failed) return;
+      slot.timer = undefined;
+      const index = slot.queue.shift()!;
+      pool.delete(slot);
+      stop(slot);
+      requeued.unshift(...slot.queue);
+      if (!deliver(timeout!.row(index))) return;
+      spawn();
+    };
+    const spawn = () => {
+      const slot: Slot = {
+        worker: new Worker(path, { workerData: init }),
+        queue: [],
+        ready: false,
+        timer: undefined,
+        retired: false,
+      };
+      pool.add(slot);
+      const w = slot.worker;
       w.on('message', (msg: FromWorker) => {
-        try {
-          onRow(msg.row);
-        } catch (err) {
-          finish(err);
+        if (slot.retired) return;
+        if ('ready' in msg) {
+          slot.ready = true;
+          arm(slot);
           return;
         }
-        remaining--;
-        if (remaining === 0) {
-          finish();
-          return;
-        }
+        slot.queue.shift();
+        if (!deliver(msg.row)) return;
         // keep a batch queued behind the running points: a late main thread (a loaded machine)
         // does not leave the worker idle
-        const left = inFlight.get(w)! - 1;
-        inFlight.set(w, left);
-        if (left <= MAX_BATCH) feed(w);
+        if (slot.queue.length <= MAX_BATCH) feed(slot);
+        arm(slot);
       });
-      w.on('error', (err) => finish(err));
+      w.on('error', (err) => {
+        if (!slot.retired) finish(err);
+      });
       w.on('exit', (code) => {
-        if (remaining > 0 && !failed) finish(new Error(`a sweep worker exited with code ${code}`));
+        if (!slot.retired && remaining > 0 && !failed)
+          finish(new Error(`a sweep worker exited with code ${code}`));
       });
-      feed(w);
-      feed(w);
-    }
+      feed(slot);
+      feed(slot);
+    };
+    for (let k = 0; k < count; k++) spawn();
   });
 }

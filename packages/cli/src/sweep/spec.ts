@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
+import { SWEEP_LIMITS } from '../limits.js';
 
 /** The commands a point may run. */
 export const SWEEP_COMMANDS = ['simulate', 'solve', 'order'] as const;
@@ -22,25 +23,8 @@ export type SweepCommand = (typeof SWEEP_COMMANDS)[number];
 /** A point coordinate: a number, a name (method, a solve choice such as `map`) or a vector. */
 export type AxisValue = number | string | readonly number[];
 
-/** Limits checked before any work (each refused with exit code 2 and one line). */
-export const SWEEP_LIMITS = {
-  /** Points of one sweep (grid size × samples). */
-  points: 1_000_000,
-  /** Values of one grid axis. */
-  axisValues: 100_000,
-  /** Grid axes plus sampled variables. */
-  axes: 16,
-  /** Summary outputs per point. */
-  outputs: 64,
-  /** Worker threads. */
-  workers: 256,
-  /** Shards of one sweep (`--shard K/N`). */
-  shards: 100_000,
-  /** Length of a vector value. */
-  vector: 256,
-  /** Size of the spec file, in characters. */
-  specChars: 1_000_000,
-} as const;
+/** Limits checked before any work (in `../limits.ts`, which `--help` reads without this module). */
+export { SWEEP_LIMITS } from '../limits.js';
 
 /** Option keys (the command-line flags without `--`) each command accepts, besides param/init. */
 const OPTION_KEYS: Record<SweepCommand, readonly string[]> = {
@@ -129,6 +113,11 @@ export interface SweepSpec {
     | undefined;
   readonly outputs: readonly OutputSpec[];
   readonly plot: PlotSpec | undefined;
+  /**
+   * A point's time budget in ms (`timeoutMs`): a point still running after it is recorded with
+   * status `timeout` and its worker replaced. Undefined: no budget.
+   */
+  readonly timeoutMs: number | undefined;
   /** Number of points: grid size × sample count. */
   readonly points: number;
 }
@@ -351,6 +340,7 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
       'samples',
       'outputs',
       'plot',
+      'timeoutMs',
     ],
     '',
   );
@@ -556,6 +546,11 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     plot = p;
   }
 
+  const timeoutMs =
+    doc.timeoutMs === undefined
+      ? undefined
+      : c.integer(doc.timeoutMs, 'timeoutMs', 1, SWEEP_LIMITS.timeoutMs);
+
   return {
     command: cmd,
     target: which === 'model' ? undefined : name,
@@ -567,6 +562,7 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     samples,
     outputs,
     plot,
+    timeoutMs,
     points,
   };
 }

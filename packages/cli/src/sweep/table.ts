@@ -12,8 +12,11 @@ import type { AxisValue, PlotSpec } from './spec.js';
 /** A table cell: a coordinate, a summary value, a status or an error text; null when absent. */
 export type Cell = AxisValue | boolean | null;
 
-/** Row status: the point's exit code 0, 1 (numerical failure) or 2 (bad input). */
-export type PointStatus = 'ok' | 'failed' | 'invalid';
+/**
+ * Row status: the point's exit code 0 (`ok`), 1 (`failed`, a numerical failure) or 2 (`invalid`,
+ * bad input), or `timeout` (still running after the spec's `timeoutMs`; its worker was replaced).
+ */
+export type PointStatus = 'ok' | 'failed' | 'invalid' | 'timeout';
 
 /** What identifies a table: the spec it comes from. */
 export interface TableHeader {
@@ -42,14 +45,21 @@ export function tableColumns(axes: readonly string[], outputs: readonly string[]
 
 const cellJson = (c: Cell): string => JSON.stringify(c);
 
+/**
+ * The table's `sweep` header: counts of failed and invalid points, and of timed-out points only
+ * when there are any (so tables without a point budget read as before).
+ */
 function headerJson(h: TableHeader, rows: readonly Row[], statusColumn: number): string {
   let failed = 0;
   let invalid = 0;
+  let timeout = 0;
   for (const r of rows) {
     if (r[statusColumn] === 'failed') failed++;
     else if (r[statusColumn] === 'invalid') invalid++;
+    else if (r[statusColumn] === 'timeout') timeout++;
   }
-  return `{"command":${JSON.stringify(h.command)},${JSON.stringify(h.target[0])}:${JSON.stringify(h.target[1])},"points":${h.points},"failed":${failed},"invalid":${invalid},"specHash":${JSON.stringify(h.specHash)}}`;
+  const timedOut = timeout > 0 ? `,"timeout":${timeout}` : '';
+  return `{"command":${JSON.stringify(h.command)},${JSON.stringify(h.target[0])}:${JSON.stringify(h.target[1])},"points":${h.points},"failed":${failed},"invalid":${invalid}${timedOut},"specHash":${JSON.stringify(h.specHash)}}`;
 }
 
 function rowsJson(rows: readonly Row[]): string {
@@ -59,7 +69,8 @@ function rowsJson(rows: readonly Row[]): string {
 }
 
 /**
- * The JSON table: `{"sweep": {command, system|problem|model, points, failed, invalid, specHash},
+ * The JSON table: `{"sweep": {command, system|problem|model, points, failed, invalid, [timeout,]
+ * specHash},
  * "columns": [...], "rows": [[...], ...]}`, one row per line.
  */
 export function tableJson(

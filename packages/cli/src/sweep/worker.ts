@@ -1,11 +1,12 @@
 /**
- * The sweep's worker thread: reads the spec once from `workerData`, then runs the batches of point
- * indices the main thread sends and posts one row per point, in the order it ran them.
+ * The sweep's worker thread: reads the spec once from `workerData`, loads the modules its points
+ * need, says it is ready, then runs the batches of point indices the main thread sends and posts
+ * one row per point, in the order it ran them.
  *
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { runPoint } from './point.js';
+import { preparePoints, runPoint } from './point.js';
 import { parseSweepSpec } from './spec.js';
 import type { Row } from './table.js';
 
@@ -20,8 +21,11 @@ export interface WorkerInit {
 
 /** Main thread → worker: queue these points (or stop). */
 export type ToWorker = { readonly indices: readonly number[] } | { readonly stop: true };
-/** Worker → main thread: one finished row. */
-export type FromWorker = { readonly row: Row };
+/**
+ * Worker → main thread: ready (once, when the modules of the points are loaded: a point's time
+ * budget counts from then), or one finished row.
+ */
+export type FromWorker = { readonly ready: true } | { readonly row: Row };
 
 const init = workerData as WorkerInit;
 const spec = parseSweepSpec(init.specText, init.specFile);
@@ -31,6 +35,7 @@ const port = parentPort!;
 // one queue, drained by one loop: the main thread sends the next batch before this one is done,
 // so the worker never waits for a message round trip between points
 const queue: number[] = [];
+let ready = false;
 let draining = false;
 async function drain(): Promise<void> {
   draining = true;
@@ -48,5 +53,10 @@ port.on('message', (msg: ToWorker) => {
     return;
   }
   queue.push(...msg.indices);
-  if (!draining) void drain();
+  if (ready && !draining) void drain();
 });
+
+await preparePoints(spec, files, init.modelPath);
+ready = true;
+port.postMessage({ ready: true } satisfies FromWorker);
+if (!draining) void drain();

@@ -1,0 +1,175 @@
+// Start-up of the `geomech` process (issue 20): the CPU time (user + system, the kernel's
+// accounting of the finished child, read by wait4) and the wall time of whole processes, from exec
+// to exit, for `--version`, a 10-step built-in run and a model file against the equivalent
+// built-in at 10 and 10⁶ steps. Run after a build: `node packages/cli/bench/startup.mjs`
+// (`--quick`: fewer runs; `--runs=N`; `--json`: the `@@RESULT` line with the markdown section).
+//
+// Commands of one comparison alternate (A B A B …), so a change of the machine's load weighs on
+// both alike; each row reports the median and the min–max of its runs, and each ratio is the
+// median of the per-pair ratios. CPU time, not wall time, is the figure of merit on this shared
+// machine (other processes' load lengthens wall time, barely CPU time).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const QUICK = process.argv.includes('--quick');
+const JSON_OUT = process.argv.includes('--json');
+const runsFlag = process.argv.find((a) => a.startsWith('--runs='));
+/** Runs per command (`--runs=N` overrides; 1 is a smoke test of the script). */
+const RUNS = runsFlag ? Number(runsFlag.slice(7)) : QUICK ? 10 : 20;
+/** Runs of the 10⁶-step rows (each takes a second or more). */
+const BIG_RUNS = Math.min(RUNS, Math.max(5, RUNS >> 1));
+const bin = fileURLToPath(new URL('../bin/geomech.js', import.meta.url));
+const examples = fileURLToPath(new URL('../examples/', import.meta.url));
+const note = (s) => process.stderr.write(`${s}\n`);
+
+// wait4 gives the child's own rusage (µs resolution); python only forks and waits, its own start
+// is not counted
+const WAIT4 = `
+import os, sys, time
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+print(ru.ru_utime + ru.ru_stime, wall, os.waitstatus_to_exitcode(status))
+`;
+
+const dir = mkdtempSync(join(os.tmpdir(), 'geomech-startup-'));
+const helper = join(dir, 'wait4.py');
+writeFileSync(helper, WAIT4);
+
+/** One run of the command line `cmd`: CPU seconds, wall seconds. */
+function once(cmd) {
+  const r = spawnSync('python3', [helper, ...cmd], { encoding: 'utf8' });
+  const [cpu, wall, code] = r.stdout.trim().split(/\s+/).map(Number);
+  if (code !== 0) throw new Error(`${cmd.join(' ')}: exit ${code}\n${r.stderr}`);
+  return { cpu, wall };
+}
+/** `geomech ARGS` as a command line. */
+const geomech = (...args) => [process.execPath, bin, ...args];
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+
+/** Runs the commands of `cases` alternately, RUNS times each after one warm-up round. */
+function compare(cases, runs = RUNS) {
+  for (const c of cases) once(c.cmd);
+  const samples = cases.map(() => ({ cpu: [], wall: [] }));
+  for (let k = 0; k < runs; k++)
+    cases.forEach((c, i) => {
+      const r = once(c.cmd);
+      samples[i].cpu.push(r.cpu);
+      samples[i].wall.push(r.wall);
+    });
+  return cases.map((c, i) => ({
+    ...c,
+    cpu: stats(samples[i].cpu),
+    wall: stats(samples[i].wall),
+    cpuSamples: samples[i].cpu,
+  }));
+}
+
+/** Median over the runs of the per-pair ratio of CPU times a/b. */
+const pairedRatio = (a, b) => median(a.cpuSamples.map((x, k) => x / b.cpuSamples[k]));
+
+const load0 = os.loadavg();
+note('start-up: node alone, --version, 10-step built-in runs');
+const bare = compare([
+  { name: '`node -e 0` (the floor: Node.js itself)', cmd: [process.execPath, '-e', '0'] },
+  { name: '`geomech --version`', cmd: geomech('--version') },
+  {
+    name: '`geomech simulate pendulum --steps 10`',
+    cmd: geomech('simulate', 'pendulum', '--steps', '10'),
+  },
+  {
+    name: '`geomech simulate damped-oscillator --steps 10`',
+    cmd: geomech('simulate', 'damped-oscillator', '--steps', '10'),
+  },
+  {
+    name: '`geomech simulate rigid-body --steps 10`',
+    cmd: geomech('simulate', 'rigid-body', '--steps', '10'),
+  },
+]);
+
+note('start-up: model files against the built-ins');
+const model = join(examples, 'pendulum.json');
+const oscillator = join(examples, 'damped-oscillator.json');
+const pairs = [];
+for (const steps of [10, 1_000_000]) {
+  const every = String(Math.max(1, steps / 10));
+  const common = ['--h', '0.01', '--steps', String(steps), '--every', every, '--quiet'];
+  const [file, builtin] = compare(
+    [
+      {
+        name: `pendulum model file, dirac-1, ${steps} steps`,
+        cmd: geomech('simulate', '--model', model, '--method', 'dirac-1', ...common),
+      },
+      {
+        name: `built-in pendulum, dirac-1, ${steps} steps`,
+        cmd: geomech('simulate', 'pendulum', '--method', 'dirac-1', ...common),
+      },
+    ],
+    steps > 1000 ? BIG_RUNS : RUNS,
+  );
+  pairs.push({ steps, file, builtin, ratio: pairedRatio(file, builtin) });
+  const [cfile, cbuiltin] = compare(
+    [
+      {
+        name: `damped-oscillator model file, midpoint, ${steps} steps`,
+        cmd: geomech('simulate', '--model', oscillator, '--method', 'midpoint', ...common),
+      },
+      {
+        name: `built-in damped-oscillator, midpoint, ${steps} steps`,
+        cmd: geomech('simulate', 'damped-oscillator', '--method', 'midpoint', ...common),
+      },
+    ],
+    steps > 1000 ? BIG_RUNS : RUNS,
+  );
+  pairs.push({ steps, file: cfile, builtin: cbuiltin, ratio: pairedRatio(cfile, cbuiltin) });
+}
+const load1 = os.loadavg();
+rmSync(dir, { recursive: true, force: true });
+
+const ms = (s) => (s * 1000).toFixed(1);
+const cell = (s) => `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})`;
+const markdown = [
+  '## Start-up of the `geomech` process (issue 20)',
+  '',
+  `Measured by \`node packages/cli/bench/startup.mjs\`${QUICK ? ' --quick' : ''}: whole processes from exec to exit, CPU = user + system of the child (wait4), median (min–max) of ${RUNS} runs (${BIG_RUNS} for the 10⁶-step rows) after a warm-up run, the commands of one table alternating. Load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at the end; Node ${process.version}.`,
+  '',
+  '| command | CPU ms | wall ms |',
+  '|---|---:|---:|',
+  ...bare.map((r) => `| ${r.name} | ${cell(r.cpu)} | ${cell(r.wall)} |`),
+  '',
+  '| model file against the equivalent built-in (h = 0.01, `--every` steps/10, `--quiet`) | CPU ms | wall ms | CPU ratio file / built-in (paired median) | target |',
+  '|---|---:|---:|---:|---:|',
+  ...pairs.flatMap((p) => [
+    `| ${p.file.name} | ${cell(p.file.cpu)} | ${cell(p.file.wall)} | **${p.ratio.toFixed(2)}×** | ${p.steps <= 10 ? '≤ 1.5×' : '≤ 1.2×'} |`,
+    `| ${p.builtin.name} | ${cell(p.builtin.cpu)} | ${cell(p.builtin.wall)} | | |`,
+  ]),
+  '',
+];
+const strip = (r) => ({ name: r.name, cmd: r.cmd.slice(1), cpu: r.cpu, wall: r.wall });
+const result = {
+  runs: RUNS,
+  load: [load0, load1],
+  bare: bare.map(strip),
+  pairs: pairs.map((p) => ({
+    steps: p.steps,
+    ratio: p.ratio,
+    file: strip(p.file),
+    builtin: strip(p.builtin),
+  })),
+  markdown,
+};
+if (JSON_OUT) process.stdout.write(`@@RESULT ${JSON.stringify(result)}\n`);
+else process.stdout.write(`${markdown.join('\n')}\n`);
