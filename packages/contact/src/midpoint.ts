@@ -124,7 +124,11 @@ export class MidpointHerglotz extends ContactStepper {
    * n = 1, unforced, autonomous V: the step runs a scalar Newton iteration with the stopping rule
    * of core's NewtonSolver (|G| ≤ tol, or a full step |Δx| ≤ NEWTON_DEFAULT_STEP_TOL·max(1, |x|))
    * without its general-n machinery, which costs more than the step itself in one dimension
-   * (60 ns against 290 ns per step on the damped pendulum).
+   * (60 ns against 290 ns per step on the damped pendulum). Kept after NewtonSolver gained its own
+   * n = 1 path (issue 15): the step through it (residual and Jacobian closures, the solver's
+   * bookkeeping, the general `advance`) took 185 ns against this path's 84 ns (CPU time per step,
+   * damped pendulum, same session) and 318 against 192 ns on the undamped pendulum; both give the
+   * same iterates bit for bit (the fixtures of `forces.test.ts` pass on either).
    */
   private readonly scalarPath: boolean;
   private readonly tolScalar: number;
@@ -294,9 +298,13 @@ export class MidpointHerglotz extends ContactStepper {
       }
     }
     if (!this.peeking) {
-      this.lastQ.set(qk);
-      this.lastQ1.set(x);
-      this.lastU.set(u);
+      // loops, not TypedArray.set: n is small and a builtin call per array costs more
+      const { lastQ, lastQ1, lastU } = this;
+      for (let i = 0; i < n; i++) {
+        lastQ[i] = qk[i]!;
+        lastQ1[i] = x[i]!;
+      }
+      for (let i = 0; i < lastU.length; i++) lastU[i] = u[i]!;
       this.lastT = t;
       this.hasLastStep = true;
     }
