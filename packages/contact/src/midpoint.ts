@@ -116,6 +116,11 @@ export const midpointHerglotzMethod: MethodTraits = methodTraits({
  */
 export class MidpointHerglotz extends ContactStepper {
   readonly method = midpointHerglotzMethod;
+  /**
+   * True when the step does not read t: V autonomous and no force (core `integrate` then passes
+   * t = 0, so that no boxed time is allocated per step).
+   */
+  readonly timeInvariant: boolean;
   /** σ_d = 1 + hγ. */
   readonly sigma: number;
   private readonly newton: NewtonSolver;
@@ -197,6 +202,7 @@ export class MidpointHerglotz extends ContactStepper {
     const fd = this.discreteForce;
     // An autonomous V is called without t (no double argument to box per call).
     this.autonomous = isAutonomous(V);
+    this.timeInvariant = this.autonomous && fd === undefined;
     const hessV = this.autonomous ? V.hessV : undefined;
     // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k; leaves the midpoint and ∇V there
     // forced: − (h/2)F̄, F̄ = F(t_k + h/2, (q_k + x)/2, (x − q_k)/h, u_k), left in fbar

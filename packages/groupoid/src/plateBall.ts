@@ -1345,6 +1345,8 @@ const PLATE_BALL_STATE = ST_G + 9;
  */
 export class PlateBallStepper implements Stepper<PlateBallField> {
   readonly method = plateBallMethod;
+  /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
+  readonly timeInvariant = true;
   readonly stateSize = PLATE_BALL_STATE;
   readonly inputSize = 0;
   readonly series = PLATE_BALL_SERIES;
