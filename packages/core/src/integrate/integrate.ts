@@ -303,10 +303,9 @@ interface StepLoop<F extends string> {
  * The loop of {@link integrate}, in its own function: V8 optimizes a long run's loop on the stack
  * (OSR) before the code after the loop has run, and that code, without type feedback, then
  * deoptimized `integrate` at the end of every run, so that the next run stepped in unoptimized
- * code (≈ 52 B/step of boxed doubles through integrate, measured with a trivial stepper). Here
- * the code after the loop is only stores of its results (17.5 B/step left for that stepper: the
- * kept-sample branch, first taken at the run's last step when `every` is large, still deoptimizes
- * the loop once per run with "insufficient type feedback" at `recorder.keep`; open).
+ * code (boxed doubles per step). Here the code after the loop is only stores of its results.
+ * Not yet allocation-free: branches first reached late in a run (the kept-sample branch at the
+ * last step when `every` is large) can still deoptimize the loop (bench/RESULTS.md; open).
  */
 function runSteps<F extends string>(loop: StepLoop<F>): void {
   const { stepper, state, steps, t0, h, tEnd, every, m, u, inputFn, inputMatrix } = loop;

@@ -15,7 +15,8 @@ import type { Force } from '../mechanics/vocabulary.js';
  *
  * @example
  * ```ts
- * expectBitIdentical([1, Number.NaN], [1, null]); // passes
+ * // passes: null stands for NaN
+ * expectBitIdentical([1, Number.NaN], [1, null]);
  * ```
  */
 export function expectBitIdentical(got: ArrayLike<number>, want: readonly (number | null)[]): void {
