@@ -42,7 +42,8 @@ const RESTART = 4000;
 function midpoint(potential, gamma) {
   const it = new MidpointHerglotz(mechanicalContactLagrangian(potential, gamma), H);
   return {
-    step: (state, k) => it.step(state, k, k * H),
+    // as core's integrate calls it: t = 0 for a time-invariant step (no boxed double per step)
+    step: (state, k) => it.step(state, k, it.timeInvariant ? 0 : k * H),
     driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
   };
 }

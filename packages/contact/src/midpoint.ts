@@ -116,6 +116,11 @@ export const midpointHerglotzMethod: MethodTraits = methodTraits({
  */
 export class MidpointHerglotz extends ContactStepper {
   readonly method = midpointHerglotzMethod;
+  /**
+   * True when the step does not read t: V autonomous and no force (core `integrate` then passes
+   * t = 0, so that no boxed time is allocated per step).
+   */
+  readonly timeInvariant: boolean;
   /** σ_d = 1 + hγ. */
   readonly sigma: number;
   private readonly newton: NewtonSolver;
@@ -124,7 +129,11 @@ export class MidpointHerglotz extends ContactStepper {
    * n = 1, unforced, autonomous V: the step runs a scalar Newton iteration with the stopping rule
    * of core's NewtonSolver (|G| ≤ tol, or a full step |Δx| ≤ NEWTON_DEFAULT_STEP_TOL·max(1, |x|))
    * without its general-n machinery, which costs more than the step itself in one dimension
-   * (60 ns against 290 ns per step on the damped pendulum).
+   * (60 ns against 290 ns per step on the damped pendulum). Kept after NewtonSolver gained its own
+   * n = 1 path (issue 15): the step through it (residual and Jacobian closures, the solver's
+   * bookkeeping, the general `advance`) took 185 ns against this path's 84 ns (CPU time per step,
+   * damped pendulum, same session) and 318 against 192 ns on the undamped pendulum; both give the
+   * same iterates bit for bit (the fixtures of `forces.test.ts` pass on either).
    */
   private readonly scalarPath: boolean;
   private readonly tolScalar: number;
@@ -193,6 +202,7 @@ export class MidpointHerglotz extends ContactStepper {
     const fd = this.discreteForce;
     // An autonomous V is called without t (no double argument to box per call).
     this.autonomous = isAutonomous(V);
+    this.timeInvariant = this.autonomous && fd === undefined;
     const hessV = this.autonomous ? V.hessV : undefined;
     // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k; leaves the midpoint and ∇V there
     // forced: − (h/2)F̄, F̄ = F(t_k + h/2, (q_k + x)/2, (x − q_k)/h, u_k), left in fbar
@@ -294,9 +304,13 @@ export class MidpointHerglotz extends ContactStepper {
       }
     }
     if (!this.peeking) {
-      this.lastQ.set(qk);
-      this.lastQ1.set(x);
-      this.lastU.set(u);
+      // loops, not TypedArray.set: n is small and a builtin call per array costs more
+      const { lastQ, lastQ1, lastU } = this;
+      for (let i = 0; i < n; i++) {
+        lastQ[i] = qk[i]!;
+        lastQ1[i] = x[i]!;
+      }
+      for (let i = 0; i < lastU.length; i++) lastU[i] = u[i]!;
       this.lastT = t;
       this.hasLastStep = true;
     }

@@ -1,4 +1,5 @@
 import { convergenceOrder, type Force, type Potential, refinementLevels } from '@geomech/core';
+import { actuatorForce, expectBitIdentical } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   ContactIntegrator,
@@ -12,28 +13,6 @@ import {
 } from '../src/index.js';
 import fixtures from './fixtures-unforced.json' with { type: 'json' };
 
-// The unforced trajectories recorded from main before forces were added (JSON: NaN → null).
-function expectBitIdentical(got: number[], want: (number | null)[]): void {
-  expect(got.length).toBe(want.length);
-  for (let i = 0; i < got.length; i++) {
-    const w = want[i] ?? Number.NaN;
-    if (!Object.is(got[i], w)) throw new Error(`entry ${i}: got ${got[i]}, want ${w}`);
-  }
-}
-
-/** F = B u with B = [1, 0, ...]ᵀ (zero when u = 0). */
-function actuator(n: number): Force {
-  return {
-    n,
-    m: 1,
-    F: (out, _t, _q, _v, u) => {
-      out.fill(0);
-      out[0] = u[0]!;
-      return out;
-    },
-  };
-}
-
 const quartic = contactLagrangian({
   n: 1,
   L: (o, [q], [v], z) =>
@@ -46,7 +25,7 @@ const quartic = contactLagrangian({
 describe('contact integrators without forces or with u = 0: bit-identical to main', () => {
   it('MidpointHerglotz (phase and two-point starts)', () => {
     const lag = mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1);
-    for (const force of [undefined, actuator(1)]) {
+    for (const force of [undefined, actuatorForce(1)]) {
       const a = new MidpointHerglotz(lag, 0.1, force ? { force } : {}).integrate(
         { q0: [1], v0: [0.2], z0: 0 },
         40,
@@ -55,7 +34,7 @@ describe('contact integrators without forces or with u = 0: bit-identical to mai
       expectBitIdentical([...a.q, ...a.p, ...a.z, ...a.energy, ...a.sigma], fixtures.midpointPhase);
     }
     const lag2 = mechanicalContactLagrangian(quadraticPotential(1, 2), -0.05);
-    for (const force of [undefined, actuator(2)]) {
+    for (const force of [undefined, actuatorForce(2)]) {
       const b = new MidpointHerglotz(lag2, 0.2, force ? { force } : {}).integrate(
         { q0: [1, 0.5], q1: [1.1, 0.4], z0: 0.3 },
         30,
@@ -72,7 +51,7 @@ describe('contact integrators without forces or with u = 0: bit-identical to mai
       ['mid', midpointLd],
       ['left', leftRectangleLd],
     ] as const) {
-      for (const force of [undefined, actuator(1)]) {
+      for (const force of [undefined, actuatorForce(1)]) {
         const c = new ContactIntegrator(method(quartic, 0.1), {
           lagrangian: quartic,
           ...(force ? { force } : {}),

@@ -1,4 +1,5 @@
 import { convergenceOrder, type Force, refinementLevels } from '@geomech/core';
+import { actuatorForce, expectBitIdentical } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import { verticalRollingDisk } from '../src/examples.js';
 import { unconstrainedDistribution } from '../src/implicitSystem.js';
@@ -23,27 +24,6 @@ function expectClose(got: number[], want: (number | null)[], tol: number): void 
   }
 }
 
-function expectBitIdentical(got: number[], want: (number | null)[]): void {
-  expect(got.length).toBe(want.length);
-  for (let i = 0; i < got.length; i++) {
-    const w = want[i] ?? Number.NaN;
-    if (!Object.is(got[i], w)) throw new Error(`entry ${i}: got ${got[i]}, want ${w}`);
-  }
-}
-
-/** F = (u₀, 0, …): zero when u = 0. */
-function actuator(n: number): Force {
-  return {
-    n,
-    m: 1,
-    F: (out, _t, _q, _v, u) => {
-      out.fill(0);
-      out[0] = u[0]!;
-      return out;
-    },
-  };
-}
-
 /** A nonlinear, time-dependent force on Rⁿ with two inputs (no analytic Jacobians). */
 function nonlinear(n: number): Force {
   return {
@@ -63,7 +43,7 @@ describe('Lagrange–Dirac without forces or with u = 0: the fixtures of main', 
   const hs = heisenbergSystem();
   for (const m of ['dirac-plus', 'dirac-minus'] as const) {
     it(`${m}: rolling disk (rectangle L_d) and Heisenberg (midpoint L_d)`, () => {
-      for (const force of [undefined, actuator(4)]) {
+      for (const force of [undefined, actuatorForce(4)]) {
         const s = integrateLagrangeDirac(
           disk.lagrangian,
           disk.distribution,
@@ -78,7 +58,7 @@ describe('Lagrange–Dirac without forces or with u = 0: the fixtures of main', 
           fixtures[`disk_${m}`],
         );
       }
-      for (const force of [undefined, actuator(3)]) {
+      for (const force of [undefined, actuatorForce(3)]) {
         const t = integrateLagrangeDirac(
           hs.lagrangian,
           hs.distribution,

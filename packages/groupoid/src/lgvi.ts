@@ -546,6 +546,8 @@ export interface So3LgviOptions extends LgviNewtonOptions {
  */
 export class So3LgviStepper implements Stepper<So3LgviField> {
   readonly method = LGVI_METHOD;
+  /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
+  readonly timeInvariant = true;
   readonly stateSize = 12;
   readonly inputSize = 3;
   readonly series = SO3_LGVI_SERIES;
@@ -947,6 +949,8 @@ export interface QuadrotorOptions extends LgviNewtonOptions {
  */
 export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
   readonly method = LGVI_METHOD;
+  /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
+  readonly timeInvariant = true;
   readonly stateSize = 18;
   readonly inputSize = 4;
   readonly series = QUADROTOR_SERIES;

@@ -58,6 +58,11 @@ export class LieGroupPairGroupoid extends PairStructure {
   readonly randomScale: number;
   private readonly sTan: Float64Array;
   private readonly sTan2: Float64Array;
+  // one end of an arrow and a result, copied in and out (group operations check exact lengths,
+  // and a subarray view is a fresh object per call)
+  private readonly sEl: Float64Array;
+  private readonly sEl2: Float64Array;
+  private readonly sElOut: Float64Array;
 
   constructor(
     /** The group G. */
@@ -77,14 +82,40 @@ export class LieGroupPairGroupoid extends PairStructure {
     this.randomScale = s;
     this.sTan = new Float64Array(group.dim);
     this.sTan2 = new Float64Array(group.dim);
+    this.sEl = new Float64Array(group.storageSize);
+    this.sEl2 = new Float64Array(group.storageSize);
+    this.sElOut = new Float64Array(group.storageSize);
+  }
+
+  /** dst ← the end of `g` at `off` (baseDim numbers). */
+  private loadEnd(dst: Float64Array, g: Float64Array, off: number): Float64Array {
+    const n = this.baseDim;
+    for (let i = 0; i < n; i++) dst[i] = g[off + i]!;
+    return dst;
+  }
+
+  /** out[off..off+baseDim) ← g·Exp(x[xOff..xOff+rank)) (out may alias g). */
+  private rplusEnd(
+    out: Float64Array,
+    off: number,
+    g: Float64Array,
+    x: ArrayLike<number>,
+    xOff: number,
+  ): void {
+    const { group: G, baseDim: n, rank: r, sTan, sElOut } = this;
+    for (let i = 0; i < r; i++) sTan[i] = x[xOff + i]!;
+    G.rplus(sElOut, this.loadEnd(this.sEl, g, off), sTan);
+    for (let i = 0; i < n; i++) out[off + i] = sElOut[i]!;
   }
 
   /** chart_g(x₀, x₁) = (g₀·Exp(x₀), g₁·Exp(x₁)). `out` may alias g. */
   chart(out: Float64Array, g: Float64Array, x: Float64Array): Float64Array {
     this.check(g);
-    const { group: G, baseDim: n, rank: r } = this;
-    G.rplus(out.subarray(0, n), g.subarray(0, n), x.subarray(0, r));
-    G.rplus(out.subarray(n, 2 * n), g.subarray(n, 2 * n), x.subarray(r, 2 * r));
+    const { baseDim: n, rank: r } = this;
+    if (x.length !== 2 * r)
+      throw new DimensionError('LieGroupPairGroupoid.chart: x', 2 * r, x.length);
+    this.rplusEnd(out, 0, g, x, 0);
+    this.rplusEnd(out, n, g, x, r);
     return out;
   }
 
@@ -92,9 +123,11 @@ export class LieGroupPairGroupoid extends PairStructure {
   chartInverse(out: Float64Array, g: Float64Array, k: Float64Array): Float64Array {
     this.check(g);
     this.check(k);
-    const { group: G, baseDim: n, rank: r } = this;
-    G.rminus(out.subarray(0, r), k.subarray(0, n), g.subarray(0, n));
-    G.rminus(out.subarray(r, 2 * r), k.subarray(n, 2 * n), g.subarray(n, 2 * n));
+    const { group: G, baseDim: n, rank: r, sEl, sEl2, sTan } = this;
+    for (let e = 0; e < 2; e++) {
+      G.rminus(sTan, this.loadEnd(sEl, k, e * n), this.loadEnd(sEl2, g, e * n));
+      for (let i = 0; i < r; i++) out[e * r + i] = sTan[i]!;
+    }
     return out;
   }
 
@@ -102,18 +135,22 @@ export class LieGroupPairGroupoid extends PairStructure {
   leftRetract(out: Float64Array, g: Float64Array, v: Float64Array): Float64Array {
     this.check(g);
     const n = this.baseDim;
+    if (v.length !== this.rank)
+      throw new DimensionError('LieGroupPairGroupoid.leftRetract: v', this.rank, v.length);
     for (let i = 0; i < n; i++) out[i] = g[i]!;
-    this.group.rplus(out.subarray(n, 2 * n), g.subarray(n, 2 * n), v);
+    this.rplusEnd(out, n, g, v, 0);
     return out;
   }
 
   /** (g₀·Exp(−v), g₁), the β-fibre curve with velocity →v. `out` may alias g. */
   rightRetract(out: Float64Array, g: Float64Array, v: Float64Array): Float64Array {
     this.check(g);
-    const { baseDim: n, rank: r, sTan } = this;
-    for (let i = 0; i < r; i++) sTan[i] = -v[i]!;
+    const { baseDim: n, rank: r, sTan2 } = this;
+    if (v.length !== r)
+      throw new DimensionError('LieGroupPairGroupoid.rightRetract: v', r, v.length);
+    for (let i = 0; i < r; i++) sTan2[i] = -v[i]!;
     for (let i = 0; i < n; i++) out[n + i] = g[n + i]!;
-    this.group.rplus(out.subarray(0, n), g.subarray(0, n), sTan);
+    this.rplusEnd(out, 0, g, sTan2, 0);
     return out;
   }
 
@@ -133,10 +170,11 @@ export class LieGroupPairGroupoid extends PairStructure {
 
   /** Each end Exp(τ), τ uniform in [−s, s]^dim. */
   random(out: Float64Array, rng: Rng): Float64Array {
-    const { group: G, baseDim: n, sTan } = this;
+    const { group: G, baseDim: n, sTan, sElOut } = this;
     for (let e = 0; e < 2; e++) {
       for (let i = 0; i < this.rank; i++) sTan[i] = this.randomScale * (2 * rng() - 1);
-      G.exp(out.subarray(e * n, (e + 1) * n), sTan);
+      G.exp(sElOut, sTan);
+      for (let i = 0; i < n; i++) out[e * n + i] = sElOut[i]!;
     }
     return out;
   }
@@ -144,10 +182,11 @@ export class LieGroupPairGroupoid extends PairStructure {
   /** (β(g), Exp(τ)) with τ uniform in [−s, s]^dim. */
   randomAfter(out: Float64Array, g: Float64Array, rng: Rng): Float64Array {
     this.check(g);
-    const { group: G, baseDim: n, sTan } = this;
+    const { group: G, baseDim: n, sTan, sElOut } = this;
     for (let i = 0; i < n; i++) out[i] = g[n + i]!;
     for (let i = 0; i < this.rank; i++) sTan[i] = this.randomScale * (2 * rng() - 1);
-    G.exp(out.subarray(n, 2 * n), sTan);
+    G.exp(sElOut, sTan);
+    for (let i = 0; i < n; i++) out[n + i] = sElOut[i]!;
     return out;
   }
 

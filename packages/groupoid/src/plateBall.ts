@@ -872,10 +872,13 @@ export class PlateBall {
     u[14] = lam[1]!;
     u[15] = lam[2]!;
     this.normInto(this.tgt, 5);
-    const tolAbs = this.tol * Math.max(1, this.nrm);
+    // the tolerance goes through the solver's field: a double argument of a call V8 does not
+    // inline is boxed (16 B per step)
+    const solver = forward ? this.forwardSolver : this.backwardSolver;
+    solver.tol = this.tol * Math.max(1, this.nrm);
     const r = forward
-      ? this.forwardSolver.solve(this.forwardF, this.forwardJ, u, step, tolAbs)
-      : this.backwardSolver.solve(this.backwardF, this.backwardJ, u, step, tolAbs);
+      ? solver.solve(this.forwardF, this.forwardJ, u, step)
+      : solver.solve(this.backwardF, this.backwardJ, u, step);
     const x = r.x;
     for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) g[i] = x[i]!;
     lam[0] = x[13]!;
@@ -1061,8 +1064,9 @@ export class PlateBall {
     u2[0] = 2 * x0 - gk[0]!;
     u2[1] = 2 * y0 - gk[1]!;
     this.normInto(tgt, 5);
-    const tolAbs = this.tol * Math.max(1, this.nrm);
-    const r = this.reducedSolver.solve(this.reducedF, this.reducedJ, u2, step, tolAbs);
+    const solver = this.reducedSolver;
+    solver.tol = this.tol * Math.max(1, this.nrm); // a field, not a boxed double argument
+    const r = solver.solve(this.reducedF, this.reducedJ, u2, step);
     // (rg, rl) hold the element and multipliers of the last residual evaluation: the solution
     if (rg[2] !== r.x[0] || rg[3] !== r.x[1]) this.reducedResidual(r.x);
     outG.set(rg);
@@ -1341,6 +1345,8 @@ const PLATE_BALL_STATE = ST_G + 9;
  */
 export class PlateBallStepper implements Stepper<PlateBallField> {
   readonly method = plateBallMethod;
+  /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
+  readonly timeInvariant = true;
   readonly stateSize = PLATE_BALL_STATE;
   readonly inputSize = 0;
   readonly series = PLATE_BALL_SERIES;

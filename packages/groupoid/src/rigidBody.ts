@@ -201,6 +201,8 @@ const NONE = new Float64Array(0);
  */
 export class RigidBodyStepper implements Stepper<RigidBodyField> {
   readonly method: MethodTraits;
+  /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
+  readonly timeInvariant = true;
   readonly stateSize = 12;
   readonly inputSize = 0;
   readonly series = RIGID_BODY_SERIES;

@@ -46,6 +46,13 @@ export interface Stepper<F extends string = string> {
    * naming step `k` when the step fails; then `state` must be left at its value before the call.
    */
   step(state: Float64Array, k: number, t: number, h: number, u: Float64Array): number;
+  /**
+   * True when {@link step} does not read `t` (an autonomous, time-invariant step): {@link integrate}
+   * then passes t = 0 instead of t_k. A double passed to a call that V8 does not inline is boxed
+   * (16 B per step), and the integrate loop's call of `step` is not inlined; the constant 0 is not
+   * boxed, so a time-invariant step allocates nothing. Default false (t_k is passed).
+   */
+  readonly timeInvariant?: boolean;
   /** ‖F‖∞ at the accepted solution of the last step's solve (0 for explicit steps). */
   readonly lastResidual: number;
   /** Writes the 'state' series of `state` (at step k, time t) into `out`. */
@@ -214,10 +221,95 @@ export function integrate<F extends string>(
     );
   }
   const onProgress = options.onProgress;
+  const timeInvariant = stepper.timeInvariant === true;
 
   stepper.reset?.(state, t0, h);
   stepper.record(row, state, 0, t0);
   recorder.keep(0, t0, row);
+  const loop: StepLoop<F> = {
+    stepper,
+    state,
+    steps,
+    t0,
+    h,
+    tEnd,
+    every,
+    m,
+    u,
+    inputFn,
+    inputMatrix,
+    onFailure,
+    onProgress,
+    timeInvariant,
+    recorder,
+    row,
+    leaving,
+    k: 0,
+    newtonIterations: 0,
+    maxIterations: 0,
+    maxResidual: 0,
+    failure: undefined,
+  };
+  runSteps(loop);
+  const { k, newtonIterations, maxIterations, maxResidual, failure } = loop;
+  if (failure !== undefined && recorder.lastK !== k) {
+    // keep the last good state
+    stepper.record(row, state, k, t0 + k * h);
+    recorder.keep(k, t0 + k * h, row);
+  }
+  if (leaving !== undefined && stepper.peekLeaving !== undefined && failure === undefined) {
+    if (m > 0) u.fill(0);
+    leaving.fill(Number.NaN);
+    stepper.peekLeaving(leaving, state, k, t0 + k * h, h, u);
+    recorder.setLeaving(leaving);
+  }
+  return recorder.finish({
+    steps: k,
+    h,
+    stats: { newtonIterations, maxIterations, maxResidual },
+    warnings: stepper.warnings?.() ?? [],
+    ...(failure === undefined ? {} : { failure }),
+  });
+}
+
+/** The stepping loop's inputs and results (one object per run). */
+interface StepLoop<F extends string> {
+  readonly stepper: Stepper<F>;
+  readonly state: Float64Array;
+  readonly steps: number;
+  readonly t0: number;
+  readonly h: number;
+  readonly tEnd: number | undefined;
+  readonly every: number;
+  readonly m: number;
+  readonly u: Float64Array;
+  readonly inputFn: InputFunction | undefined;
+  readonly inputMatrix: ArrayLike<number> | undefined;
+  readonly onFailure: 'throw' | 'return';
+  readonly onProgress: ProgressCallback | undefined;
+  readonly timeInvariant: boolean;
+  readonly recorder: Recorder<F>;
+  readonly row: Float64Array;
+  readonly leaving: Float64Array | undefined;
+  /** Steps taken. */
+  k: number;
+  newtonIterations: number;
+  maxIterations: number;
+  maxResidual: number;
+  failure: IntegrationFailure | undefined;
+}
+
+/**
+ * The loop of {@link integrate}, in its own function: V8 optimizes a long run's loop on the stack
+ * (OSR) before the code after the loop has run, and that code, without type feedback, then
+ * deoptimized `integrate` at the end of every run, so that the next run stepped in unoptimized
+ * code (boxed doubles per step). Here the code after the loop is only stores of its results.
+ * Not yet allocation-free: branches first reached late in a run (the kept-sample branch at the
+ * last step when `every` is large) can still deoptimize the loop (bench/RESULTS.md; open).
+ */
+function runSteps<F extends string>(loop: StepLoop<F>): void {
+  const { stepper, state, steps, t0, h, tEnd, every, m, u, inputFn, inputMatrix } = loop;
+  const { onFailure, onProgress, timeInvariant, recorder, row, leaving } = loop;
   let newtonIterations = 0;
   let maxIterations = 0;
   let maxResidual = 0;
@@ -232,7 +324,8 @@ export function integrate<F extends string>(
     }
     let it: number;
     try {
-      it = stepper.step(state, k, t, h, u);
+      // a time-invariant step gets the constant 0, which is not boxed
+      it = timeInvariant ? stepper.step(state, k, 0, h, u) : stepper.step(state, k, t, h, u);
     } catch (error) {
       if (onFailure === 'throw' || !(error instanceof GeomechError)) throw error;
       failure = { step: k, t, error };
@@ -254,22 +347,9 @@ export function integrate<F extends string>(
     }
     if (onProgress !== undefined && done % PROGRESS_INTERVAL_STEPS === 0) onProgress(done, steps);
   }
-  if (failure !== undefined && recorder.lastK !== k) {
-    // keep the last good state
-    stepper.record(row, state, k, t0 + k * h);
-    recorder.keep(k, t0 + k * h, row);
-  }
-  if (leaving !== undefined && stepper.peekLeaving !== undefined && failure === undefined) {
-    if (m > 0) u.fill(0);
-    leaving.fill(Number.NaN);
-    stepper.peekLeaving(leaving, state, k, t0 + k * h, h, u);
-    recorder.setLeaving(leaving);
-  }
-  return recorder.finish({
-    steps: k,
-    h,
-    stats: { newtonIterations, maxIterations, maxResidual },
-    warnings: stepper.warnings?.() ?? [],
-    ...(failure === undefined ? {} : { failure }),
-  });
+  loop.k = k;
+  loop.newtonIterations = newtonIterations;
+  loop.maxIterations = maxIterations;
+  loop.maxResidual = maxResidual;
+  loop.failure = failure;
 }

@@ -27,7 +27,7 @@ import {
   SingularJacobianError,
 } from '../errors.js';
 import { DenseLU } from '../linalg/lu.js';
-import { allFinite, norm2, normInf } from '../linalg/matrix.js';
+import { allFinite } from '../linalg/matrix.js';
 
 /** Options of {@link NewtonSolver} and {@link newton}. */
 export interface NewtonOptions {
@@ -185,6 +185,12 @@ function validate(options: NewtonOptions): ResolvedNewtonOptions {
  * `stallTol`, a full step that leaves tol < ‖F‖∞ ≤ stallTol without halving ‖F‖∞ also stops,
  * converged (reason `'stall'`: the round-off floor of F).
  *
+ * The linear solve is chosen by dimension, with the same stopping rule for all: n = 1 a division;
+ * n = 2, 3 an unrolled LU with partial pivoting (the operations of `luFactorInPlace` and
+ * `luSolveInPlace` in their order, so the steps are bit-identical to the general path's) and, with
+ * `'estimate'`, the exact κ₁(J) = ‖J‖₁‖adj J‖₁/|det J| (≥ the general path's Hager–Higham estimate,
+ * a lower bound of κ₁); n ≥ 4 core's {@link DenseLU} and its estimate.
+ *
  * Failure modes:
  * - singular Jacobian (zero pivot or κ₁ ≥ `maxCondition`): always throws {@link SingularJacobianError}
  *   `{ iteration, conditionEstimate, step }`;
@@ -218,7 +224,16 @@ export class NewtonSolver {
    * pivot, NaN before the first factorization of a solve).
    */
   lastCondition = Number.NaN;
-  private readonly lu: DenseLU;
+  /**
+   * Residual tolerance of the following solves (initially `options.tol`; a `tolOverride`
+   * argument takes precedence for its solve). Assign it to change the tolerance per solve without
+   * passing a double through a call, which V8 boxes (16 B) when the call is not inlined.
+   */
+  tol: number;
+  /** Result slot of {@link finiteNorm2} (no boxed double return). */
+  private norm2Value = 0;
+  /** The factorization of n ≥ 4 (n ≤ 3 solve unrolled). */
+  private readonly lu: DenseLU | undefined;
   private readonly x: Float64Array;
   private readonly f: Float64Array;
   private readonly jac: Float64Array;
@@ -246,7 +261,8 @@ export class NewtonSolver {
     this.storageSize = ns;
     this.options = Object.freeze(resolved);
     this.history = new Float64Array(resolved.maxIterations + 1);
-    this.lu = new DenseLU(n);
+    this.tol = resolved.tol;
+    this.lu = n > 3 ? new DenseLU(n) : undefined;
     this.x = new Float64Array(ns);
     this.f = new Float64Array(n);
     this.jac = new Float64Array(n * n);
@@ -281,32 +297,39 @@ export class NewtonSolver {
     step?: number,
     tolOverride?: number,
   ): NewtonResult {
-    const { n, storageSize: ns, x, f, jac, dx, dxs, xt, ft, lu, result, history } = this;
-    const {
-      stepTol,
-      maxIterations,
-      stallTol,
-      lineSearch,
-      throwOnFailure,
-      retract,
-      conditionCheck,
-      maxCondition,
-      what,
-    } = this.options;
-    // not `tolOverride ?? options.tol`: that tagged phi boxes a fresh HeapNumber on every solve
-    let tol = this.options.tol;
+    const { n, storageSize: ns, x, f, dx, dxs, xt, ft, result, history } = this;
+    const { stepTol, maxIterations, stallTol, lineSearch, throwOnFailure, retract, what } =
+      this.options;
+    // not `tolOverride ?? this.tol`: that tagged phi boxes a fresh HeapNumber on every solve
+    let tol = this.tol;
     if (tolOverride !== undefined) tol = +tolOverride;
-    if (!(tol >= 0)) throw new DomainError('NewtonSolver.solve: tolOverride', tol, 'must be ≥ 0');
+    if (!(tol >= 0))
+      throw new DomainError(
+        'NewtonSolver.solve: tol (the tol field or tolOverride)',
+        tol,
+        'must be ≥ 0',
+      );
     if (x0.length !== ns) throw new DimensionError('NewtonSolver.solve: x0', ns, x0.length);
     if (x0 !== x) for (let i = 0; i < ns; i++) x[i] = x0[i]!;
     this.lastCondition = Number.NaN;
+    // The norms below are written out, not calls of core's normInf/norm2: a double returned from
+    // a call that V8 does not inline is boxed (16 B per call), and this body is too large for
+    // every such call to be inlined (≈ 14 B per iteration before). `!(v <= m)` propagates NaN.
     F(f, x);
-    let r = normInf(f, n);
+    let r = 0;
+    for (let i = 0; i < n; i++) {
+      const v = Math.abs(f[i]!);
+      if (!(v <= r)) r = v;
+    }
     if (!Number.isFinite(r)) throw new NonFiniteError(label(what, 'F(x0)'), firstNonFinite(f, n));
     history[0] = r;
     // ‖x‖∞ of the current iterate: the scale of the step test, and (after each update) the
     // iterate's finiteness check in the same pass
-    let xNorm = normInf(x, ns);
+    let xNorm = 0;
+    for (let i = 0; i < ns; i++) {
+      const v = Math.abs(x[i]!);
+      if (!(v <= xNorm)) xNorm = v;
+    }
     let stepNorm = 0;
     let k = 0;
     let reason: NewtonStopReason = 'maxIterations';
@@ -319,37 +342,14 @@ export class NewtonSolver {
         reason = 'maxIterations';
         break;
       }
-      J(jac, x);
-      if (n === 1) {
-        // Scalar fast path: no LU for a 1×1 system (κ = 1 unless J = 0).
-        const j0 = jac[0]!;
-        if (!Number.isFinite(j0)) throw new NonFiniteError(label(what, 'J(x)'), 0);
-        if (j0 === 0) throw this.singular(k, Number.POSITIVE_INFINITY, step);
-        this.lastCondition = 1;
-        dx[0] = -f[0]! / j0;
-      } else {
-        // DenseLU.factor checks the entries' finiteness (branch-free) before factoring; a
-        // second scan here cost ≈ 5 % of a plate-ball step
-        try {
-          lu.factor(jac);
-        } catch (error) {
-          if (!(error instanceof NonFiniteError)) throw error;
-          throw new NonFiniteError(label(what, 'J(x)'), firstNonFinite(jac, n * n));
-        }
-        if (lu.isSingular) {
-          this.lastCondition = Number.POSITIVE_INFINITY;
-          throw this.singular(k, Number.POSITIVE_INFINITY, step);
-        }
-        if (conditionCheck === 'estimate') {
-          const cond = lu.conditionEstimate();
-          this.lastCondition = cond;
-          if (!(cond < maxCondition)) throw this.singular(k, cond, step);
-        }
-        for (let i = 0; i < n; i++) dx[i] = -f[i]!;
-        lu.solve(dx, dx);
-      }
+      J(this.jac, x);
+      this.newtonStep(k, step); // dx ← −J⁻¹F, or throws (singular, non-finite J)
       k++;
-      const dxNorm = normInf(dx, n);
+      let dxNorm = 0;
+      for (let i = 0; i < n; i++) {
+        const v = Math.abs(dx[i]!);
+        if (!(v <= dxNorm)) dxNorm = v;
+      }
       if (!Number.isFinite(dxNorm)) {
         throw this.diverged(k, r, step, 'produced a non-finite step');
       }
@@ -358,12 +358,20 @@ export class NewtonSolver {
         if (retract === undefined) for (let i = 0; i < n; i++) x[i] = x[i]! + dx[i]!;
         else retract(x, x, dx);
         stepNorm = dxNorm;
-        xNorm = normInf(x, ns); // NaN or ∞ when an entry is not finite
+        xNorm = 0; // NaN or ∞ when an entry is not finite
+        for (let i = 0; i < ns; i++) {
+          const v = Math.abs(x[i]!);
+          if (!(v <= xNorm)) xNorm = v;
+        }
         if (!Number.isFinite(xNorm)) {
           throw this.diverged(k, r, step, 'produced a non-finite iterate');
         }
         F(f, x);
-        r = normInf(f, n);
+        r = 0;
+        for (let i = 0; i < n; i++) {
+          const v = Math.abs(f[i]!);
+          if (!(v <= r)) r = v;
+        }
         history[k] = r;
         if (!Number.isFinite(r)) throw this.diverged(k, r, step, 'produced a non-finite residual');
         if (smallStep && r > tol) {
@@ -377,7 +385,8 @@ export class NewtonSolver {
         continue;
       }
       // Backtracking on φ = ½‖F‖₂², compared as norms to avoid overflow.
-      const phiNorm = finiteNorm2(f, n);
+      this.finiteNorm2(f);
+      const phiNorm = this.norm2Value;
       let lambda = 1;
       let accepted = false;
       while (lambda >= MIN_LINE_SEARCH_STEP) {
@@ -388,8 +397,8 @@ export class NewtonSolver {
         }
         if (allFinite(xt, ns)) {
           F(ft, xt);
-          const trial = finiteNorm2(ft, n);
-          if (trial <= Math.sqrt(1 - 2 * ARMIJO_CONSTANT * lambda) * phiNorm) {
+          this.finiteNorm2(ft);
+          if (this.norm2Value <= Math.sqrt(1 - 2 * ARMIJO_CONSTANT * lambda) * phiNorm) {
             accepted = true;
             break;
           }
@@ -400,11 +409,20 @@ export class NewtonSolver {
         reason = 'lineSearch';
         break;
       }
-      x.set(xt);
-      xNorm = normInf(x, ns);
-      f.set(ft);
+      for (let i = 0; i < ns; i++) x[i] = xt[i]!;
+      xNorm = 0;
+      for (let i = 0; i < ns; i++) {
+        const v = Math.abs(x[i]!);
+        if (!(v <= xNorm)) xNorm = v;
+      }
+      r = 0;
+      for (let i = 0; i < n; i++) {
+        const v = ft[i]!;
+        f[i] = v;
+        const a = Math.abs(v);
+        if (!(a <= r)) r = a;
+      }
       stepNorm = lambda * dxNorm;
-      r = normInf(f, n);
       history[k] = r;
     }
     result.converged = reason === 'residual' || reason === 'step' || reason === 'stall';
@@ -421,6 +439,99 @@ export class NewtonSolver {
       );
     }
     return result;
+  }
+
+  /**
+   * dx ← −J⁻¹F from the Jacobian in `jac` and F in `f`, with the singularity test of the options,
+   * at iteration `k`. Chosen by dimension: n = 1 a division; n = 2, 3 an unrolled LU with partial
+   * pivoting (the operations of core's `luFactorInPlace` / `luSolveInPlace` in their order, so the
+   * step is bit-identical to the general path's) and, under `'estimate'`, the exact
+   * κ₁(J) = ‖J‖₁‖adj J‖₁/|det J| from the cofactors (≥ the Hager–Higham estimate, which is a lower
+   * bound of it); n ≥ 4 core's {@link DenseLU} and its κ₁ estimate. Allocates nothing.
+   */
+  private newtonStep(k: number, step: number | undefined): void {
+    const { n, jac, f, dx } = this;
+    if (n <= 3) {
+      // finiteness without a branch per entry (DenseLU.factor's test)
+      let z = 0;
+      for (let i = 0; i < n * n; i++) {
+        const v = jac[i]!;
+        z += v - v;
+      }
+      if (z !== 0)
+        throw new NonFiniteError(label(this.options.what, 'J(x)'), firstNonFinite(jac, n * n));
+      const estimate = this.options.conditionCheck === 'estimate';
+      let ok: boolean;
+      if (n === 1) {
+        const j0 = jac[0]!;
+        ok = j0 !== 0;
+        if (ok) {
+          dx[0] = -f[0]! / j0;
+          this.lastCondition = 1;
+        }
+      } else if (n === 2) {
+        ok = solve2(jac, f, dx);
+        if (ok && estimate) condition2(this, jac);
+      } else {
+        ok = solve3(jac, f, dx);
+        if (ok && estimate) condition3(this, jac);
+      }
+      if (!ok) {
+        this.lastCondition = Number.POSITIVE_INFINITY;
+        throw this.singular(k, Number.POSITIVE_INFINITY, step);
+      }
+      if (estimate && n > 1 && !(this.lastCondition < this.options.maxCondition)) {
+        throw this.singular(k, this.lastCondition, step);
+      }
+      return;
+    }
+    const lu = this.lu!;
+    // DenseLU.factor checks the entries' finiteness (branch-free) before factoring; a second scan
+    // here cost ≈ 5 % of a plate-ball step
+    try {
+      lu.factor(jac);
+    } catch (error) {
+      if (!(error instanceof NonFiniteError)) throw error;
+      throw new NonFiniteError(label(this.options.what, 'J(x)'), firstNonFinite(jac, n * n));
+    }
+    if (lu.isSingular) {
+      this.lastCondition = Number.POSITIVE_INFINITY;
+      throw this.singular(k, Number.POSITIVE_INFINITY, step);
+    }
+    if (this.options.conditionCheck === 'estimate') {
+      const cond = lu.conditionEstimate();
+      this.lastCondition = cond;
+      if (!(cond < this.options.maxCondition)) throw this.singular(k, cond, step);
+    }
+    for (let i = 0; i < n; i++) dx[i] = -f[i]!;
+    lu.solve(dx, dx);
+  }
+
+  /** norm2Value ← ‖v‖₂ of the first n entries, NaN when any is not finite (core's norm2). */
+  private finiteNorm2(v: Float64Array): void {
+    const n = this.n;
+    let scale = 0;
+    let z = 0;
+    for (let i = 0; i < n; i++) {
+      const e = v[i]!;
+      z += e - e;
+      const a = Math.abs(e);
+      if (!(a <= scale)) scale = a;
+    }
+    if (z !== 0) {
+      this.norm2Value = Number.NaN;
+      return;
+    }
+    if (scale === 0) {
+      this.norm2Value = 0;
+      return;
+    }
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      const e = v[i]! / scale;
+      s += e * e;
+    }
+    this.norm2Value = scale * Math.sqrt(s);
   }
 
   /** The error for a singular Jacobian at iteration `k` (cold path). */
@@ -440,6 +551,205 @@ export class NewtonSolver {
     const history = Array.from(this.history.subarray(0, Math.min(k, this.history.length - 1) + 1));
     return new NewtonDivergedError(k, r, step, reason, this.options.what, history);
   }
+}
+
+/**
+ * dx ← −A⁻¹f for the 2×2 row-major A: LU with partial pivoting in the operations and order of
+ * `luFactorInPlace` and `luSolveInPlace` (bit-identical to them). A is not modified. Returns false
+ * at an exactly zero pivot.
+ */
+function solve2(a: Float64Array, f: Float64Array, dx: Float64Array): boolean {
+  let a00 = a[0]!;
+  let a01 = a[1]!;
+  let a10 = a[2]!;
+  let a11 = a[3]!;
+  let b0 = -f[0]!;
+  let b1 = -f[1]!;
+  // column 0: pivot row p ∈ {0, 1} (strict >, the first maximum)
+  if (Math.abs(a10) > Math.abs(a00)) {
+    let t = a00;
+    a00 = a10;
+    a10 = t;
+    t = a01;
+    a01 = a11;
+    a11 = t;
+    t = b0;
+    b0 = b1;
+    b1 = t;
+  }
+  if (a00 === 0) return false;
+  const l10 = a10 / a00;
+  if (l10 !== 0) a11 = a11 - l10 * a01;
+  if (a11 === 0) return false;
+  // forward L y = P b, backward U x = y
+  b1 = b1 - l10 * b0;
+  const x1 = b1 / a11;
+  dx[1] = x1;
+  dx[0] = (b0 - a01 * x1) / a00;
+  return true;
+}
+
+/**
+ * dx ← −A⁻¹f for the 3×3 row-major A, as {@link solve2} (bit-identical to `luFactorInPlace` +
+ * `luSolveInPlace`, which swap whole rows, the multipliers included). A is not modified.
+ */
+function solve3(a: Float64Array, f: Float64Array, dx: Float64Array): boolean {
+  let a00 = a[0]!;
+  let a01 = a[1]!;
+  let a02 = a[2]!;
+  let a10 = a[3]!;
+  let a11 = a[4]!;
+  let a12 = a[5]!;
+  let a20 = a[6]!;
+  let a21 = a[7]!;
+  let a22 = a[8]!;
+  let b0 = -f[0]!;
+  let b1 = -f[1]!;
+  let b2 = -f[2]!;
+  let t: number;
+  // column 0
+  let m = Math.abs(a00);
+  let p = 0;
+  let v = Math.abs(a10);
+  if (v > m) {
+    m = v;
+    p = 1;
+  }
+  v = Math.abs(a20);
+  if (v > m) {
+    m = v;
+    p = 2;
+  }
+  if (m === 0) return false;
+  if (p === 1) {
+    t = a00;
+    a00 = a10;
+    a10 = t;
+    t = a01;
+    a01 = a11;
+    a11 = t;
+    t = a02;
+    a02 = a12;
+    a12 = t;
+    t = b0;
+    b0 = b1;
+    b1 = t;
+  } else if (p === 2) {
+    t = a00;
+    a00 = a20;
+    a20 = t;
+    t = a01;
+    a01 = a21;
+    a21 = t;
+    t = a02;
+    a02 = a22;
+    a22 = t;
+    t = b0;
+    b0 = b2;
+    b2 = t;
+  }
+  const l10 = a10 / a00;
+  a10 = l10;
+  if (l10 !== 0) {
+    a11 = a11 - l10 * a01;
+    a12 = a12 - l10 * a02;
+  }
+  const l20 = a20 / a00;
+  a20 = l20;
+  if (l20 !== 0) {
+    a21 = a21 - l20 * a01;
+    a22 = a22 - l20 * a02;
+  }
+  // column 1 (rows 1, 2; the swap moves the multipliers of column 0 too)
+  if (Math.abs(a21) > Math.abs(a11)) {
+    t = a10;
+    a10 = a20;
+    a20 = t;
+    t = a11;
+    a11 = a21;
+    a21 = t;
+    t = a12;
+    a12 = a22;
+    a22 = t;
+    t = b1;
+    b1 = b2;
+    b2 = t;
+  }
+  if (a11 === 0) return false;
+  const l21 = a21 / a11;
+  if (l21 !== 0) a22 = a22 - l21 * a12;
+  if (a22 === 0) return false;
+  // forward L y = P b (b is permuted above as the pivots were taken, as luSolveInPlace does
+  // before its sweeps)
+  b1 = b1 - a10 * b0;
+  b2 = b2 - a20 * b0;
+  b2 = b2 - l21 * b1;
+  // backward U x = y
+  const x2 = b2 / a22;
+  let s = b1;
+  s -= a12 * x2;
+  const x1 = s / a11;
+  s = b0;
+  s -= a01 * x1;
+  s -= a02 * x2;
+  dx[0] = s / a00;
+  dx[1] = x1;
+  dx[2] = x2;
+  return true;
+}
+
+/**
+ * solver.lastCondition ← κ₁(A) = ‖A‖₁‖adj A‖₁/|det A| of the 2×2 row-major A (∞ when det A = 0 or
+ * it overflows). Into the field, not returned: a double returned from a call V8 does not inline is
+ * boxed.
+ */
+function condition2(solver: { lastCondition: number }, a: Float64Array): void {
+  const a00 = a[0]!;
+  const a01 = a[1]!;
+  const a10 = a[2]!;
+  const a11 = a[3]!;
+  const det = a00 * a11 - a01 * a10;
+  const n1 = Math.max(Math.abs(a00) + Math.abs(a10), Math.abs(a01) + Math.abs(a11));
+  // adj A = [[a11, −a01], [−a10, a00]]: its column sums are the row sums of A swapped
+  const m1 = Math.max(Math.abs(a11) + Math.abs(a10), Math.abs(a01) + Math.abs(a00));
+  const c = (n1 * m1) / Math.abs(det);
+  solver.lastCondition = Number.isFinite(c) ? c : Number.POSITIVE_INFINITY;
+}
+
+/** solver.lastCondition ← κ₁ of the 3×3 row-major A from its cofactors, as {@link condition2}. */
+function condition3(solver: { lastCondition: number }, m: Float64Array): void {
+  const a = m[0]!;
+  const b = m[1]!;
+  const c = m[2]!;
+  const d = m[3]!;
+  const e = m[4]!;
+  const f = m[5]!;
+  const g = m[6]!;
+  const h = m[7]!;
+  const i = m[8]!;
+  // cofactors C_rc; column j of adj A = Cᵀ is row j of C
+  const c00 = e * i - f * h;
+  const c01 = f * g - d * i;
+  const c02 = d * h - e * g;
+  const c10 = c * h - b * i;
+  const c11 = a * i - c * g;
+  const c12 = b * g - a * h;
+  const c20 = b * f - c * e;
+  const c21 = c * d - a * f;
+  const c22 = a * e - b * d;
+  const det = a * c00 + b * c01 + c * c02;
+  const n1 = Math.max(
+    Math.abs(a) + Math.abs(d) + Math.abs(g),
+    Math.abs(b) + Math.abs(e) + Math.abs(h),
+    Math.abs(c) + Math.abs(f) + Math.abs(i),
+  );
+  const m1 = Math.max(
+    Math.abs(c00) + Math.abs(c01) + Math.abs(c02),
+    Math.abs(c10) + Math.abs(c11) + Math.abs(c12),
+    Math.abs(c20) + Math.abs(c21) + Math.abs(c22),
+  );
+  const k = (n1 * m1) / Math.abs(det);
+  solver.lastCondition = Number.isFinite(k) ? k : Number.POSITIVE_INFINITY;
 }
 
 function label(what: string | undefined, thing: string): string {
@@ -482,11 +792,6 @@ export function borderedRetraction(
     out.set(tmp, 0);
     for (let a = 0; a < m; a++) out[storage + a] = x[storage + a]! + dx[r + a]!;
   };
-}
-
-/** ‖v‖₂ of the first `len` entries, NaN when any is non-finite (`norm2` maps NaN entries to 0). */
-function finiteNorm2(v: Float64Array, len: number): number {
-  return allFinite(v, len) ? norm2(v, len) : Number.NaN;
 }
 
 function firstNonFinite(v: Float64Array, len: number): number {

@@ -1,6 +1,6 @@
 /**
  * `@geomech/core/testing`: the shared property suites of geomech's Lie groups and retractions for
- * vitest, and their helpers, so that packages building on core (groupoids, products, user groups)
+ * vitest, and their helpers (plus the fixture helpers of the forced-integrator tests), so that packages building on core (groupoids, products, user groups)
  * test their groups with the same properties. Uses `vitest` and `fast-check`, optional peer
  * dependencies of `@geomech/core` that only this entry imports (the main entry stays free of them).
  *
@@ -15,6 +15,7 @@
  * @packageDocumentation
  */
 
+export { actuatorForce, expectBitIdentical } from './fixtures.js';
 export {
   type ActionEmbedding,
   actionEmbedding,

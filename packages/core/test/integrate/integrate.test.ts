@@ -223,3 +223,39 @@ describe('methodTraits', () => {
     expect(() => methodTraits({ name: 'rk4', order: 0 })).toThrow(DomainError);
   });
 });
+
+describe('integrate: time-invariant steppers', () => {
+  /** Records the t each step receives. */
+  function timeRecorder(timeInvariant: boolean | undefined): Stepper<'y'> & { ts: number[] } {
+    return {
+      ts: [],
+      method: methodTraits({ name: 'explicit-euler', order: 1, isExplicit: true }),
+      stateSize: 1,
+      inputSize: 0,
+      lastResidual: 0,
+      series: [{ name: 'y', width: 1 }],
+      ...(timeInvariant === undefined ? {} : { timeInvariant }),
+      step(s, _k, t, h) {
+        this.ts.push(t);
+        s[0] = s[0]! - h * s[0]!;
+        return 0;
+      },
+      record(out, s) {
+        out[0] = s[0]!;
+      },
+    };
+  }
+
+  it('passes t = 0 to a time-invariant step and t_k = t0 + k·h otherwise; same trajectory', () => {
+    const inv = timeRecorder(true);
+    const a = integrate(inv, [1], { h: 0.1, steps: 4, t0: 2 });
+    expect(inv.ts).toEqual([0, 0, 0, 0]);
+    for (const flag of [false, undefined]) {
+      const dep = timeRecorder(flag);
+      const b = integrate(dep, [1], { h: 0.1, steps: 4, t0: 2 });
+      expect(dep.ts).toEqual([2, 2 + 0.1, 2 + 2 * 0.1, 2 + 3 * 0.1]);
+      expect(Array.from(b.y)).toEqual(Array.from(a.y));
+      expect(Array.from(b.t)).toEqual(Array.from(a.t)); // the recorded times are t_k either way
+    }
+  });
+});
