@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { DomainError, type LieGroup, type Rng } from '@geomech/core';
+import { DimensionError, DomainError, type LieGroup, type Rng } from '@geomech/core';
 import { PairStructure } from './pairStructure.js';
 
 /**
