@@ -289,7 +289,8 @@ export const OCP_LOCAL_RANK_RTOL = 1e-10;
  * equalities). Each carried row costs O(n_x) work per stage; boundary conditions carry at most
  * 2·n_x rows. State-only inequality rows (state bounds, inequalities on the state alone) that the
  * interior-point method would keep as rows are condensed into the Hessian instead when keeping
- * them would exceed this limit; a problem whose state-only equalities alone need more gets status
+ * them would exceed this limit (and every kept inequality row is condensed when the factorization
+ * still reports too many, e.g. both sides of narrow two-sided bounds kept at a centred start); a problem whose state-only equalities alone need more gets status
  * `stepComputationFailed` with a message naming this limit.
  */
 export const OCP_MAX_CARRIED_CONSTRAINTS = 64;

@@ -1006,6 +1006,42 @@ export class IpmCore {
   }
 
   /**
+   * Condenses every inequality row kept in the assembled matrix (adds Σᵢ J_h,iᵀJ_h,i to the
+   * Hessian, drops the row from the stage's local rows); false when no row was kept. The fallback
+   * of the factorization's `tooManyCarried`: kept rows that the stage's controls cannot eliminate
+   * (state-only rows, and rank-deficient ones such as both sides of a two-sided bound kept at
+   * once) are carried to the initial stage; condensed, they are part of the Hessian instead.
+   */
+  private condenseKeptRows(): boolean {
+    const { kkt, hJac, kept, sigma } = this;
+    const H = kkt.hess;
+    let any = false;
+    for (let k = 0; k <= this.N; k++) {
+      if (this.keptCount[k] === 0) continue;
+      any = true;
+      const nw = this.nxA[k]! + this.nuA[k]!;
+      const hw = nw + this.nyA[k]!;
+      const hb = kkt.hessOffset[k]!;
+      const ho = this.hjOff[k]!;
+      const yo = this.hOff[k]!;
+      for (let i = 0; i < this.nhA[k]!; i++) {
+        if (kept[yo + i] === 0) continue;
+        kept[yo + i] = 0;
+        const si = sigma[yo + i]!;
+        const r = ho + i * nw;
+        for (let a = 0; a < nw; a++) {
+          const va = si * hJac[r + a]!;
+          if (va === 0) continue;
+          for (let b = 0; b < nw; b++) H[hb + a * hw + b] = H[hb + a * hw + b]! + va * hJac[r + b]!;
+        }
+      }
+      this.keptCount[k] = 0;
+      kkt.localRows[k] = this.ngA[k]!;
+    }
+    return any;
+  }
+
+  /**
    * The KKT matrix at the current point: Σ = Z/S; inequality rows with Σᵢ > OCP_SLACK_CONDENSE_SIGMA
    * (strongly active) stay KKT rows with diagonal −1/Σᵢ, the others are condensed into the Hessian
    * as J_hᵀΣJ_h. Requires a level-2 evaluation (the Hessian buffer holds the Lagrangian Hessian).
@@ -1139,6 +1175,12 @@ export class IpmCore {
         this.message = `∂c_k/∂x_{k+1} is singular at stage ${kkt.failStage}: the step cannot be computed`;
         this.lastFactorStatus = status;
         return 'stepComputationFailed';
+      }
+      if (status === 'tooManyCarried' && this.condenseKeptRows()) {
+        // kept rows the controls cannot absorb (e.g. both sides of a narrow two-sided bound kept
+        // at a centred start, which the stage's control eliminates only once): condense them all
+        status = kkt.refactor(dW, dC);
+        continue;
       }
       if (status === 'tooManyCarried') {
         this.message =
@@ -1651,8 +1693,9 @@ export class IpmCore {
     for (const dc of [0, dualReg * scale]) {
       dC = dc;
       // the first factorization after the evaluation; the others reuse its dynamics factors
-      const minus = fresh ? kkt.factor(-eps, dc) : kkt.refactor(-eps, dc);
+      let minus = fresh ? kkt.factor(-eps, dc) : kkt.refactor(-eps, dc);
       fresh = false;
+      if (minus === 'tooManyCarried' && this.condenseKeptRows()) minus = kkt.refactor(-eps, dc);
       if (minus === 'ok') {
         verdict = 'ok';
         break;

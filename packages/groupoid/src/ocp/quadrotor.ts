@@ -21,13 +21,11 @@
  * F_k, so the dynamics are the layer's `defect` form; ∂c/∂(R, x, Π, v)_{k+1} is invertible for
  * h|ω| small (its rotation block is (tr(FJ_d)F − FJ_dF)/h ≈ J/h).
  *
- * **A limit of the solver** (core's interior-point method): it keeps a bound row in its KKT system
- * when z/s > 1 (`OCP_SLACK_CONDENSE_SIGMA`); from a guess at τ = 0 with the initial z = 1 both
- * sides of a torque bound narrower than ±1 are kept, a pair of rows on one control of which the
- * stage eliminates one and carries the other to earlier stages, and 40 stages of 3 such rows
- * exceed `OCP_MAX_CARRIED_CONSTRAINTS` (τmax = 0.5: `stepComputationFailed` at the first
- * iteration). The default τmax = 1.5 stays clear of it; a narrower bound needs a solver option
- * `boundMultInitVal` < τmax (e.g. 0.1).
+ * Narrow torque bounds: from a guess at τ = 0 with the initial z = 1, both sides of a torque bound
+ * narrower than ±1 start with z/s > 1 and would be kept as KKT rows, a pair on one control of
+ * which the stage eliminates one and carries the other; core's interior-point method condenses
+ * such rows when they would exceed `OCP_MAX_CARRIED_CONSTRAINTS`, so τmax = 0.2 solves to the
+ * minimum IPOPT finds (a test). The default τmax = 1.5 is not active on the default flight.
  *
  * Hover is exact: at R = Rz(ψ) (third column e₃ exactly), f = m g and τ = 0 every bracket
  * f·(Re₃) − m g e₃ is 0 to the last bit, so the hover problem (start = end) is solved by
@@ -58,7 +56,7 @@ export interface QuadrotorOcpOptions {
   readonly gravity?: number;
   /** Thrust bound fmax > m g (0 ≤ f ≤ fmax). Default 2·m·g. */
   readonly fmax?: number;
-  /** Torque bound τmax > 0 per axis. Default 1.5 (module comment: below 1, see the solver limit). */
+  /** Torque bound τmax > 0 per axis. Default 1.5 (not active on the default flight). */
   readonly taumax?: number;
   /** Start pose (x, y, z, ψ). Default (0, 0, 1, 0). */
   readonly start?: QuadrotorPose;

@@ -58,6 +58,25 @@ describe('quadrotor flight on SO(3) × R³ (forced LGVI step as constraints)', (
     expect(atBound).toBeGreaterThanOrEqual(2);
     expect(resimulate(sol, ocp.h, ocp.end).endError).toBeLessThan(1e-8);
   });
+  it('a narrow torque bound τmax = 0.2 (both sides kept at the centred start, more rows than the factorization carries): the minimum IPOPT finds', () => {
+    // used to stop at iteration 0 with stepComputationFailed (OCP_MAX_CARRIED_CONSTRAINTS); the
+    // reference is IPOPT 3.11.9 on the same transcription (bench/ipopt/quadrotor.cpp, tol 1e-10,
+    // bound_relax_factor 0): 2.5418308116403647
+    const ocp = quadrotorOcp({ n: 40, taumax: 0.2 });
+    const sol = ocp.solve({ guess: quadrotorGuess(ocp), solver: tight });
+    expect(sol.status).toBe('converged');
+    expect(sol.secondOrder).toBe('minimum');
+    let top = 0;
+    for (let k = 0; k < 40; k++) {
+      for (let i = 1; i < 4; i++) {
+        expect(Math.abs(sol.u[4 * k + i]!)).toBeLessThanOrEqual(0.2 + 1e-9);
+        top = Math.max(top, Math.abs(sol.u[4 * k + i]!));
+      }
+    }
+    expect(top).toBeGreaterThan(0.2 - 1e-6);
+    expect(Math.abs(sol.cost - 2.5418308116403647) / 2.5418308116403647).toBeLessThan(1e-8);
+    expect(resimulate(sol, ocp.h, ocp.end).endError).toBeLessThan(1e-8);
+  });
   it('hover (start = end, yawed): u = u_hover = (m g, 0, 0, 0) to 1e-10 and cost 0', () => {
     const pose = [1, -2, 3, 0.7] as const;
     const ocp = quadrotorOcp({ n: 20, start: pose, end: pose });
