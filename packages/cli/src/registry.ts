@@ -661,7 +661,12 @@ export const problems: readonly ProblemDescriptor[] = [
       'Unicycle parking on SE(2): body velocity (v, w, ω) as control, no lateral slip w = 0, |v| ≤ vmax, minimizing ∫ ½(v² + ω²) (issue 19).',
     methods: ['interior-point'],
     params: [
-      { name: 'n', default: 60, description: 'number of steps (h = T/n)' },
+      {
+        name: 'n',
+        default: 60,
+        description: 'number of steps (h = T/n)',
+        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
+      },
       { name: 'T', default: 1, description: 'horizon' },
       { name: 'vmax', default: 1.6, description: 'speed bound |v| ≤ vmax' },
     ],
@@ -689,7 +694,12 @@ export const problems: readonly ProblemDescriptor[] = [
       'Satellite rest-to-rest attitude maneuver on SO(3) × R³ (attitude, body momentum), torques |u_i| ≤ umax, minimizing ∫ ½|u|² (forced rigid-body step; issue 19).',
     methods: ['interior-point'],
     params: [
-      { name: 'n', default: 60, description: 'number of steps (h = T/n)' },
+      {
+        name: 'n',
+        default: 60,
+        description: 'number of steps (h = T/n)',
+        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
+      },
       { name: 'T', default: 4.4, description: 'horizon (the default end needs T ≥ 4.243)' },
       { name: 'umax', default: 1, description: 'torque bound per axis' },
       { name: 'J1', default: 1, description: 'principal moment of inertia 1' },
