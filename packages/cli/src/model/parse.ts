@@ -285,8 +285,13 @@ export function readModel(text: string, file: string): ModelSpec {
         'contact models take no constraints (use kind lagrange-dirac or holonomic)',
       );
   } else {
-    const list = f.list(required('constraints'), 'constraints');
-    if (list.length === 0) f.fail('constraints', 'needs at least one constraint');
+    // holonomic models may have none (a free system); lagrange-dirac ones need a one-form
+    const list =
+      kind === 'holonomic' && doc.constraints === undefined
+        ? []
+        : f.list(required('constraints'), 'constraints');
+    if (list.length === 0 && kind === 'lagrange-dirac')
+      f.fail('constraints', 'needs at least one constraint');
     if (list.length > MAX_CONSTRAINTS)
       f.fail('constraints', `at most ${MAX_CONSTRAINTS} constraints, got ${list.length}`);
     if (kind === 'lagrange-dirac') {
