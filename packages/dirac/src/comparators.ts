@@ -1156,9 +1156,9 @@ export interface IntegrateConstrainedOptions extends ComparatorOptions {
  * multipliers are on its stepper); `stats.newtonIterations` counts the trapezium's and RATTLE's
  * Newton iterations, `stats.fEvals` the right-hand-side evaluations of the index-reduced methods.
  *
- * @throws {@link DimensionError} for wrong q0/v0 lengths; {@link DomainError} for h ≤ 0, a
- *   non-integer steps or every, or m = 0; {@link NewtonDivergedError} / {@link NonFiniteError}
- *   naming the step.
+ * @throws {@link DimensionError} for wrong q0/v0 lengths or inputs; {@link DomainError} for h ≤ 0,
+ *   a non-integer steps or every, a force with inputs for an index-reduced method, or a mass
+ *   matrix M(q) for RATTLE; {@link NewtonDivergedError} / {@link NonFiniteError} naming the step.
  *
  * @example
  * ```ts

@@ -460,6 +460,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   reset(_state?: Float64Array): void {
     this.hasPrev = this.startup === 'none';
     this.startupSteps = 0;
+    this.lastResidual = 0;
+    this.lastIterations = 0;
     this.lambda.fill(0);
     this.qt.fill(0);
     this.last = EMPTY;

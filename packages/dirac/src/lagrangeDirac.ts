@@ -59,6 +59,21 @@ export type { DiscreteLagrangian } from '@geomech/core';
  * A discrete Lagrangian of a time-dependent L(q, v, t): the slot derivatives take the time t_k of
  * the step's left end as an optional last argument (core's vocabulary: time is the last argument;
  * omitted means an autonomous L). {@link discretize} returns one; the (±) steppers pass t_k.
+ *
+ * @example
+ * ```ts
+ * // L = ½v² − ½(1 + cos t)q², left rectangle: D₁L_d = h L_q(q₀, v, t_k) − L_v
+ * const L: Lagrangian = {
+ *   n: 1,
+ *   L: (q, v, t = 0) => 0.5 * v[0]! ** 2 - 0.5 * (1 + Math.cos(t)) * q[0]! ** 2,
+ *   Lq: (out, q, _v, t = 0) => { out[0] = -(1 + Math.cos(t)) * q[0]!; return out; },
+ *   Lv: (out, _q, v) => { out[0] = v[0]!; return out; },
+ *   Lvv: (out) => { out[0] = 1; return out; },
+ *   Lvq: (out) => { out[0] = 0; return out; },
+ * };
+ * const Ld = discretize(L, 0.1, 'left');
+ * Ld.D1(new Float64Array(1), Float64Array.of(1), Float64Array.of(1), Math.PI); // [−0] (1 + cos π = 0)
+ * ```
  */
 export interface TimeDependentDiscreteLagrangian extends DiscreteLagrangian {
   Ld(q0: Float64Array, q1: Float64Array, t?: number): number;
