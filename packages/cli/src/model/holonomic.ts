@@ -34,6 +34,7 @@ import {
 } from '../runner.js';
 import { holonomicReference, integrateHolonomic } from '../systems/holonomic.js';
 import { ModelError } from './errors.js';
+import { analyzeForces, compileForce, controlSequence, type ForceModel } from './forces.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
@@ -61,6 +62,8 @@ export interface HolonomicModel {
   /** cₐ = ½ vᵀ∇²φᵃ v, m expressions in (q, v). */
   readonly curvature: readonly SX[];
   readonly m: number;
+  /** The external force F(t, q, q̇, u) of the `forces` entry, when given. */
+  readonly forces?: ForceModel;
 }
 
 /**
@@ -163,7 +166,20 @@ export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
       curvature.push(g.mul(half, d2phi!));
     });
   });
-  return { symbols: s, mass, massMatrix, coriolis, V, gradV, phi, C, curvature, m: phi.length };
+  const forces = analyzeForces(s);
+  return {
+    symbols: s,
+    mass,
+    massMatrix,
+    coriolis,
+    V,
+    gradV,
+    phi,
+    C,
+    curvature,
+    m: phi.length,
+    ...(forces === undefined ? {} : { forces }),
+  };
 }
 
 /** The methods that integrate a configuration-dependent mass M(q) (the index-reduced ODE). */
@@ -354,26 +370,45 @@ function initWarnings(
 export function holonomicRunner(model: HolonomicModel): SystemRunner {
   const n = model.symbols.n;
   const problem = (request: SimulateRequest) => {
-    const sys = compileHolonomic(model, model.symbols.values(request));
+    const values = model.symbols.values(request);
+    const sys = compileHolonomic(model, values);
     const q0 = Float64Array.from(requestVector(request.init, 'q0', '--init', n));
     const v0 = Float64Array.from(requestVector(request.init, 'v0', '--init', n));
-    return { sys, q0, v0 };
+    const forces = model.forces;
+    const force =
+      forces === undefined
+        ? undefined
+        : compileForce(forces, model.symbols, model.symbols.parameters(values));
+    return { sys, q0, v0, force };
   };
   return {
     orderFields: ['q'],
     simulate(request: SimulateRequest): SimulationOutput {
-      const { sys, q0, v0 } = problem(request);
+      const { sys, q0, v0, force } = problem(request);
+      const inputs = controlSequence(request, force?.m ?? 0);
+      if (force !== undefined && force.m > 0 && INDEX_REDUCED.has(request.method)) {
+        throw new UsageError(
+          `${request.method} integrates the index-reduced ODE and takes no control inputs; use rattle or a Dirac method`,
+          '--method',
+        );
+      }
       if (sys.massMatrix !== undefined && !INDEX_REDUCED.has(request.method)) {
         throw new UsageError(
           `the model's mass matrix is not constant and diagonal (M depends on q or couples velocities): ${request.method} needs a constant diagonal mass; use euler, trapezium, ab3 or rk4`,
           '--method',
         );
       }
-      return { ...integrateHolonomic(sys, q0, v0, request), warnings: initWarnings(sys, q0, v0) };
+      const out = integrateHolonomic(sys, q0, v0, request, force, inputs);
+      return { ...out, warnings: [...initWarnings(sys, q0, v0), ...(out.warnings ?? [])] };
     },
     reference(request: SimulateRequest): Float64Array {
-      const { sys, q0, v0 } = problem(request);
-      return holonomicReference(sys, q0, v0, request);
+      const { sys, q0, v0, force } = problem(request);
+      if (force !== undefined && force.m > 0) {
+        throw new UsageError(
+          'a model with control inputs has no reference solution for an order study (its reference is the flow at u = 0)',
+        );
+      }
+      return holonomicReference(sys, q0, v0, request, force);
     },
   };
 }

@@ -267,8 +267,6 @@ export function readModel(text: string, file: string): ModelSpec {
   // forces: n components
   let forces: (string | number)[] = [];
   if (doc.forces !== undefined) {
-    if (kind === 'holonomic')
-      f.fail('forces', 'holonomic models take no forces (use kind contact or lagrange-dirac)');
     const list = f.list(doc.forces, 'forces');
     if (list.length !== n)
       f.fail('forces', `needs ${n} components (one per coordinate), got ${list.length}`);

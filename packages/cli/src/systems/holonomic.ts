@@ -178,8 +178,9 @@ export const holonomicRunner: SystemRunner = {
 /**
  * Runs `request.method` (a Dirac integrator or a comparator) on `sys` from (q0, v0) and returns the
  * contract's series q, p, lambda, energy, constraint (shared by the built-ins and holonomic models).
- * An external `force` (without inputs) enters the Dirac methods and RATTLE as discrete
- * Lagrange–d'Alembert forces (midpoint quadrature) and the index-reduced comparators' ODE as F.
+ * An external `force` enters the Dirac methods and RATTLE as discrete Lagrange–d'Alembert forces
+ * (midpoint quadrature, the control sequence `inputs` as u_k) and the index-reduced comparators'
+ * ODE as F (at u = 0: they take no inputs).
  */
 export function integrateHolonomic(
   sys: ConstrainedMechanicalSystem,
@@ -187,11 +188,15 @@ export function integrateHolonomic(
   v0: ArrayLike<number>,
   request: SimulateRequest,
   force?: Force,
+  inputs?: Float64Array,
 ): SimulationOutput {
   const { h, steps, every } = request;
   const method = request.method;
   const onProgress = request.onProgress ? { onProgress: request.onProgress } : {};
-  const forced = force === undefined ? {} : { force };
+  const forced = {
+    ...(force === undefined ? {} : { force }),
+    ...(inputs === undefined ? {} : { inputs }),
+  };
   if (isDiracMethod(method)) {
     // explicit: one linear solve per step (a few Newton steps on the discrete force when forced)
     const sol = integrateDirac(sys, method, { q0, v0 }, h, steps, {
