@@ -281,11 +281,13 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
       pvy = v[2 * i + 1]!;
     }
   };
-  // out ← Σ_j s_j ∇_q θ_j (∇θ_j: +g_j in block j, −g_j in block j − 1)
-  const spread = (out: Float64Array, sj: (j: number) => number): void => {
+  // out ← Σ_j s_j ∇_q θ_j (∇θ_j: +g_j in block j, −g_j in block j − 1), s_j = coef[j]
+  const coef = new Float64Array(nl);
+  const spread = (out: Float64Array): void => {
     out.fill(0, 0, dim);
     for (let j = 0; j < nl; j++) {
-      const c = sj(j);
+      const c = coef[j]!;
+      if (c === 0) continue;
       out[2 * j] = out[2 * j]! + c * gx[j]!;
       out[2 * j + 1] = out[2 * j + 1]! + c * gy[j]!;
       if (j > 0) {
@@ -304,7 +306,9 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
           F(out, _t, q, v) {
             jointRates(q, v);
             // F = −c Σ_i d_i (∇θ_i − ∇θ_{i−1}) = −c Σ_j (d_j − d_{j+1}) ∇θ_j
-            spread(out, (j) => -damping * (rate[j]! - (j + 1 < nl ? rate[j + 1]! : 0)));
+            for (let j = 0; j < nl; j++)
+              coef[j] = -damping * (rate[j]! - (j + 1 < nl ? rate[j + 1]! : 0));
+            spread(out);
             return out;
           },
           dFdv(out, _t, q, v) {
@@ -312,7 +316,10 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
             out.fill(0, 0, dim * dim);
             for (let i = 0; i < nl; i++) {
               // row vector ∇θ_i − ∇θ_{i−1}
-              spread(rowD, (j) => (j === i ? 1 : j === i - 1 ? -1 : 0));
+              coef.fill(0);
+              coef[i] = 1;
+              if (i > 0) coef[i - 1] = -1;
+              spread(rowD);
               const lo = Math.max(0, 2 * i - 4);
               const hi = Math.min(dim, 2 * i + 2);
               for (let a = lo; a < hi; a++) {
