@@ -698,8 +698,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   /** Largest accepted ‖φ(q_{k+1})‖∞: max(tol, 1e-12). */
   private readonly maxResidual: number;
   private h = 0;
-  /** t_k of the step being taken (set by prepare; read by the banded velocity stage). */
-  private tk = 0;
   // the banded path (a system with a constraint band): C(q_k), C(q_{k+1}) in band storage,
   // (h²/2) M⁻¹, a column scratch, the Newton solver and the velocity-stage matrix and LU
   private readonly band: ConstraintBand | null;
@@ -872,7 +870,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       sys.C(Ck, qk);
       this.compressCk();
     }
-    this.tk = t ?? 0;
     if (t === undefined) sys.gradV(gV, qk);
     else sys.gradV(gV, qk, t);
     for (let j = 0; j < n; j++) base[j] = z[j]! + h * z[n + j]! - c * invM[j]! * gV[j]!;
@@ -928,7 +925,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       iterations += forcing.solve(this.internals, t, h, uu, k);
       fPlus = forcing.plus(t, this.qk, q1, uu);
     }
-    if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus);
+    if (this.band !== null) return this.stepBanded(z, k, t, iterations, fPlus);
     const res = this.positionResidualNorm;
     // v_{½} = (q_{k+1} − q_k)/h
     for (let j = 0; j < n; j++) {
@@ -986,6 +983,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private stepBanded(
     z: Float64Array,
     k: number,
+    t: number,
     iterations: number,
     fPlus: Float64Array | undefined,
   ): number {
@@ -998,7 +996,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     band.C(Cb1, q1);
-    sys.gradV(gV, q1, this.tk + h);
+    sys.gradV(gV, q1, t + h);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) {
