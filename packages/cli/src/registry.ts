@@ -39,6 +39,11 @@ export interface AccuracyBand {
   readonly scale?: (p: ParamReader) => number;
   /** The scale as a formula, for messages and the docs (e.g. `l²`). */
   readonly scaleText?: string;
+  /**
+   * Whether the band holds for these parameters (default: always); e.g. the energy of a damped
+   * Ziegler column is not conserved by the exact flow.
+   */
+  readonly applies?: (p: ParamReader) => boolean;
 }
 
 /**
@@ -144,8 +149,15 @@ const holonomicMethods = [
   'rk4',
 ] as const;
 
-/** Constraint within 1e-3·l² and energy within 1% (pendulum, Ziegler column). */
-const holonomicBands = (energyScale: (p: ParamReader) => number, energyScaleText: string) =>
+/**
+ * Constraint within 1e-3·l² and energy within 1% (pendulum, Ziegler column; the energy band only
+ * where `conservative` says the exact flow keeps it).
+ */
+const holonomicBands = (
+  energyScale: (p: ParamReader) => number,
+  energyScaleText: string,
+  conservative?: (p: ParamReader) => boolean,
+) =>
   [
     {
       field: 'constraint',
@@ -160,6 +172,7 @@ const holonomicBands = (energyScale: (p: ParamReader) => number, energyScaleText
       tol: 1e-2,
       scale: energyScale,
       scaleText: `max(|E0|, ${energyScaleText})`,
+      ...(conservative === undefined ? {} : { applies: conservative }),
     },
   ] as const satisfies readonly AccuracyBand[];
 
@@ -349,6 +362,11 @@ export const systems: readonly SystemDescriptor[] = [
       { name: 'k', default: 1, description: 'angular spring stiffness' },
       { name: 'P', default: 0.2, description: 'downward load at each moving joint' },
       { name: 'l', default: 1, description: 'link length' },
+      {
+        name: 'damping',
+        default: 0,
+        description: 'viscous damping c of every joint (Rayleigh R = c/2 Σ (θ̇_i − θ̇_{i−1})²)',
+      },
     ],
     init: [
       {
@@ -370,6 +388,7 @@ export const systems: readonly SystemDescriptor[] = [
     bands: holonomicBands(
       (p) => (p('P') * p('l') * p('n') * (p('n') + 1)) / 2 + p('n') * p('k'),
       'P·l·n(n+1)/2 + n·k',
+      (p) => p('damping') === 0,
     ),
     load: loadHolonomic,
   },

@@ -163,6 +163,84 @@ describe('simulate ziegler: links and initial angles', () => {
   });
 });
 
+describe('simulate ziegler: joint damping (--param damping)', () => {
+  it('damping=0 is the undamped run, number for number, for every method', async () => {
+    for (const method of ['rattle', 'dirac-2c', 'rk4']) {
+      const a = await inProcess('simulate', 'ziegler', '--method', method, '--steps', '200');
+      const b = await inProcess(
+        'simulate',
+        'ziegler',
+        '--method',
+        method,
+        '--steps',
+        '200',
+        '--param',
+        'damping=0',
+      );
+      expect(b.code).toBe(0);
+      type Doc = { series: unknown; stats: { newtonIterations: number; maxResidual: number } };
+      const da = JSON.parse(a.stdout) as Doc;
+      const db = JSON.parse(b.stdout) as Doc;
+      expect(db.series).toEqual(da.series);
+      expect(db.stats.newtonIterations).toBe(da.stats.newtonIterations);
+      expect(db.stats.maxResidual).toBe(da.stats.maxResidual);
+    }
+  });
+  it('damping > 0: the energy decays (no energy-band warning), the tilt dies out below P_c', async () => {
+    for (const method of ['rattle', 'dirac-2c', 'dirac-1', 'trapezium']) {
+      const doc = await simulate(
+        'ziegler',
+        '--method',
+        method,
+        '--t-end',
+        '60',
+        '--h',
+        '0.02',
+        '--param',
+        'damping=0.5',
+        '--init',
+        'theta=0.2,0',
+      );
+      expect(doc.ok).toBe(true);
+      const E = doc.series.energy as number[];
+      expect(E[E.length - 1]!, method).toBeLessThan(E[0]! - 0.01);
+      const warnings = (doc as { warnings?: string[] }).warnings ?? [];
+      expect(warnings.filter((w) => w.includes('energy'))).toEqual([]);
+      const last = doc.series.angles![E.length - 1] as number[];
+      expect(Math.abs(last[0]!), method).toBeLessThan(0.02);
+    }
+  });
+  it('a negative damping is a usage error naming --param damping', async () => {
+    const r = await inProcess('simulate', 'ziegler', '--param', 'damping=-1');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/damping/);
+  });
+  it('order ziegler with damping: rattle 2, dirac-2c 1 against the damped DOPRI5 reference', async () => {
+    for (const [method, expected] of [
+      ['rattle', 2],
+      ['dirac-2c', 1],
+    ] as const) {
+      const r = await inProcess(
+        'order',
+        'ziegler',
+        '--method',
+        method,
+        '--t-end',
+        '1',
+        '--h',
+        '0.02',
+        '--levels',
+        '4',
+        '--param',
+        'damping=0.8',
+      );
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout) as { order: number };
+      expect(Math.abs(doc.order - expected), method).toBeLessThanOrEqual(0.35);
+    }
+  });
+});
+
 describe('numerical failure', () => {
   it('rattle with one Newton iteration per step exits 1 with one error line', async () => {
     const r = await inProcess('simulate', 'pendulum', '--method', 'rattle', '--max-iter', '1');
@@ -230,7 +308,7 @@ describe('list', () => {
     expect(pendulum.params).toEqual({ m: 1, g: 9.81, l: 1 });
     expect(pendulum.init).toEqual({ theta0: Math.PI / 4, omega0: 0 });
     expect(pendulum.fields).toEqual(['q', 'p', 'lambda', 'energy', 'constraint']);
-    expect(ziegler.params).toEqual({ n: 2, m: 1, k: 1, P: 0.2, l: 1 });
+    expect(ziegler.params).toEqual({ n: 2, m: 1, k: 1, P: 0.2, l: 1, damping: 0 });
     expect(ziegler.init).toEqual({ theta: [0.1, 0], omega: 0 });
     expect(ziegler.fields).toEqual(['q', 'p', 'lambda', 'energy', 'constraint', 'angles']);
   });

@@ -14,10 +14,14 @@
 import {
   BandLU,
   BandMatrix,
+  checkForce,
   DenseLU,
   DimensionError,
+  DiscreteForce,
   DomainError,
   extendSolution,
+  type Force,
+  type ForceQuadrature,
   type IntegrateOptions,
   integrate,
   jacobianFromFiniteDifferences,
@@ -31,6 +35,7 @@ import {
   Rk4Stepper,
   rk4Method,
   type SeriesSpec,
+  SingularMatrixError,
   type Solution,
   type Stepper,
 } from '@geomech/core';
@@ -141,6 +146,8 @@ export const comparatorMethods: Readonly<Record<ComparatorMethodName, Comparator
  */
 export class IndexReducedOde {
   readonly sys: ConstrainedMechanicalSystem;
+  /** The external force of M v̇ = −∇V + F + Cᵀλ, evaluated at u = 0 (none when undefined). */
+  readonly force: Force | undefined;
   /** λ of the last {@link rhs} / {@link multiplier} call (length m). */
   readonly lambda: Float64Array;
   /** Right-hand-side evaluations so far. */
@@ -155,12 +162,41 @@ export class IndexReducedOde {
   private readonly qb: Float64Array;
   private readonly vb: Float64Array;
 
-  constructor(sys: ConstrainedMechanicalSystem) {
+  private readonly fF: Float64Array;
+  private readonly u0: Float64Array;
+  /** M(q) scratch of a configuration-dependent mass: M, its LU, M⁻¹Cᵀ (n×m), κ. */
+  private readonly general: {
+    readonly M: Float64Array;
+    readonly lu: DenseLU;
+    readonly MinvCt: Float64Array;
+    readonly col: Float64Array;
+    readonly kappa: Float64Array;
+  } | null;
+
+  constructor(sys: ConstrainedMechanicalSystem, force?: Force) {
     const { n, m } = sys;
     if (sys.mass.length !== n)
       throw new DimensionError('IndexReducedOde: mass', n, sys.mass.length);
-    if (m < 1) throw new DomainError('IndexReducedOde: m', m, 'needs at least one constraint');
+    if (sys.massMatrix !== undefined && sys.coriolis === undefined)
+      throw new DomainError('IndexReducedOde: coriolis', 'missing', 'is required with massMatrix');
+    this.general =
+      sys.massMatrix === undefined
+        ? null
+        : {
+            M: new Float64Array(n * n),
+            lu: new DenseLU(n),
+            MinvCt: new Float64Array(n * Math.max(m, 1)),
+            col: new Float64Array(n),
+            kappa: new Float64Array(n),
+          };
+    if (!Number.isInteger(m) || m < 0)
+      throw new DomainError('IndexReducedOde: m', m, 'must be an integer ≥ 0');
     this.sys = sys;
+    this.force = force;
+    this.u0 = new Float64Array(
+      force === undefined ? 0 : checkForce('IndexReducedOde: force', force, n),
+    );
+    this.fF = new Float64Array(force === undefined ? 0 : n);
     this.qb = new Float64Array(n);
     this.vb = new Float64Array(n);
     this.lambda = new Float64Array(m);
@@ -168,18 +204,29 @@ export class IndexReducedOde {
     this.gV = new Float64Array(n);
     this.cc = new Float64Array(m);
     this.A = new Float64Array(m * m);
-    this.lu = new DenseLU(m);
+    this.lu = new DenseLU(Math.max(m, 1));
     this.invM = new Float64Array(n);
     for (let i = 0; i < n; i++) this.invM[i] = 1 / sys.mass[i]!;
   }
 
-  /** λ(q, v) into {@link lambda} (and returned); also leaves C(q) and ∇V(q) in scratch. */
-  multiplier(q: Float64Array, v: Float64Array): Float64Array {
+  /**
+   * λ(q, v) into {@link lambda} (and returned); also leaves C(q) and ∇V(q) − F in scratch (at
+   * time t, for a time-dependent V or force; F at u = 0).
+   */
+  multiplier(q: Float64Array, v: Float64Array, t?: number): Float64Array {
     const { sys, Cq, gV, cc, A, lu, invM, lambda } = this;
     const { n, m } = sys;
     sys.C(Cq, q);
-    sys.gradV(gV, q);
+    if (t === undefined) sys.gradV(gV, q);
+    else sys.gradV(gV, q, t);
+    const force = this.force;
+    if (force !== undefined) {
+      // M v̇ = −(∇V − F) + Cᵀλ: the force joins the gradient
+      force.F(this.fF, t ?? 0, q, v, this.u0);
+      for (let j = 0; j < n; j++) gV[j] = gV[j]! - this.fF[j]!;
+    }
     sys.curvature(cc, q, v);
+    if (this.general !== null) return this.multiplierGeneral(q, v);
     for (let a = 0; a < m; a++) {
       let s = 0;
       for (let j = 0; j < n; j++) s += Cq[a * n + j]! * invM[j]! * gV[j]!;
@@ -194,13 +241,50 @@ export class IndexReducedOde {
         for (let b = 0; b < m; b++) A[row + b] = A[row + b]! + cm * Cq[b * n + j]!;
       }
     }
-    lu.factor(A);
-    lu.solve(lambda, lambda);
+    if (m > 0) {
+      lu.factor(A);
+      lu.solve(lambda, lambda);
+    }
     return lambda;
   }
 
-  /** out ← F(z), z = (q, v) of length 2n: q̇ = v, v̇ = M⁻¹(−∇V(q) + C(q)ᵀ λ(q, v)). */
-  rhs(out: Float64Array, z: Float64Array): Float64Array {
+  /**
+   * λ of M(q)v̇ + κ = −g + Cᵀλ, g = ∇V − F (in `gV`), C v̇ + c = 0:
+   * (C M⁻¹Cᵀ)λ = C M⁻¹(g + κ) − c. Leaves g + κ in `gV` and M⁻¹Cᵀ, the LU of M in `general`.
+   */
+  private multiplierGeneral(q: Float64Array, v: Float64Array): Float64Array {
+    const { sys, Cq, gV, cc, A, lu, lambda } = this;
+    const { n, m } = sys;
+    const { M, lu: luM, MinvCt, col, kappa } = this.general!;
+    sys.massMatrix!(M, q);
+    sys.coriolis!(kappa, q, v);
+    for (let j = 0; j < n; j++) gV[j] = gV[j]! + kappa[j]!;
+    luM.factor(M);
+    if (luM.isSingular) throw new SingularMatrixError('IndexReducedOde: M(q)', -1);
+    for (let a = 0; a < m; a++) {
+      for (let j = 0; j < n; j++) col[j] = Cq[a * n + j]!;
+      luM.solve(col, col);
+      for (let j = 0; j < n; j++) MinvCt[j * m + a] = col[j]!;
+    }
+    for (let a = 0; a < m; a++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += MinvCt[j * m + a]! * gV[j]!;
+      lambda[a] = s - cc[a]!;
+      for (let b = 0; b < m; b++) {
+        let sab = 0;
+        for (let j = 0; j < n; j++) sab += Cq[a * n + j]! * MinvCt[j * m + b]!;
+        A[a * m + b] = sab;
+      }
+    }
+    if (m > 0) {
+      lu.factor(A);
+      lu.solve(lambda, lambda);
+    }
+    return lambda;
+  }
+
+  /** out ← F(z), z = (q, v) of length 2n: q̇ = v, v̇ = M⁻¹(−∇V(q) + F + C(q)ᵀ λ(q, v)), at time t. */
+  rhs(out: Float64Array, z: Float64Array, t?: number): Float64Array {
     const { n, m } = this.sys;
     const q = this.qb;
     const v = this.vb;
@@ -208,8 +292,25 @@ export class IndexReducedOde {
       q[j] = z[j]!;
       v[j] = z[n + j]!;
     }
-    const lambda = this.multiplier(q, v);
+    const lambda = this.multiplier(q, v, t);
     const { Cq, gV, invM } = this;
+    const general = this.general;
+    if (general !== null) {
+      // v̇ = M(q)⁻¹(−(∇V − F + κ) + Cᵀλ)
+      const { col, lu: luM } = general;
+      for (let j = 0; j < n; j++) {
+        let f = -gV[j]!;
+        for (let a = 0; a < m; a++) f += Cq[a * n + j]! * lambda[a]!;
+        col[j] = f;
+      }
+      luM.solve(col, col);
+      for (let j = 0; j < n; j++) {
+        out[j] = z[n + j]!;
+        out[n + j] = col[j]!;
+      }
+      this.evals++;
+      return out;
+    }
     for (let j = 0; j < n; j++) {
       let f = -gV[j]!;
       for (let a = 0; a < m; a++) f += Cq[a * n + j]! * lambda[a]!;
@@ -223,7 +324,8 @@ export class IndexReducedOde {
 
 /**
  * The index-reduced ODE of spec §6 as a core {@link OdeRhs} `(out, t, z)` for z = (q, v)
- * (e.g. for `integrateDopri5` or `Rk4Stepper`).
+ * (e.g. for `integrateDopri5` or `Rk4Stepper`), with an optional external force F(t, q, v) (at
+ * u = 0) and the time passed to a time-dependent V.
  *
  * @example
  * ```ts
@@ -231,10 +333,10 @@ export class IndexReducedOde {
  * const sol = integrateDopri5(f, [0.7071, -0.7071, 0, 0], 0, 1, { rtol: 1e-12, atol: 1e-14 });
  * ```
  */
-export function indexReducedRhs(sys: ConstrainedMechanicalSystem): OdeRhs {
-  const ode = new IndexReducedOde(sys);
-  return (out, _t, z) => {
-    ode.rhs(out, z);
+export function indexReducedRhs(sys: ConstrainedMechanicalSystem, force?: Force): OdeRhs {
+  const ode = new IndexReducedOde(sys, force);
+  return (out, t, z) => {
+    ode.rhs(out, z, t);
   };
 }
 
@@ -275,7 +377,8 @@ function checkFinite(z: Float64Array, len: number, method: string, k: number): v
 abstract class ConstrainedStepperBase {
   abstract readonly method: ComparatorMethod;
   readonly stateSize: number;
-  readonly inputSize = 0;
+  /** Input size of the force (0 unforced; only RATTLE takes a force). */
+  inputSize = 0;
   readonly series: readonly SeriesSpec<ConstrainedSeries>[];
   /** The multiplier formula of the recorded `lambda`, apart from the method's own evaluations. */
   private readonly diag: IndexReducedOde;
@@ -283,9 +386,12 @@ abstract class ConstrainedStepperBase {
   private readonly vr: Float64Array;
   private readonly phi: Float64Array;
 
-  constructor(readonly sys: ConstrainedMechanicalSystem) {
+  constructor(
+    readonly sys: ConstrainedMechanicalSystem,
+    force?: Force,
+  ) {
     const { n, m } = sys;
-    this.diag = new IndexReducedOde(sys);
+    this.diag = new IndexReducedOde(sys, force);
     this.stateSize = 2 * n;
     this.series = Object.freeze([
       { name: 'q', width: n },
@@ -298,10 +404,17 @@ abstract class ConstrainedStepperBase {
     this.qr = new Float64Array(n);
     this.vr = new Float64Array(n);
     this.phi = new Float64Array(m);
+    this.Mq = sys.massMatrix === undefined ? null : new Float64Array(n * n);
   }
 
-  /** Writes q, v, p = M v, λ(q, v), E = ½ vᵀMv + V(q) and φ(q) of z = (q, v). */
-  record(out: Float64Array, z: Float64Array): void {
+  /** M(q) scratch of a configuration-dependent mass (null for the constant diagonal one). */
+  private readonly Mq: Float64Array | null;
+
+  /**
+   * Writes q, v, p = M v, λ(q, v), E = ½ vᵀMv + V(q) and φ(q) of z = (q, v) (V and the force of
+   * λ at time t).
+   */
+  record(out: Float64Array, z: Float64Array, _k?: number, t?: number): void {
     const { sys, qr: q, vr: v } = this;
     const { n, m } = sys;
     let kin = 0;
@@ -315,9 +428,21 @@ abstract class ConstrainedStepperBase {
       out[2 * n + i] = sys.mass[i]! * vi;
       kin += sys.mass[i]! * vi * vi;
     }
-    const lambda = this.diag.multiplier(q, v);
+    const Mq = this.Mq;
+    if (Mq !== null) {
+      // p = M(q)v, 2T = vᵀM(q)v
+      sys.massMatrix!(Mq, q);
+      kin = 0;
+      for (let i = 0; i < n; i++) {
+        let p = 0;
+        for (let j = 0; j < n; j++) p += Mq[i * n + j]! * v[j]!;
+        out[2 * n + i] = p;
+        kin += p * v[i]!;
+      }
+    }
+    const lambda = this.diag.multiplier(q, v, t);
     for (let a = 0; a < m; a++) out[3 * n + a] = lambda[a]!;
-    out[3 * n + m] = 0.5 * kin + sys.V(q);
+    out[3 * n + m] = 0.5 * kin + (t === undefined ? sys.V(q) : sys.V(q, t));
     const phi = sys.phi(this.phi, q);
     for (let a = 0; a < m; a++) out[3 * n + m + 1 + a] = phi[a]!;
   }
@@ -330,7 +455,7 @@ class EulerStepper extends ConstrainedStepperBase implements ComparatorStepper {
   private readonly f: Float64Array;
   private readonly zNew: Float64Array;
   constructor(private readonly ode: IndexReducedOde) {
-    super(ode.sys);
+    super(ode.sys, ode.force);
     this.f = new Float64Array(2 * ode.sys.n);
     this.zNew = new Float64Array(2 * ode.sys.n);
   }
@@ -338,9 +463,9 @@ class EulerStepper extends ConstrainedStepperBase implements ComparatorStepper {
     return this.ode.evals;
   }
   reset(): void {}
-  step(z: Float64Array, k: number, _t: number, h: number): number {
+  step(z: Float64Array, k: number, t: number, h: number): number {
     const { f, zNew } = this;
-    this.ode.rhs(f, z);
+    this.ode.rhs(f, z, t);
     for (let i = 0; i < zNew.length; i++) zNew[i] = z[i]! + h * f[i]!;
     checkFinite(zNew, zNew.length, 'euler', k);
     z.set(zNew);
@@ -354,9 +479,9 @@ class Rk4ComparatorStepper extends ConstrainedStepperBase implements ComparatorS
   readonly lastResidual = 0;
   private readonly rk: Rk4Stepper;
   constructor(private readonly ode: IndexReducedOde) {
-    super(ode.sys);
-    this.rk = new Rk4Stepper(2 * ode.sys.n, (out, _t, y) => {
-      ode.rhs(out, y);
+    super(ode.sys, ode.force);
+    this.rk = new Rk4Stepper(2 * ode.sys.n, (out, t, y) => {
+      ode.rhs(out, y, t);
     });
   }
   get fEvals(): number {
@@ -383,10 +508,10 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
   private readonly zNew: Float64Array;
   private history = 0;
   constructor(private readonly ode: IndexReducedOde) {
-    super(ode.sys);
+    super(ode.sys, ode.force);
     const N = 2 * ode.sys.n;
-    this.rk = new Rk4Stepper(N, (out, _t, y) => {
-      ode.rhs(out, y);
+    this.rk = new Rk4Stepper(N, (out, t, y) => {
+      ode.rhs(out, y, t);
     });
     this.f0 = new Float64Array(N);
     this.f1 = new Float64Array(N);
@@ -405,7 +530,7 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
     this.f2 = this.f1;
     this.f1 = this.f0;
     this.f0 = tmp;
-    this.ode.rhs(this.f0, z);
+    this.ode.rhs(this.f0, z, t);
     if (this.history < 2) {
       this.history++;
       return this.rk.step(z, k, t, h);
@@ -427,6 +552,15 @@ export interface ComparatorOptions {
   readonly tol?: number;
   /** Maximum Newton iterations per solve. Default 30. */
   readonly maxIterations?: number;
+  /**
+   * An external (control) force F(t, q, v, u) (core's `Force`). RATTLE adds the discrete
+   * Lagrange–d'Alembert forces f_d^± of core's `DiscreteForce` (see {@link RattleStepper}) and
+   * takes inputs (input size `force.m`); the index-reduced comparators add F(t, q, v) to the ODE
+   * (M v̇ = −∇V + F + Cᵀλ) and take no inputs (force.m must be 0).
+   */
+  readonly force?: Force;
+  /** Quadrature of the discrete force: `'midpoint'` (default; keeps order 2), `'left'`, `'right'`. */
+  readonly forceQuadrature?: ForceQuadrature;
 }
 
 /**
@@ -444,11 +578,12 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
   private readonly G: (out: Float64Array, w: Float64Array) => void;
   private readonly J: (out: Float64Array, w: Float64Array) => void;
   private h = 0;
+  private t = 0;
   constructor(
     private readonly ode: IndexReducedOde,
     options: ComparatorOptions,
   ) {
-    super(ode.sys);
+    super(ode.sys, ode.force);
     const N = 2 * ode.sys.n;
     this.solver = new NewtonSolver(N, {
       tol: options.tol ?? 1e-13,
@@ -459,7 +594,7 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
     this.zk = new Float64Array(N);
     this.guess = new Float64Array(N);
     this.G = (out, w) => {
-      ode.rhs(this.fw, w);
+      ode.rhs(this.fw, w, this.t + this.h);
       const c = 0.5 * this.h;
       for (let i = 0; i < N; i++) out[i] = w[i]! - this.zk[i]! - c * (this.fk[i]! + this.fw[i]!);
     };
@@ -469,10 +604,11 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
     return this.ode.evals;
   }
   reset(): void {}
-  step(z: Float64Array, k: number, _t: number, h: number): number {
+  step(z: Float64Array, k: number, t: number, h: number): number {
     this.h = h;
+    this.t = t;
     this.zk.set(z);
-    this.ode.rhs(this.fk, z);
+    this.ode.rhs(this.fk, z, t);
     for (let i = 0; i < z.length; i++) this.guess[i] = z[i]! + h * this.fk[i]!;
     const r = this.solver.solve(this.G, this.J, this.guess, k);
     if (!r.converged) throw new NewtonDivergedError(r.iterations, r.residualNorm, k);
@@ -505,6 +641,22 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
  * products are the dense path's sums term for term; the Jacobian (analytic instead of central
  * differences) and the LU round differently, so the two paths agree to round-off (≤ 1e-12 on the
  * Ziegler column, tested).
+ *
+ * Time-dependent potentials: ∇V(q_k, t_k) in the first half kick, ∇V(q_{k+1}, t_k + h) in the
+ * second (the trapezoidal L_d of V(q, t)). Forced (option `force`): RATTLE is the variational
+ * integrator of the trapezoidal L_d with the holonomic constraints, so the forced discrete
+ * Legendre transforms (Marsden–West 2001 (3.2.5)) add f_d⁻ to the first half kick and f_d⁺ to the
+ * second:
+ * ```
+ * M v_{½} = M v_k − (h/2)∇V(q_k) + f_d⁻(q_k, q_{k+1}) + (h/2)C(q_k)ᵀλ,   q_{k+1} = q_k + h v_{½},
+ * M v_{k+1} = M v_{½} − (h/2)∇V(q_{k+1}) + f_d⁺(q_k, q_{k+1}) + (h/2)C(q_{k+1})ᵀμ,
+ * ```
+ * with f_d^± at (t_k, u_k). When f_d⁻ depends on q_{k+1}, core's Newton solves the n equations
+ * f̄ = f_d⁻(q_k, q_{k+1}(f̄)) around the multiplier solve above (q_{k+1}(f̄): that solve with
+ * v_k + M⁻¹f̄/… shifted by f̄), with the Jacobian I − ∂f_d⁻/∂q_{k+1}·h Π, Π = M⁻¹ −
+ * M⁻¹C(q_k)ᵀ(C(q_{k+1})M⁻¹C(q_k)ᵀ)⁻¹C(q_{k+1})M⁻¹ (the derivative of the constrained position
+ * stage; the rows of C span those of dφ). A force that vanishes at the unforced q_{k+1} (u = 0
+ * for a pure actuator) leaves the step bit-identical to the unforced one.
  *
  * @example
  * ```ts
@@ -558,19 +710,41 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly bandLu: BandLU | null;
   private readonly Gb: (out: Float64Array, lam: Float64Array) => void;
   private readonly Jb: (out: BandMatrix, lam: Float64Array) => void;
+  /** λ of the position stage just solved (copied into {@link lambda} once the step is accepted). */
+  private readonly lambdaNew: Float64Array;
+  /** ‖φ(q_{k+1})‖∞ of the position stage just solved. */
+  private positionResidualNorm = 0;
+  /** The forced part, when forced. */
+  private readonly forcing: RattleForcing | undefined;
+  /** What {@link RattleForcing} reads and writes of this stepper. */
+  private readonly internals: RattleInternals;
 
   constructor(sys: ConstrainedMechanicalSystem, options: ComparatorOptions = {}) {
-    super(sys);
+    super(sys, options.force);
     const { n, m } = sys;
     if (sys.mass.length !== n) throw new DimensionError('rattle: mass', n, sys.mass.length);
-    if (m < 1) throw new DomainError('rattle: m', m, 'needs at least one constraint');
+    if (sys.massMatrix !== undefined)
+      throw new DomainError(
+        'rattle: massMatrix',
+        'given',
+        'RATTLE needs the constant diagonal mass (use an index-reduced comparator for M(q))',
+      );
+    if (!Number.isInteger(m) || m < 0)
+      throw new DomainError('rattle: m', m, 'must be an integer ≥ 0');
     const band = sys.band ?? null;
     if (band !== null) checkBand('rattle', band, n, m);
     this.band = band;
     // the dense path's m×n and m×m buffers only without a band (64 MB each at 2000 links)
     const dense = band === null ? 1 : 0;
+    const force = options.force;
+    this.inputSize = force === undefined ? 0 : checkForce('rattle: force', force, n);
+    this.forcing =
+      force === undefined
+        ? undefined
+        : new RattleForcing(force, options.forceQuadrature ?? 'midpoint', n, m);
     this.mu = new Float64Array(m);
     this.lambda = new Float64Array(m);
+    this.lambdaNew = new Float64Array(m);
     this.base = new Float64Array(n);
     this.q1 = new Float64Array(n);
     this.qk = new Float64Array(n);
@@ -581,7 +755,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     for (let i = 0; i < n; i++) this.invM[i] = 1 / sys.mass[i]!;
     this.A = new Float64Array(dense * m * m);
     this.rhsM = new Float64Array(m);
-    this.lu = new DenseLU(band === null ? m : 1);
+    this.lu = new DenseLU(band === null ? Math.max(m, 1) : 1);
     this.zNew = new Float64Array(2 * n);
     this.cscPtr = new Int32Array(n + 1);
     this.cscRow = new Int32Array(dense * m * n);
@@ -602,7 +776,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     }
     this.maxResidual = Math.max(tol, 1e-12);
     // the dense path's solver (size 1, unused, on the banded path)
-    this.solver = new NewtonSolver(band === null ? m : 1, {
+    this.solver = new NewtonSolver(band === null ? Math.max(m, 1) : 1, {
       tol,
       maxIterations,
       stallTol: this.maxResidual,
@@ -648,6 +822,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       const phiScale = b.phiScale;
       for (let i = 0; i < s.length; i++) s[i] = phiScale * s[i]!;
     };
+    this.internals = {
+      sys,
+      base: this.base,
+      q1: this.q1,
+      qk: this.qk,
+      invM: this.invM,
+      lambdaNew: this.lambdaNew,
+      positionStage: (k, guess) => this.positionStage(k, guess),
+    };
   }
 
   reset(): void {
@@ -674,7 +857,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   }
 
   /** Sets up the multiplier equation G(λ) = 0 of the step from z = (q_k, v_k) with step h. */
-  private prepare(z: Float64Array, h: number): void {
+  private prepare(z: Float64Array, h: number, t?: number): void {
     const { sys, base, qk, Ck, gV, invM } = this;
     const n = sys.n;
     this.h = h;
@@ -687,7 +870,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       sys.C(Ck, qk);
       this.compressCk();
     }
-    sys.gradV(gV, qk);
+    if (t === undefined) sys.gradV(gV, qk);
+    else sys.gradV(gV, qk, t);
     for (let j = 0; j < n; j++) base[j] = z[j]! + h * z[n + j]! - c * invM[j]! * gV[j]!;
   }
 
@@ -726,29 +910,40 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * {@link NewtonDivergedError} (naming step k) when ‖φ(q_{k+1})‖∞ stays above max(tol, 1e-12),
    * or the solver's typed error; z is then unchanged.
    */
-  step(z: Float64Array, k: number, _t: number, h: number): number {
-    const { sys, q1, C1, gV, invM, A, rhsM, lu, mu, zNew } = this;
+  step(z: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
+    const { sys, q1, C1, gV, invM, A, lu, mu, zNew } = this;
     const { n, m } = sys;
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)
-    this.prepare(z, h);
-    if (this.bandNewton !== null) return this.stepBanded(z, k, this.bandNewton);
-    // warm start: λ of the previous step (λ is a force, nearly constant between steps)
-    const r = this.solver.solve(this.G, this.J, this.lambda, k);
-    const iterations = r.iterations;
-    this.G(rhsM, r.x); // sets q1 for the converged λ
-    let res = 0;
-    for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
-    if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
+    this.prepare(z, h, t);
+    let iterations = this.positionStage(k, this.lambda);
+    const forcing = this.forcing;
+    let fPlus: Float64Array | undefined;
+    if (forcing !== undefined) {
+      const uu = u ?? forcing.zeroInput;
+      if (uu.length !== this.inputSize)
+        throw new DimensionError('rattle: u', this.inputSize, uu.length);
+      iterations += forcing.solve(this.internals, t, h, uu, k);
+      fPlus = forcing.plus(t, this.qk, q1, uu);
+    }
+    if (this.band !== null) return this.stepBanded(z, k, t, iterations, fPlus);
+    const res = this.positionResidualNorm;
     // v_{½} = (q_{k+1} − q_k)/h
     for (let j = 0; j < n; j++) {
       zNew[n + j] = (q1[j]! - z[j]!) / h;
       zNew[j] = q1[j]!;
     }
     sys.C(C1, q1);
-    sys.gradV(gV, q1);
-    // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}); (h/2) C M⁻¹ Cᵀ μ = −C w
+    sys.gradV(gV, q1, t + h);
+    // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) zNew[n + j] = zNew[n + j]! - hh * invM[j]! * gV[j]!;
+    if (fPlus !== undefined) {
+      // exact zeros skipped: u = 0 stays bit-identical
+      for (let j = 0; j < n; j++) {
+        const f = fPlus[j]!;
+        if (f !== 0) zNew[n + j] = zNew[n + j]! + invM[j]! * f;
+      }
+    }
     for (let a = 0; a < m; a++) {
       let s = 0;
       for (let j = 0; j < n; j++) s += C1[a * n + j]! * zNew[n + j]!;
@@ -764,44 +959,53 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       }
       for (let b = 0; b < m; b++) A[row + b] = hh * A[row + b]!;
     }
-    lu.factor(A);
-    lu.solve(mu, mu);
+    if (m > 0) {
+      lu.factor(A);
+      lu.solve(mu, mu);
+    }
     for (let j = 0; j < n; j++) {
       let s = 0;
       for (let a = 0; a < m; a++) s += C1[a * n + j]! * mu[a]!;
       zNew[n + j] = zNew[n + j]! + hh * invM[j]! * s;
     }
     checkFinite(zNew, 2 * n, 'rattle', k);
-    this.lambda.set(r.x);
+    this.lambda.set(this.lambdaNew);
     this.lastResidual = res;
     z.set(zNew);
     return iterations;
   }
 
-  /** {@link step} on the banded path (after {@link prepare}): the same stages, O(n). */
-  private stepBanded(z: Float64Array, k: number, bn: BandNewton): number {
-    const { sys, q1, gV, invM, rhsM, mu, zNew, Cb1, tmpN } = this;
+  /**
+   * The velocity stage of {@link step} on the banded path, after {@link positionStage} (and the
+   * forced solve) left q_{k+1} in `q1` and λ in `lambdaNew`: the same sums as the dense stage in
+   * band storage, O(n); `fPlus` is f_d⁺(q_k, q_{k+1}) of a forced step.
+   */
+  private stepBanded(
+    z: Float64Array,
+    k: number,
+    t: number,
+    iterations: number,
+    fPlus: Float64Array | undefined,
+  ): number {
+    const { sys, q1, gV, invM, mu, zNew, Cb1, tmpN } = this;
     const h = this.h; // set by prepare (a field: a double argument would be boxed)
     const band = this.band!;
     const { n, m } = sys;
-    // warm start: λ of the previous step
-    const converged = bn.solve(this.Gb, this.Jb, this.lambda, k);
-    const iterations = bn.iterations;
-    if (!converged) throw new NewtonDivergedError(iterations, bn.residual, k);
-    this.Gb(rhsM, bn.x); // sets q1 for the converged λ
-    let res = 0;
-    for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
-    if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
     for (let j = 0; j < n; j++) {
       zNew[n + j] = (q1[j]! - z[j]!) / h;
       zNew[j] = q1[j]!;
     }
     band.C(Cb1, q1);
-    sys.gradV(gV, q1);
-    // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}); (h/2) C M⁻¹ Cᵀ μ = −C w
+    sys.gradV(gV, q1, t + h);
+    // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) {
-      const v = zNew[n + j]! - hh * invM[j]! * gV[j]!;
+      let v = zNew[n + j]! - hh * invM[j]! * gV[j]!;
+      if (fPlus !== undefined) {
+        // exact zeros skipped, as on the dense path
+        const f = fPlus[j]!;
+        if (f !== 0) v = v + invM[j]! * f;
+      }
       zNew[n + j] = v;
       tmpN[j] = v;
     }
@@ -817,10 +1021,227 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     bandScatterTranspose(tmpN, Cb1, mu, band, m, n, 1);
     for (let j = 0; j < n; j++) zNew[n + j] = zNew[n + j]! + hh * invM[j]! * tmpN[j]!;
     checkFinite(zNew, 2 * n, 'rattle', k);
-    this.lambda.set(bn.x);
-    this.lastResidual = res;
+    this.lambda.set(this.lambdaNew);
+    this.lastResidual = this.positionResidualNorm;
     z.set(zNew);
     return iterations;
+  }
+
+  /**
+   * The position stage from the prepared `base`: solves G(λ) = 0 from the warm start `guess`,
+   * leaves q_{k+1} in `q1` and λ in `lambdaNew`; returns the Newton iterations.
+   */
+  private positionStage(k: number, guess: Float64Array): number {
+    const { rhsM } = this;
+    const m = this.sys.m;
+    // warm start: λ of the previous step (λ is a force, nearly constant between steps)
+    if (m === 0) {
+      // no constraint: the position stage is the drift q_{k+1} = base (velocity Verlet)
+      this.G(rhsM, guess);
+      this.positionResidualNorm = 0;
+      return 0;
+    }
+    const bn = this.bandNewton;
+    if (bn !== null) {
+      // banded: the same equation G(λ) = 0 in band storage (Gb, Jb), O(n)
+      const converged = bn.solve(this.Gb, this.Jb, guess, k);
+      const iterations = bn.iterations;
+      if (!converged) throw new NewtonDivergedError(iterations, bn.residual, k);
+      this.Gb(rhsM, bn.x); // sets q1 for the converged λ
+      let res = 0;
+      for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
+      if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
+      this.lambdaNew.set(bn.x);
+      this.positionResidualNorm = res;
+      return iterations;
+    }
+    const r = this.solver.solve(this.G, this.J, guess, k);
+    const iterations = r.iterations;
+    this.G(rhsM, r.x); // sets q1 for the converged λ
+    let res = 0;
+    for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
+    if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
+    this.lambdaNew.set(r.x);
+    this.positionResidualNorm = res;
+    return iterations;
+  }
+}
+
+/** What {@link RattleForcing} reads and writes of a {@link RattleStepper}. */
+interface RattleInternals {
+  readonly sys: ConstrainedMechanicalSystem;
+  readonly base: Float64Array;
+  readonly q1: Float64Array;
+  readonly qk: Float64Array;
+  readonly invM: Float64Array;
+  readonly lambdaNew: Float64Array;
+  positionStage(k: number, guess: Float64Array): number;
+}
+
+/**
+ * The forced part of a RATTLE step (see {@link RattleStepper}): the discrete force of the step
+ * size in use and core's Newton on f̄ = f_d⁻(q_k, q_{k+1}(f̄)) around the position stage, with
+ * its scratch (allocated once; a new step size rebuilds the discrete force, cold).
+ */
+class RattleForcing {
+  readonly zeroInput: Float64Array;
+  private fd: DiscreteForce;
+  private readonly solver: NewtonSolver;
+  private readonly x0: Float64Array;
+  private readonly base0: Float64Array;
+  private readonly fvec: Float64Array;
+  private readonly fq1: Float64Array;
+  private readonly Pi: Float64Array;
+  /** C(q_k) dense, from `sys.C` (the banded stepper keeps only its band storage). */
+  private readonly Ck: Float64Array;
+  private readonly C1: Float64Array;
+  private readonly S: Float64Array;
+  private readonly B: Float64Array;
+  private readonly col: Float64Array;
+  private readonly lu: DenseLU;
+  private readonly lambdaWarm: Float64Array;
+  /** f̄ of the last position stage (J reuses the stage G has just solved). */
+  private readonly lastX: Float64Array;
+  private hasLastX = false;
+  private readonly G: (out: Float64Array, x: Float64Array) => void;
+  private readonly J: (out: Float64Array, x: Float64Array) => void;
+  private st: RattleInternals | undefined;
+  private t = 0;
+  private h = 0;
+  private k = 0;
+  private u: Float64Array;
+  /** Position-stage Newton iterations inside the last forced solve. */
+  private inner = 0;
+
+  constructor(
+    readonly force: Force,
+    readonly quadrature: ForceQuadrature,
+    readonly n: number,
+    readonly m: number,
+  ) {
+    this.fd = new DiscreteForce(force, 1, quadrature);
+    this.zeroInput = new Float64Array(force.m);
+    this.u = this.zeroInput;
+    this.solver = new NewtonSolver(n, {
+      tol: 1e-14,
+      maxIterations: 50,
+      what: 'forced RATTLE step',
+    });
+    this.x0 = new Float64Array(n);
+    this.base0 = new Float64Array(n);
+    this.fvec = new Float64Array(n);
+    this.fq1 = new Float64Array(n * n);
+    this.Pi = new Float64Array(n * n);
+    this.Ck = new Float64Array(m * n);
+    this.C1 = new Float64Array(m * n);
+    this.S = new Float64Array(m * m);
+    this.B = new Float64Array(m * n);
+    this.col = new Float64Array(m);
+    this.lu = new DenseLU(Math.max(m, 1));
+    this.lambdaWarm = new Float64Array(m);
+    this.lastX = new Float64Array(n);
+    // q_{k+1}(f̄): the position stage with base = base₀ + h M⁻¹ f̄
+    const stage = (x: Float64Array): Float64Array => {
+      const st = this.st!;
+      const { base, invM } = st;
+      const { base0, h, lastX } = this;
+      let same = this.hasLastX;
+      for (let j = 0; j < n && same; j++) same = lastX[j] === x[j];
+      if (same) return st.q1; // J at the point G just evaluated
+      for (let j = 0; j < n; j++) {
+        base[j] = base0[j]! + h * invM[j]! * x[j]!;
+        lastX[j] = x[j]!;
+      }
+      this.hasLastX = true;
+      this.inner += st.positionStage(this.k, this.lambdaWarm);
+      this.lambdaWarm.set(st.lambdaNew);
+      return st.q1;
+    };
+    this.G = (out, x) => {
+      const q1 = stage(x);
+      this.fd.minus(out, this.t, this.st!.qk, q1, this.u);
+      for (let i = 0; i < n; i++) out[i] = x[i]! - out[i]!;
+    };
+    // ∂G/∂f̄ = I − w⁻ ∂F̄/∂q_{k+1} · h Π at q_{k+1}(f̄)
+    this.J = (out, x) => {
+      const st = this.st!;
+      const q1 = stage(x);
+      const { qk, invM, sys } = st;
+      const { Ck, C1, S, B, col, lu, Pi, fq1 } = this;
+      sys.C(C1, q1);
+      // S = C(q_{k+1}) M⁻¹ C(q_k)ᵀ, B = S⁻¹ C(q_{k+1}) M⁻¹
+      for (let a = 0; a < m; a++) {
+        for (let b = 0; b < m; b++) {
+          let s = 0;
+          for (let j = 0; j < n; j++) s += C1[a * n + j]! * invM[j]! * Ck[b * n + j]!;
+          S[a * m + b] = s;
+        }
+      }
+      if (m > 0) lu.factor(S);
+      if (m > 0 && lu.isSingular)
+        throw new SingularMatrixError('rattle: C(q_{k+1}) M⁻¹ C(q_k)ᵀ', -1);
+      for (let j = 0; j < n && m > 0; j++) {
+        for (let a = 0; a < m; a++) col[a] = C1[a * n + j]! * invM[j]!;
+        lu.solve(col, col);
+        for (let a = 0; a < m; a++) B[a * n + j] = col[a]!;
+      }
+      // Π = M⁻¹ − M⁻¹ C(q_k)ᵀ B
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let a = 0; a < m; a++) s += Ck[a * n + i]! * B[a * n + j]!;
+          Pi[i * n + j] = (i === j ? invM[i]! : 0) - invM[i]! * s;
+        }
+      }
+      const fd = this.fd;
+      fd.jacobian(undefined, fq1, undefined, this.t, qk, q1, this.u);
+      const w = fd.weightMinus * this.h;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let l = 0; l < n; l++) s += fq1[i * n + l]! * Pi[l * n + j]!;
+          out[i * n + j] = (i === j ? 1 : 0) - w * s;
+        }
+      }
+    };
+  }
+
+  /**
+   * Turns the unforced position stage just solved into the forced one (q_{k+1} in the stepper's
+   * `q1`, λ in its `lambdaNew`). Returns the extra position-stage Newton iterations (0 when f_d⁻
+   * vanishes at the unforced q_{k+1}).
+   */
+  solve(st: RattleInternals, t: number, h: number, u: Float64Array, k: number): number {
+    const n = this.n;
+    if (this.fd.h !== h) this.fd = new DiscreteForce(this.force, h, this.quadrature);
+    this.st = st;
+    this.t = t;
+    this.h = h;
+    this.k = k;
+    this.u = u;
+    this.inner = 0;
+    const { x0 } = this;
+    this.fd.minus(x0, t, st.qk, st.q1, u);
+    let moved = false;
+    for (let i = 0; i < n; i++) if (x0[i] !== 0) moved = true;
+    if (!moved) return 0;
+    this.base0.set(st.base);
+    // the Jacobian's C(q_k), dense on both paths (it only steers Newton: ≤ tol either way)
+    st.sys.C(this.Ck, st.qk);
+    this.lambdaWarm.set(st.lambdaNew);
+    this.hasLastX = false;
+    const r = this.solver.solve(this.G, this.J, x0, k);
+    if (!r.converged) {
+      throw new NewtonDivergedError(r.iterations, r.residualNorm, k, 'forced RATTLE step');
+    }
+    // the solver's last evaluation of G was at the accepted f̄ (no line search): q1 and λ are its
+    return this.inner;
+  }
+
+  /** f_d⁺(q_k, q_{k+1}) of the step solved last (the solver's own buffer). */
+  plus(t: number, qk: Float64Array, q1: Float64Array, u: Float64Array): Float64Array | undefined {
+    if (this.fd.weightPlus === 0) return undefined;
+    return this.fd.plus(this.fvec, t, qk, q1, u);
   }
 }
 
@@ -841,15 +1262,23 @@ export function createComparatorStepper(
   method: ComparatorMethodName,
   options: ComparatorOptions = {},
 ): ComparatorStepper {
+  const force = options.force;
+  if (force !== undefined && method !== 'rattle' && force.m !== 0) {
+    throw new DomainError(
+      'createComparatorStepper: force.m',
+      force.m,
+      "must be 0: only 'rattle' takes inputs (the index-reduced comparators take F(t, q, v))",
+    );
+  }
   switch (method) {
     case 'euler':
-      return new EulerStepper(new IndexReducedOde(sys));
+      return new EulerStepper(new IndexReducedOde(sys, force));
     case 'rk4':
-      return new Rk4ComparatorStepper(new IndexReducedOde(sys));
+      return new Rk4ComparatorStepper(new IndexReducedOde(sys, force));
     case 'ab3':
-      return new Ab3Stepper(new IndexReducedOde(sys));
+      return new Ab3Stepper(new IndexReducedOde(sys, force));
     case 'trapezium':
-      return new TrapeziumStepper(new IndexReducedOde(sys), options);
+      return new TrapeziumStepper(new IndexReducedOde(sys, force), options);
     case 'rattle':
       return new RattleStepper(sys, options);
     default:
@@ -867,6 +1296,13 @@ export interface IntegrateConstrainedOptions extends ComparatorOptions {
   readonly onFailure?: IntegrateOptions['onFailure'];
   /** Largest recorded storage in bytes (core's default 1 GiB). */
   readonly maxRecordBytes?: number;
+  /** Initial time t0 (step k leaves t0 + k·h; a time-dependent V and the force see it). Default 0. */
+  readonly t0?: number;
+  /**
+   * The control sequence u_0 … u_{steps−1} of a forced RATTLE run (core's `integrate` `inputs`): a
+   * flat `steps × force.m` array or a function of (k, t). Missing: u = 0.
+   */
+  readonly inputs?: IntegrateOptions['inputs'];
 }
 
 /**
@@ -876,9 +1312,9 @@ export interface IntegrateConstrainedOptions extends ComparatorOptions {
  * multipliers are on its stepper); `stats.newtonIterations` counts the trapezium's and RATTLE's
  * Newton iterations, `stats.fEvals` the right-hand-side evaluations of the index-reduced methods.
  *
- * @throws {@link DimensionError} for wrong q0/v0 lengths; {@link DomainError} for h ≤ 0, a
- *   non-integer steps or every, or m = 0; {@link NewtonDivergedError} / {@link NonFiniteError}
- *   naming the step.
+ * @throws {@link DimensionError} for wrong q0/v0 lengths or inputs; {@link DomainError} for h ≤ 0,
+ *   a non-integer steps or every, a force with inputs for an index-reduced method, or a mass
+ *   matrix M(q) for RATTLE; {@link NewtonDivergedError} / {@link NonFiniteError} naming the step.
  *
  * @example
  * ```ts
@@ -910,6 +1346,8 @@ export function integrateConstrained(
   const sol = integrate(stepper, z0, {
     h,
     steps,
+    ...(options.t0 === undefined ? {} : { t0: options.t0 }),
+    ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
     ...(options.every === undefined ? {} : { every: options.every }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),

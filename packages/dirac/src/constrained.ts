@@ -4,6 +4,13 @@
  * constraint one-forms ψᵃ stacked as the rows of C(q) (in the papers' examples ψᵃ = ½ dφᵃ; the
  * scaling is absorbed into the multipliers λ). Out-first, row-major, allocation-free methods.
  *
+ * Time-dependent potentials V(q, t) (e.g. a moving support or a parametric excitation): `V` and
+ * `gradV` receive the time as an optional last argument (core's Lagrangian vocabulary: "time,
+ * when a Lagrangian depends on it, is the last argument"); the steppers pass the time of each
+ * evaluation (t_k for the Dirac methods, t_k and t_{k+1} for RATTLE), and an autonomous system
+ * simply ignores it. External and control forces F(t, q, v, u) enter through the steppers'
+ * `force` option (core's `Force`).
+ *
  * @module
  */
 
@@ -38,12 +45,28 @@ export interface ConstrainedMechanicalSystem {
   readonly n: number;
   /** Number m of constraints. */
   readonly m: number;
-  /** The diagonal of the constant mass matrix M (length n). */
+  /**
+   * The diagonal of the constant mass matrix M (length n). Ignored by the methods that support
+   * {@link massMatrix} when that is given (then the entries only need to be positive).
+   */
   readonly mass: Float64Array;
-  /** Potential energy V(q). */
-  V(q: Float64Array): number;
-  /** out ← ∇V(q). */
-  gradV(out: Float64Array, q: Float64Array): Float64Array;
+  /**
+   * out ← M(q) (n×n row-major, symmetric positive definite): a configuration-dependent mass
+   * matrix, L = ½ vᵀM(q)v − V(q) (with {@link coriolis}). Supported by the index-reduced
+   * comparators (euler, trapezium, ab3, rk4, `indexReducedRhs`); the Dirac methods and RATTLE need
+   * the constant diagonal `mass` and refuse a system that has one.
+   */
+  massMatrix?(out: Float64Array, q: Float64Array): Float64Array;
+  /**
+   * out ← κ(q, v) = Ṁ(q)v − ½∇_q(vᵀM(q)v), κ_i = Σ_jk (∂M_ij/∂q_k − ½ ∂M_jk/∂q_i) v_j v_k: the
+   * velocity-quadratic terms of the Euler–Lagrange equations M(q)v̇ + κ(q, v) = −∇V + Cᵀλ. Required
+   * with {@link massMatrix}.
+   */
+  coriolis?(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
+  /** Potential energy V(q) (V(q, t) for a time-dependent system; t is omitted by callers that have none). */
+  V(q: Float64Array, t?: number): number;
+  /** out ← ∇V(q) (∇_q V(q, t) for a time-dependent system). */
+  gradV(out: Float64Array, q: Float64Array, t?: number): Float64Array;
   /** out ← φ(q) (length m); the position-level constraint residual. */
   phi(out: Float64Array, q: Float64Array): Float64Array;
   /** out ← C(q), the constraint one-forms ψᵃ as rows (m×n). */

@@ -18,14 +18,20 @@
 import {
   BandLU,
   BandMatrix,
+  checkForce,
   DenseLU,
   DimensionError,
+  DiscreteForce,
   DomainError,
   extendSolution,
+  type Force,
+  type ForceQuadrature,
   type IntegrateOptions,
   integrate,
   type MethodTraits,
   methodTraits,
+  NewtonDivergedError,
+  NewtonSolver,
   NonFiniteError,
   type ProgressCallback,
   type SeriesSpec,
@@ -141,6 +147,12 @@ export class DiracWorkspace {
     if (!Number.isInteger(n) || n < 1) throw new DimensionError('DiracWorkspace: n', '>= 1', n);
     if (!Number.isInteger(m) || m < 0) throw new DimensionError('DiracWorkspace: m', '>= 0', m);
     if (sys.mass.length !== n) throw new DimensionError('DiracWorkspace: mass', n, sys.mass.length);
+    if (sys.massMatrix !== undefined)
+      throw new DomainError(
+        'DiracWorkspace: massMatrix',
+        'given',
+        'the Dirac methods need the constant diagonal mass (use an index-reduced comparator for M(q))',
+      );
     this.n = n;
     this.m = m;
     this.qt = new Float64Array(n);
@@ -187,6 +199,8 @@ export class DiracWorkspace {
  * tested), not bit for bit.
  *
  * @param r - right-hand side of the constraint line (length m); omitted means 0.
+ * @param t - time t_k at which ∇V is evaluated (a time-dependent potential, spec 001 §5.5 with
+ *   V(q, t)); omitted for an autonomous system.
  * @throws {@link SingularMatrixError} when S is singular or its condition estimate exceeds
  *   {@link DIRAC_SINGULAR_CONDITION} (dependent constraint rows at q_k);
  *   {@link NonFiniteError} when ∇V, C or the result is not finite.
@@ -206,8 +220,9 @@ export function diracSolve(
   pk: Float64Array,
   h: number,
   r?: Float64Array,
+  t?: number,
 ): DiracWorkspace {
-  return solveStep(sys, ws, qk, pk, h, r, false);
+  return solveStep(sys, ws, qk, pk, h, r, t, false);
 }
 
 /** {@link diracSolve}; `cReady`: the banded path's `ws.Cband` already holds C(q_k). */
@@ -218,10 +233,12 @@ function solveStep(
   pk: Float64Array,
   h: number,
   r: Float64Array | undefined,
+  t: number | undefined,
   cReady: boolean,
 ): DiracWorkspace {
   const { n, m } = ws;
-  sys.gradV(ws.grad, qk);
+  if (t === undefined) sys.gradV(ws.grad, qk);
+  else sys.gradV(ws.grad, qk, t);
   const f = ws.f;
   for (let i = 0; i < n; i++) {
     const g = ws.grad[i]!;
@@ -345,6 +362,22 @@ export interface DiracStepperOptions {
   readonly startup?: DiracStartup;
   /** Default `'shifted'` for `'dirac-2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
   readonly energyPairing?: EnergyPairing;
+  /**
+   * An external (control) force F(t, q, v, u) (core's `Force`): each step adds the discrete
+   * Lagrange–d'Alembert forces f_d^±(q_k, q_{k+1}) of core's `DiscreteForce` to the momentum lines
+   * of (7) with the signs of the (±) Lagrange–Dirac stepper (see {@link DiracStepper}); the
+   * stepper's input size is then `force.m`.
+   */
+  readonly force?: Force;
+  /** Quadrature of the discrete force: `'midpoint'` (default), `'left'` or `'right'`. */
+  readonly forceQuadrature?: ForceQuadrature;
+  /**
+   * Newton tolerance of a forced step on ‖f̄ − f_d⁻(q_k, q_{k+1}(f̄))‖∞ (momentum units). Default
+   * 1e-14; the solve also stops once its step is at working precision (core's `stepTol`).
+   */
+  readonly tol?: number;
+  /** Newton iteration cap of a forced step. Default 50. */
+  readonly maxIterations?: number;
 }
 
 /** Energy pairing (spec §10, §11 item 5): `'same'` E_k = T(p_k) + V(q_k); `'shifted'` uses p_{k+1}. */
@@ -360,11 +393,28 @@ const EMPTY = new Float64Array(0);
  * `[q_k, p_k, q_{k−1}]` (3n; the q_{k−1} slot matters for the two-step methods), owning the
  * workspace of {@link diracSolve}. {@link step} allocates nothing.
  *
- * One step (§5.5, with f = p_k − h∇V(q_k) and λ from {@link diracSolve}):
+ * One step (§5.5, with f = p_k − h∇V(q_k, t_k) and λ from {@link diracSolve}):
  * - Dirac-1: C q̃ = 0, `q_{k+1} = q_k + h q̃`, `p_{k+1} = M q̃`;
  * - Dirac-2: C q̃ = 0, `q_{k+1} = q_{k−1} + 2h q̃`, `p_{k+1} = M q̃`;
  * - Dirac-2c (§5.7, extension): C q̃ = −C(q_k − q_{k−1})/h, `q_{k+1} = q_k + h q̃`,
  *   `p_{k+1} = M q̃ = M (q_{k+1} − q_k)/h`.
+ *
+ * Forced (option `force`, inputs u_k through core's `integrate`): Dirac-1 is the (+)
+ * Lagrange–Dirac scheme with the left-rectangle L_d (§5.5), whose forced discrete Legendre
+ * transforms (Marsden–West 2001 (3.2.5)) put f_d⁻ into line 3 and f_d⁺ into line 2:
+ * ```
+ * p_k − M q̃ − h∇V(q_k, t_k) + f_d⁻(q_k, q_{k+1}) = Cᵀλ,     p_{k+1} = M q̃ + f_d⁺(q_k, q_{k+1}),
+ * ```
+ * with f_d^± of core's `DiscreteForce` at (t_k, u_k) over the step's pair (q_k, q_{k+1}); Dirac-2
+ * and Dirac-2c take the same two lines with their own q_{k+1}. A discrete force that depends on
+ * q_{k+1} makes the step implicit: since q̃ is affine in the shift f̄ of p_k (C = C(q_k) is
+ * fixed), q̃(f̄) = q̃(0) + Π f̄ with Π = M⁻¹ − M⁻¹Cᵀ(CM⁻¹Cᵀ)⁻¹CM⁻¹, and core's Newton solves the
+ * n equations f̄ = f_d⁻(q_k, q_{k+1}(f̄)) with the Jacobian I − ∂f_d⁻/∂q_{k+1}·c h Π (c = 2 for
+ * Dirac-2, else 1; Π from n solves of {@link diracSolve}, once per step). The last solve is
+ * {@link diracSolve} itself at p_k + f̄, so the constraint line holds as in the unforced step.
+ * With the right-rectangle quadrature (f_d⁻ = 0) the step stays explicit, and a force that
+ * vanishes at the unforced q_{k+1} (u = 0 for a pure actuator) leaves the step bit-identical to
+ * the unforced one.
  *
  * The first step after {@link reset} of a two-step method is a Dirac-1 start-up step unless
  * `startup: 'none'`. Series: `q`, `p` and `constraint` = φ(q_k) of the state; `lambda` = λ_k of
@@ -386,11 +436,14 @@ export class DiracStepper implements Stepper<DiracSeries> {
   readonly startup: DiracStartup;
   readonly energyPairing: EnergyPairing;
   readonly stateSize: number;
-  readonly inputSize = 0;
+  /** Input size of the force (0 unforced). */
+  readonly inputSize: number;
   readonly series: readonly SeriesSpec<DiracSeries>[];
-  /** Explicit: no Newton solve, so no residual. */
-  readonly lastResidual = 0;
+  /** ‖f̄ − f_d⁻‖∞ of the last forced step's Newton solve (0 unforced: the step is explicit). */
+  lastResidual = 0;
   readonly ws: DiracWorkspace;
+  /** The discrete force, when forced. */
+  readonly discreteForce: DiracForcing | undefined;
   /** Multiplier λ of the last step taken (zeros after {@link reset}). */
   readonly lambda: Float64Array;
   /** Reconstructed velocity q̃ of the last step taken. */
@@ -411,6 +464,10 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private pView: Float64Array = EMPTY;
   private qPrevView: Float64Array = EMPTY;
   private peekFailure: string | undefined;
+  /** t_k and u_k of the step being taken. */
+  private tk = 0;
+  private uk: Float64Array = EMPTY;
+  private lastIterations = 0;
 
   constructor(
     sys: ConstrainedMechanicalSystem,
@@ -450,6 +507,18 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.qNext = new Float64Array(n);
     this.phi = new Float64Array(m);
     this.peekState = new Float64Array(3 * n);
+    const force = options.force;
+    this.inputSize = force === undefined ? 0 : checkForce('DiracStepper: force', force, n);
+    this.discreteForce =
+      force === undefined
+        ? undefined
+        : new DiracForcing(
+            force,
+            options.forceQuadrature ?? 'midpoint',
+            n,
+            options.tol ?? 1e-14,
+            options.maxIterations ?? 50,
+          );
   }
 
   /**
@@ -479,6 +548,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   reset(_state?: Float64Array): void {
     this.hasPrev = this.startup === 'none';
     this.startupSteps = 0;
+    this.lastResidual = 0;
+    this.lastIterations = 0;
     this.lambda.fill(0);
     this.qt.fill(0);
     this.last = EMPTY;
@@ -491,7 +562,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
    * two-step method without q_{k−1}). Returns 0 (no Newton iterations). On failure
    * ({@link SingularMatrixError} naming step k, {@link NonFiniteError}) the state is unchanged.
    */
-  step(state: Float64Array, k: number, _t: number, h: number, _u?: Float64Array): number {
+  step(state: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
+    this.setInput(t, u);
     const startup = this.method.stepsUsed > 1 && !this.hasPrev;
     this.advance(state, k, h, startup);
     if (startup) this.startupSteps++;
@@ -501,7 +573,18 @@ export class DiracStepper implements Stepper<DiracSeries> {
     for (let i = 0; i < n; i++) this.qt[i] = ws.qt[i]!;
     for (let a = 0; a < m; a++) this.lambda[a] = ws.lambda[a]!;
     this.last = state;
-    return 0;
+    return this.lastIterations;
+  }
+
+  /** Sets t_k and u_k of the next step (u = 0 when omitted). */
+  private setInput(t: number, u: Float64Array | undefined): void {
+    this.tk = t;
+    const forcing = this.discreteForce;
+    if (forcing === undefined) return;
+    const uu = u ?? forcing.zeroInput;
+    if (uu.length !== this.inputSize)
+      throw new DimensionError('DiracStepper: u', this.inputSize, uu.length);
+    this.uk = uu;
   }
 
   /** Points the slot views at `state` (allocates only when the state array changes). */
@@ -524,8 +607,11 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.view(state);
     const q = this.qView;
     const p = this.pView;
+    const t = this.tk;
+    const r = name === 'dirac-2c' ? this.r : undefined;
+    this.lastIterations = 0;
     try {
-      if (name === 'dirac-2c' && ws.band !== null) {
+      if (r !== undefined && ws.band !== null) {
         // banded: C(q_k) once, for r and for the solve
         const { width: w, first } = ws.band;
         const C = ws.Cband;
@@ -536,33 +622,53 @@ export class DiracStepper implements Stepper<DiracSeries> {
           const fa = first[a]!;
           const j1 = Math.min(n, fa + w);
           for (let j = Math.max(0, fa); j < j1; j++) s += C[a * w + j - fa]! * (q[j]! - qPrev[j]!);
-          this.r[a] = -s / h;
+          r[a] = -s / h;
         }
-        solveStep(this.sys, ws, q, p, h, this.r, true);
-      } else if (name === 'dirac-2c') {
-        const C = ws.C;
-        this.sys.C(C, q);
-        const qPrev = this.qPrevView;
-        for (let a = 0; a < m; a++) {
-          let s = 0;
-          for (let j = 0; j < n; j++) s += C[a * n + j]! * (q[j]! - qPrev[j]!);
-          this.r[a] = -s / h;
-        }
-        diracSolve(this.sys, ws, q, p, h, this.r);
+        solveStep(this.sys, ws, q, p, h, r, t, true);
       } else {
-        diracSolve(this.sys, ws, q, p, h);
+        if (r !== undefined) {
+          const C = ws.C;
+          this.sys.C(C, q);
+          const qPrev = this.qPrevView;
+          for (let a = 0; a < m; a++) {
+            let s = 0;
+            for (let j = 0; j < n; j++) s += C[a * n + j]! * (q[j]! - qPrev[j]!);
+            r[a] = -s / h;
+          }
+        }
+        diracSolve(this.sys, ws, q, p, h, r, t);
+      }
+      const qt = ws.qt;
+      if (name === 'dirac-2') {
+        const qPrev = this.qPrevView;
+        for (let i = 0; i < n; i++) qNext[i] = qPrev[i]! + 2 * h * qt[i]!;
+      } else {
+        for (let i = 0; i < n; i++) qNext[i] = q[i]! + h * qt[i]!;
+      }
+      const forcing = this.discreteForce;
+      if (forcing !== undefined) {
+        const base = name === 'dirac-2' ? this.qPrevView : q;
+        const c = name === 'dirac-2' ? 2 : 1;
+        this.lastIterations = forcing.solve(
+          this.sys,
+          ws,
+          q,
+          p,
+          base,
+          c,
+          h,
+          r,
+          t,
+          this.uk,
+          qNext,
+          k,
+        );
+        this.lastResidual = forcing.residual;
       }
     } catch (e) {
       if (e instanceof SingularMatrixError)
         throw new SingularMatrixError(`${e.what} at step ${k}`, e.column, e.conditionEstimate);
       throw e;
-    }
-    const qt = ws.qt;
-    if (name === 'dirac-2') {
-      const qPrev = this.qPrevView;
-      for (let i = 0; i < n; i++) qNext[i] = qPrev[i]! + 2 * h * qt[i]!;
-    } else {
-      for (let i = 0; i < n; i++) qNext[i] = q[i]! + h * qt[i]!;
     }
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(qNext[i]!)) throw new NonFiniteError(`DiracStepper.step ${k}: q`, i);
@@ -574,14 +680,14 @@ export class DiracStepper implements Stepper<DiracSeries> {
     }
   }
 
-  /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state`. */
-  record(out: Float64Array, state: Float64Array): void {
+  /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state` (at time t, for V(q, t)). */
+  record(out: Float64Array, state: Float64Array, _k?: number, t?: number): void {
     const { sys } = this;
     const { n, m } = sys;
     for (let i = 0; i < 2 * n; i++) out[i] = state[i]!;
     let off = 2 * n;
     this.view(state);
-    if (this.energyPairing === 'same') out[off++] = this.energyOf(this.qView, this.pView);
+    if (this.energyPairing === 'same') out[off++] = this.energyOf(this.qView, this.pView, t);
     if (m > 0) {
       sys.phi(this.phi, this.qView);
       for (let a = 0; a < m; a++) out[off + a] = this.phi[a]!;
@@ -594,14 +700,27 @@ export class DiracStepper implements Stepper<DiracSeries> {
   }
 
   /** λ_k (and E_k) of the step that would leave `state`; NaN when that step fails. */
-  peekLeaving(out: Float64Array, state: Float64Array, k: number, _t: number, h: number): void {
+  peekLeaving(
+    out: Float64Array,
+    state: Float64Array,
+    k: number,
+    t: number,
+    h: number,
+    u?: Float64Array,
+  ): void {
     const s = this.peekState;
     s.set(state);
+    const residual = this.lastResidual;
+    const iterations = this.lastIterations;
     try {
+      this.setInput(t, u);
       this.advance(s, k, h, this.method.stepsUsed > 1 && !this.hasPrev);
     } catch (e) {
       this.peekFailure = `the look-ahead step from the last state failed (${(e as Error).message}): its lambda${this.energyPairing === 'shifted' ? ' and energy are' : ' is'} NaN`;
       return;
+    } finally {
+      this.lastResidual = residual;
+      this.lastIterations = iterations;
     }
     this.leaving(out, this.ws.lambda, s);
   }
@@ -617,12 +736,12 @@ export class DiracStepper implements Stepper<DiracSeries> {
     for (let a = 0; a < m; a++) out[a] = lambda[a]!;
     if (this.energyPairing === 'shifted') {
       this.view(after);
-      out[m] = this.energyOf(this.qPrevView, this.pView);
+      out[m] = this.energyOf(this.qPrevView, this.pView, this.tk);
     }
   }
 
-  /** ½ pᵀM⁻¹p + V(q). */
-  private energyOf(q: Float64Array, p: Float64Array): number {
+  /** ½ pᵀM⁻¹p + V(q, t). */
+  private energyOf(q: Float64Array, p: Float64Array, t: number | undefined): number {
     const { sys } = this;
     const n = sys.n;
     let T = 0;
@@ -630,7 +749,170 @@ export class DiracStepper implements Stepper<DiracSeries> {
       const pe = p[i]!;
       T += (0.5 * pe * pe) / sys.mass[i]!;
     }
-    return T + sys.V(q);
+    return T + (t === undefined ? sys.V(q) : sys.V(q, t));
+  }
+}
+
+/**
+ * The forced part of a Dirac step (see {@link DiracStepper}): the discrete force of the step
+ * size in use, the matrix Π = ∂q̃/∂p_k of the step, core's Newton on f̄ = f_d⁻(q_k, q_{k+1}(f̄))
+ * and their scratch (allocated once; a new step size rebuilds the discrete force, cold).
+ */
+class DiracForcing {
+  readonly n: number;
+  readonly m: number;
+  /** u = 0, for steps taken without an input. */
+  readonly zeroInput: Float64Array;
+  /** ‖f̄ − f_d⁻‖∞ of the last solve (0 when no Newton step was needed). */
+  residual = 0;
+  private fd: DiscreteForce | undefined;
+  private readonly solver: NewtonSolver;
+  private readonly qt0: Float64Array;
+  private readonly q10: Float64Array;
+  private readonly q1: Float64Array;
+  private readonly pShift: Float64Array;
+  private readonly fvec: Float64Array;
+  private readonly fq1: Float64Array;
+  private readonly Pi: Float64Array;
+  private readonly x0: Float64Array;
+  private readonly G: (out: Float64Array, x: Float64Array) => void;
+  private readonly J: (out: Float64Array, x: Float64Array) => void;
+  // the step being solved
+  private q: Float64Array = EMPTY;
+  private u: Float64Array = EMPTY;
+  private t = 0;
+  private ch = 0;
+
+  constructor(
+    readonly force: Force,
+    readonly quadrature: ForceQuadrature,
+    n: number,
+    tol: number,
+    maxIterations: number,
+  ) {
+    if (!(tol >= 0)) throw new DomainError('DiracStepper: tol', tol, 'must be ≥ 0');
+    if (!Number.isInteger(maxIterations) || maxIterations < 0)
+      throw new DomainError('DiracStepper: maxIterations', maxIterations, 'must be an integer ≥ 0');
+    // validates the quadrature now (rebuilt for the step size of the first step)
+    this.fd = new DiscreteForce(force, 1, quadrature);
+    this.n = n;
+    this.m = force.m;
+    this.zeroInput = new Float64Array(force.m);
+    this.solver = new NewtonSolver(n, { tol, maxIterations, what: 'forced Dirac step' });
+    this.qt0 = new Float64Array(n);
+    this.q10 = new Float64Array(n);
+    this.q1 = new Float64Array(n);
+    this.pShift = new Float64Array(n);
+    this.fvec = new Float64Array(n);
+    this.fq1 = new Float64Array(n * n);
+    this.Pi = new Float64Array(n * n);
+    this.x0 = new Float64Array(n);
+    // q_{k+1}(f̄) = q_{k+1}(0) + c h Π f̄ (exact: q̃ is affine in the shift of p_k)
+    const qAt = (x: Float64Array): Float64Array => {
+      const { q1, q10, Pi, ch } = this;
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let j = 0; j < n; j++) s += Pi[i * n + j]! * x[j]!;
+        q1[i] = q10[i]! + ch * s;
+      }
+      return q1;
+    };
+    // G(f̄) = f̄ − f_d⁻(q_k, q_{k+1}(f̄))
+    this.G = (out, x) => {
+      this.fd!.minus(out, this.t, this.q, qAt(x), this.u);
+      for (let i = 0; i < n; i++) out[i] = x[i]! - out[i]!;
+    };
+    // ∂G/∂f̄ = I − w⁻ ∂F̄/∂q_{k+1} · c h Π
+    this.J = (out, x) => {
+      const fd = this.fd!;
+      const { fq1, Pi, ch } = this;
+      fd.jacobian(undefined, fq1, undefined, this.t, this.q, qAt(x), this.u);
+      const w = fd.weightMinus * ch;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let l = 0; l < n; l++) s += fq1[i * n + l]! * Pi[l * n + j]!;
+          out[i * n + j] = (i === j ? 1 : 0) - w * s;
+        }
+      }
+    };
+  }
+
+  /** The discrete force of step size h (rebuilt when h changes). */
+  private discrete(h: number): DiscreteForce {
+    let fd = this.fd;
+    if (fd === undefined || fd.h !== h) {
+      fd = new DiscreteForce(this.force, h, this.quadrature);
+      this.fd = fd;
+    }
+    return fd;
+  }
+
+  /**
+   * Turns the unforced step just solved into the forced one: `qNext` (q_{k+1} = base + c h q̃)
+   * and `ws` (q̃, λ, p_{k+1}) in, the forced q_{k+1}, q̃, λ and p_{k+1} = M q̃ + f_d⁺ out. Returns
+   * the Newton iterations (0 when f_d⁻ vanishes at the unforced q_{k+1}).
+   */
+  solve(
+    sys: ConstrainedMechanicalSystem,
+    ws: DiracWorkspace,
+    q: Float64Array,
+    p: Float64Array,
+    base: Float64Array,
+    c: number,
+    h: number,
+    r: Float64Array | undefined,
+    t: number,
+    u: Float64Array,
+    qNext: Float64Array,
+    k: number,
+  ): number {
+    const { n, x0, fvec } = this;
+    const fd = this.discrete(h);
+    this.q = q;
+    this.u = u;
+    this.t = t;
+    this.ch = c * h;
+    this.residual = 0;
+    fd.minus(x0, t, q, qNext, u);
+    let moved = false;
+    for (let i = 0; i < n; i++) if (x0[i] !== 0) moved = true;
+    let iterations = 0;
+    if (moved) {
+      const { qt0, q10, pShift, Pi } = this;
+      qt0.set(ws.qt);
+      q10.set(qNext);
+      // Π column j = (q̃(p + s e_j) − q̃(p))/s: diracSolve is affine in p
+      let s = 1;
+      for (let i = 0; i < n; i++) s = Math.max(s, Math.abs(p[i]!));
+      pShift.set(p);
+      for (let j = 0; j < n; j++) {
+        pShift[j] = p[j]! + s;
+        diracSolve(sys, ws, q, pShift, h, r, t);
+        pShift[j] = p[j]!;
+        const d = pShift[j]! + s - p[j]!; // the shift actually applied
+        for (let i = 0; i < n; i++) Pi[i * n + j] = (ws.qt[i]! - qt0[i]!) / d;
+      }
+      const res = this.solver.solve(this.G, this.J, x0, k);
+      if (!res.converged) {
+        throw new NewtonDivergedError(res.iterations, res.residualNorm, k, 'forced Dirac step');
+      }
+      iterations = res.iterations;
+      this.residual = res.residualNorm;
+      // the step itself at p_k + f̄: the constraint line holds as in the unforced step
+      for (let i = 0; i < n; i++) pShift[i] = p[i]! + res.x[i]!;
+      diracSolve(sys, ws, q, pShift, h, r, t);
+      for (let i = 0; i < n; i++) qNext[i] = base[i]! + this.ch * ws.qt[i]!;
+    }
+    if (fd.weightPlus !== 0) {
+      // line 2: p_{k+1} = M q̃ + f_d⁺ (exact zeros skipped: u = 0 stays bit-identical)
+      fd.plus(fvec, t, q, qNext, u);
+      for (let i = 0; i < n; i++) {
+        const f = fvec[i]!;
+        if (f !== 0) ws.pNext[i] = ws.pNext[i]! + f;
+      }
+    }
+    return iterations;
   }
 }
 
@@ -648,7 +930,8 @@ export type DiracInitialData =
     };
 
 /** Options of {@link integrateDirac}. */
-export interface IntegrateDiracOptions {
+export interface IntegrateDiracOptions
+  extends Pick<DiracStepperOptions, 'force' | 'forceQuadrature' | 'tol' | 'maxIterations'> {
   /** Record every `every`-th step (the first and the last state always). Default 1. */
   readonly every?: number;
   /** Default `'shifted'` for `'dirac-2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
@@ -659,6 +942,13 @@ export interface IntegrateDiracOptions {
   readonly onFailure?: IntegrateOptions['onFailure'];
   /** Largest recorded storage in bytes (core's default 1 GiB). */
   readonly maxRecordBytes?: number;
+  /** Initial time t0 (step k leaves t0 + k·h; a time-dependent V and the force see it). Default 0. */
+  readonly t0?: number;
+  /**
+   * The control sequence u_0 … u_{steps−1} of a forced run (core's `integrate` `inputs`): a flat
+   * `steps × force.m` array or a function of (k, t). Missing: u = 0.
+   */
+  readonly inputs?: IntegrateOptions['inputs'];
 }
 
 /** A Dirac trajectory: core's {@link Solution} of the {@link DiracSeries} and the energy pairing. */
@@ -695,6 +985,10 @@ export function integrateDirac(
   const stepper = new DiracStepper(sys, method, {
     startup: init.qPrev === undefined ? 'dirac-1' : 'none',
     ...(options.energyPairing === undefined ? {} : { energyPairing: options.energyPairing }),
+    ...(options.force === undefined ? {} : { force: options.force }),
+    ...(options.forceQuadrature === undefined ? {} : { forceQuadrature: options.forceQuadrature }),
+    ...(options.tol === undefined ? {} : { tol: options.tol }),
+    ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
   });
   const p0 = new Float64Array(n);
   if ('p0' in init) {
@@ -708,6 +1002,8 @@ export function integrateDirac(
   const sol = integrate(stepper, stepper.initialState(init.q0, p0, init.qPrev), {
     h,
     steps,
+    ...(options.t0 === undefined ? {} : { t0: options.t0 }),
+    ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
     ...(options.every === undefined ? {} : { every: options.every }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { DomainError } from '@geomech/core';
+import { DomainError, type Force } from '@geomech/core';
 import type { ConstrainedMechanicalSystem } from './constrained.js';
 
 function positive(what: string, x: number): number {
@@ -165,11 +165,27 @@ export interface ZieglerParams {
   readonly P?: number;
   /** Link length. Default 1. */
   readonly l?: number;
+  /**
+   * Viscous damping c ≥ 0 of every angular spring (base–first link and between consecutive links):
+   * the Rayleigh force of R = (c/2) Σ_i (θ̇_i − θ̇_{i−1})², see {@link ZieglerSystem.force}. Default 0
+   * (no force: the column is conservative and its runs are those without the parameter).
+   */
+  readonly damping?: number;
 }
 
 /** The Ziegler column of spec 001 §7.2 with its angle utilities. */
 export interface ZieglerSystem extends ConstrainedMechanicalSystem {
   readonly params: Readonly<Required<ZieglerParams>>;
+  /**
+   * The joint damping as a force for the steppers' `force` option (core's `Force`, no input):
+   * F = −∂R/∂v of the Rayleigh dissipation R = (c/2) Σ_i (θ̇_i − θ̇_{i−1})², θ̇_i = ∇θ_i·v, i.e.
+   * F = −c Σ_i (θ̇_i − θ̇_{i−1})(∇θ_i − ∇θ_{i−1}) with ∂F/∂v = −c Σ_i (∇θ_i − ∇θ_{i−1})(∇θ_i −
+   * ∇θ_{i−1})ᵀ analytic (∂F/∂q by central differences). Its power is F·v = −2R ≤ 0. `undefined`
+   * when `damping` is 0.
+   */
+  readonly force: Force | undefined;
+  /** The Rayleigh dissipation R(q, v) = (c/2) Σ_i (θ̇_i − θ̇_{i−1})² (0 without damping). */
+  dissipation(q: Float64Array, v: Float64Array): number;
   /** Number of links (= number of constraints). */
   readonly links: number;
   /** out ← θ, θ_i = atan2(e_ix, e_iy) (principal value, from the upward vertical). */
@@ -238,7 +254,86 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
   const k = nonNegative('zieglerColumn: k', params.k ?? 1);
   const P = nonNegative('zieglerColumn: P', params.P ?? 0.2);
   const l = positive('zieglerColumn: l', params.l ?? 1);
+  const damping = nonNegative('zieglerColumn: damping', params.damping ?? 0);
   const dim = 2 * nl;
+  // joint damping: g_i = ∇_{e_i} θ_i = (e_iy, −e_ix)/|e_i|², rates d_i = θ̇_i − θ̇_{i−1}
+  const gx = new Float64Array(nl);
+  const gy = new Float64Array(nl);
+  const rate = new Float64Array(nl);
+  const jointRates = (q: Float64Array, v: Float64Array): void => {
+    let px = 0;
+    let py = 0;
+    let pvx = 0;
+    let pvy = 0;
+    let prev = 0;
+    for (let i = 0; i < nl; i++) {
+      const ex = q[2 * i]! - px;
+      const ey = q[2 * i + 1]! - py;
+      const r2 = ex * ex + ey * ey;
+      const gxi = ey / r2;
+      const gyi = -ex / r2;
+      gx[i] = gxi;
+      gy[i] = gyi;
+      const w = gxi * (v[2 * i]! - pvx) + gyi * (v[2 * i + 1]! - pvy); // θ̇_i
+      rate[i] = w - prev;
+      prev = w;
+      px = q[2 * i]!;
+      py = q[2 * i + 1]!;
+      pvx = v[2 * i]!;
+      pvy = v[2 * i + 1]!;
+    }
+  };
+  // out ← Σ_j s_j ∇_q θ_j (∇θ_j: +g_j in block j, −g_j in block j − 1), s_j = coef[j]
+  const coef = new Float64Array(nl);
+  const spread = (out: Float64Array): void => {
+    out.fill(0, 0, dim);
+    for (let j = 0; j < nl; j++) {
+      const c = coef[j]!;
+      if (c === 0) continue;
+      out[2 * j] = out[2 * j]! + c * gx[j]!;
+      out[2 * j + 1] = out[2 * j + 1]! + c * gy[j]!;
+      if (j > 0) {
+        out[2 * j - 2] = out[2 * j - 2]! - c * gx[j]!;
+        out[2 * j - 1] = out[2 * j - 1]! - c * gy[j]!;
+      }
+    }
+  };
+  const rowD = new Float64Array(dim);
+  const force: Force | undefined =
+    damping === 0
+      ? undefined
+      : {
+          n: dim,
+          m: 0,
+          F(out, _t, q, v) {
+            jointRates(q, v);
+            // F = −c Σ_i d_i (∇θ_i − ∇θ_{i−1}) = −c Σ_j (d_j − d_{j+1}) ∇θ_j
+            for (let j = 0; j < nl; j++)
+              coef[j] = -damping * (rate[j]! - (j + 1 < nl ? rate[j + 1]! : 0));
+            spread(out);
+            return out;
+          },
+          dFdv(out, _t, q, v) {
+            jointRates(q, v);
+            out.fill(0, 0, dim * dim);
+            for (let i = 0; i < nl; i++) {
+              // row vector ∇θ_i − ∇θ_{i−1}
+              coef.fill(0);
+              coef[i] = 1;
+              if (i > 0) coef[i - 1] = -1;
+              spread(rowD);
+              const lo = Math.max(0, 2 * i - 4);
+              const hi = Math.min(dim, 2 * i + 2);
+              for (let a = lo; a < hi; a++) {
+                const ra = rowD[a]!;
+                if (ra === 0) continue;
+                for (let b = lo; b < hi; b++)
+                  out[a * dim + b] = out[a * dim + b]! - damping * ra * rowD[b]!;
+              }
+            }
+            return out;
+          },
+        };
   const theta = new Float64Array(nl);
   const Vth = new Float64Array(nl);
 
@@ -296,7 +391,15 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
       },
     }),
     links: nl,
-    params: Object.freeze({ n: nl, m: mass, k, P, l }),
+    params: Object.freeze({ n: nl, m: mass, k, P, l, damping }),
+    force,
+    dissipation(q, v) {
+      if (damping === 0) return 0;
+      jointRates(q, v);
+      let s = 0;
+      for (let i = 0; i < nl; i++) s += rate[i]! * rate[i]!;
+      return 0.5 * damping * s;
+    },
     V(q) {
       let sy = 0;
       for (let i = 0; i < nl; i++) sy += q[2 * i + 1]!;

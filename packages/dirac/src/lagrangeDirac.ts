@@ -91,6 +91,33 @@ export type { DiscreteLagrangian } from '@geomech/core';
 // ---------------------------------------------------------------------------------------------
 // discrete Lagrangians
 
+/**
+ * A discrete Lagrangian of a time-dependent L(q, v, t): the slot derivatives take the time t_k of
+ * the step's left end as an optional last argument (core's vocabulary: time is the last argument;
+ * omitted means an autonomous L). {@link discretize} returns one; the (±) steppers pass t_k.
+ *
+ * @example
+ * ```ts
+ * // L = ½v² − ½(1 + cos t)q², left rectangle: D₁L_d = h L_q(q₀, v, t_k) − L_v
+ * const L: Lagrangian = {
+ *   n: 1,
+ *   L: (q, v, t = 0) => 0.5 * v[0]! ** 2 - 0.5 * (1 + Math.cos(t)) * q[0]! ** 2,
+ *   Lq: (out, q, _v, t = 0) => { out[0] = -(1 + Math.cos(t)) * q[0]!; return out; },
+ *   Lv: (out, _q, v) => { out[0] = v[0]!; return out; },
+ *   Lvv: (out) => { out[0] = 1; return out; },
+ *   Lvq: (out) => { out[0] = 0; return out; },
+ * };
+ * const Ld = discretize(L, 0.1, 'left');
+ * Ld.D1(new Float64Array(1), Float64Array.of(1), Float64Array.of(1), Math.PI); // [−0] (1 + cos π = 0)
+ * ```
+ */
+export interface TimeDependentDiscreteLagrangian extends DiscreteLagrangian {
+  Ld(q0: Float64Array, q1: Float64Array, t?: number): number;
+  D1(out: Float64Array, q0: Float64Array, q1: Float64Array, t?: number): Float64Array;
+  D2(out: Float64Array, q0: Float64Array, q1: Float64Array, t?: number): Float64Array;
+  D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, t?: number): Float64Array;
+}
+
 /** Quadrature rule of {@link discretize}: left = L_d⁺, right = L_d⁻ (spec 000 §8.4). */
 export type DiscreteRule = 'left' | 'right' | 'midpoint' | 'trapezoid';
 
@@ -182,7 +209,9 @@ function ruleNodes(rule: DiscreteRule): { a: number[]; b: number[]; w: number[] 
 /**
  * The discrete Lagrangian L_d(q₀, q₁) = h Σ_j w_j L(a_j q₀ + b_j q₁, (q₁ − q₀)/h) of a quadrature
  * rule (spec 000 §11 `discretize`): left L_d⁺ = hL(q₀, Δq), right L_d⁻ = hL(q₁, Δq), midpoint
- * hL((q₀+q₁)/2, Δq), trapezoid (h/2)[L(q₀, Δq) + L(q₁, Δq)].
+ * hL((q₀+q₁)/2, Δq), trapezoid (h/2)[L(q₀, Δq) + L(q₁, Δq)]. For a time-dependent L(q, v, t) the
+ * node j sits at the time t_k + b_j h, t_k the optional last argument of every method (the step's
+ * left end; see {@link TimeDependentDiscreteLagrangian}).
  *
  * D₁L_d = Σ w_j [h a_j L_q − L_v], D₂L_d = Σ w_j [h b_j L_q + L_v] (at (ξ_j, Δq)), and
  * D₂D₁L_d = Σ w_j [h a_j b_j L_qq + a_j Nᵀ − b_j N − M/h] with M = L_vv, N = L_vq; L_qq (needed only
@@ -195,7 +224,11 @@ function ruleNodes(rule: DiscreteRule): { a: number[]; b: number[]; w: number[] 
  * Ld.D2(out, q0, q1); // p₁ = M (q₁ − q₀)/h
  * ```
  */
-export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): DiscreteLagrangian {
+export function discretize(
+  L: Lagrangian,
+  h: number,
+  rule: DiscreteRule,
+): TimeDependentDiscreteLagrangian {
   if (!(Number.isFinite(h) && h !== 0))
     throw new DomainError('discretize: h', h, 'must be finite and ≠ 0');
   const n = L.n;
@@ -214,17 +247,22 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
       v[i] = (q1[i]! - q0[i]!) / h;
     }
   };
+  /** The time of node j of the step leaving t (undefined for an autonomous call). */
+  const at = (t: number | undefined, j: number): number | undefined =>
+    t === undefined ? undefined : t + b[j]! * h;
   const Dk = (
     out: Float64Array,
     q0: Float64Array,
     q1: Float64Array,
     first: boolean,
+    t: number | undefined,
   ): Float64Array => {
     out.fill(0, 0, n);
     for (let j = 0; j < w.length; j++) {
       setPoint(j, q0, q1);
-      L.Lq(lq, xi, v);
-      L.Lv(lv, xi, v);
+      const tj = at(t, j);
+      L.Lq(lq, xi, v, tj);
+      L.Lv(lv, xi, v, tj);
       const c = first ? a[j]! : b[j]!;
       const s = first ? -1 : 1;
       for (let i = 0; i < n; i++) out[i] = out[i]! + w[j]! * (h * c * lq[i]! + s * lv[i]!);
@@ -234,22 +272,23 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
   return {
     n,
     h,
-    Ld: (q0, q1) => {
+    Ld: (q0, q1, t) => {
       let s = 0;
       for (let j = 0; j < w.length; j++) {
         setPoint(j, q0, q1);
-        s += w[j]! * L.L(xi, v);
+        s += w[j]! * L.L(xi, v, at(t, j));
       }
       return h * s;
     },
-    D1: (out, q0, q1) => Dk(out, q0, q1, true),
-    D2: (out, q0, q1) => Dk(out, q0, q1, false),
-    D2D1: (out, q0, q1) => {
+    D1: (out, q0, q1, t) => Dk(out, q0, q1, true, t),
+    D2: (out, q0, q1, t) => Dk(out, q0, q1, false, t),
+    D2D1: (out, q0, q1, t) => {
       out.fill(0, 0, n * n);
       for (let j = 0; j < w.length; j++) {
         setPoint(j, q0, q1);
-        L.Lvv(M, xi, v);
-        L.Lvq(N, xi, v);
+        const tj = at(t, j);
+        L.Lvv(M, xi, v, tj);
+        L.Lvq(N, xi, v, tj);
         const aj = a[j]!;
         const bj = b[j]!;
         const wj = w[j]!;
@@ -265,9 +304,9 @@ export function discretize(L: Lagrangian, h: number, rule: DiscreteRule): Discre
             const x0 = xi[k]!;
             const e = 1e-5 * Math.max(1, Math.abs(x0));
             xi[k] = x0 + e;
-            L.Lq(gp, xi, v);
+            L.Lq(gp, xi, v, tj);
             xi[k] = x0 - e;
-            L.Lq(gm, xi, v);
+            L.Lq(gm, xi, v, tj);
             xi[k] = x0;
             const f = (wj * h * aj * bj) / (2 * e);
             for (let i = 0; i < n; i++) out[i * n + k] = out[i * n + k]! + f * (gp[i]! - gm[i]!);
@@ -497,9 +536,11 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const { qk, Pk, q1t, d1, Wk, W1, Wp, dq, A } = this;
     const minus = traits.sign === 'minus';
     const dAw = constraintDerivative(Delta);
+    // a user L_d without time ignores the extra argument
+    const Lt = Ld as TimeDependentDiscreteLagrangian;
     this.F = (out, x) => {
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
-      Ld.D1(d1, qk, q1t);
+      Lt.D1(d1, qk, q1t, this.tk);
       if (fd !== undefined) {
         // forced: D₁L_d + f_d⁻ (Marsden–West (3.2.5))
         fd.minus(fvec, this.tk, qk, q1t, this.uk);
@@ -522,9 +563,9 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     this.J = (out, x) => {
       const s = n + m;
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
-      // the first Jacobian of a solve is taken at the guess, where residualFloor evaluated A
+      // the first Jacobian of a solve is taken at the guess, where residualFloor evaluated A at t_k
       if (this.aAtGuess) this.aAtGuess = false;
-      else Ld.D2D1(A, qk, q1t);
+      else Lt.D2D1(A, qk, q1t, this.tk);
       if (fd !== undefined && fd.weightMinus !== 0) {
         // + ∂f_d⁻/∂q_{k+1}
         fd.jacobian(undefined, fq1, undefined, this.tk, qk, q1t, this.uk);
@@ -559,7 +600,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   private residualFloor(guess: Float64Array): void {
     const { n, m, A, qk, Pk, Wk, q1t } = this;
     for (let i = 0; i < n; i++) q1t[i] = guess[i]!;
-    this.Ld.D2D1(A, qk, q1t);
+    (this.Ld as TimeDependentDiscreteLagrangian).D2D1(A, qk, q1t, this.tk);
     let qMax = 1;
     let pMax = 0;
     let aMax = 0;
@@ -692,8 +733,10 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
 
   /** The solve from qk, Pk and x0 as set by the caller. */
   private run(stepIndex: number): LagrangeDiracStepResult {
-    const { n, m, Ld, res, x0 } = this;
+    const { n, m, res, x0 } = this;
+    const Ld = this.Ld as TimeDependentDiscreteLagrangian;
     const h = Ld.h;
+    const t = this.tk;
     this.Delta.A(this.Wk, this.qk);
     this.residualFloor(x0);
     if (!this.newton(x0, stepIndex)) {
@@ -708,7 +751,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     for (let i = 0; i < n; i++) res.q1[i] = x[i]!;
     for (let a = 0; a < m; a++) res.lambda[a] = x[n + a]!;
     for (let i = 0; i < n; i++) res.v[i] = (res.q1[i]! - this.qk[i]!) / h;
-    Ld.D2(res.P1, this.qk, res.q1);
+    Ld.D2(res.P1, this.qk, res.q1, t);
     const fd = this.discreteForce;
     if (fd !== undefined && fd.weightPlus !== 0) {
       // forced F⁺: P_{k+1} = D₂L_d + f_d⁺
@@ -717,7 +760,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     }
     if (this.sign === 'plus') res.p.set(this.Pk);
     else {
-      Ld.D1(res.p, this.qk, res.q1);
+      Ld.D1(res.p, this.qk, res.q1, t);
       if (fd !== undefined && fd.weightMinus !== 0) {
         // forced F⁻: p_k = −D₁L_d − f_d⁻
         fd.minus(this.fvec, this.tk, this.qk, res.q1, this.uk);
@@ -889,7 +932,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    const { n, m, Ld, Delta } = this;
+    const { n, m, Delta } = this;
+    const Ld = this.Ld as TimeDependentDiscreteLagrangian;
     const mu = this.inputSize;
     const S = this.stateSize;
     const h = Ld.h;
@@ -928,21 +972,21 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       const e0 = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(q[j]!));
       const x0 = q[j]!;
       q[j] = x0 + e0;
-      Ld.D1(a, q, q1);
+      Ld.D1(a, q, q1, t);
       q[j] = x0 - e0;
-      Ld.D1(b, q, q1);
+      Ld.D1(b, q, q1, t);
       q[j] = x0;
       for (let i = 0; i < n; i++) D11[i * n + j] = (a[i]! - b[i]!) / (2 * e0);
       const e1 = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(q1[j]!));
       const y0 = q1[j]!;
       q1[j] = y0 + e1;
-      Ld.D2(a, q, q1);
+      Ld.D2(a, q, q1, t);
       q1[j] = y0 - e1;
-      Ld.D2(b, q, q1);
+      Ld.D2(b, q, q1, t);
       q1[j] = y0;
       for (let i = 0; i < n; i++) D22[i * n + j] = (a[i]! - b[i]!) / (2 * e1);
     }
-    Ld.D2D1(d.D21, q, q1);
+    Ld.D2D1(d.D21, q, q1, t);
     const fd = this.discreteForce;
     if (fd !== undefined) fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, u);
     else {
@@ -1065,7 +1109,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     for (let i = 0; i < n; i++) out[i] = res.p[i]!;
     for (let a = 0; a < m; a++) out[n + a] = res.lambda[a]!;
     // E⁺_d(q_k, v_k, p_{k+1}) or E⁻_d(q_{k+1}, v_k, p_k)
-    out[n + m] = discreteEnergy(Ld, this.qk, res.q1, plus ? res.P1 : res.p);
+    out[n + m] = discreteEnergy(Ld, this.qk, res.q1, plus ? res.P1 : res.p, this.tk);
     this.Delta.A(W1, plus ? this.qk : res.q1);
     let c = 0;
     for (let a = 0; a < m; a++) {
@@ -1137,18 +1181,20 @@ function lagrangeDiracDerivativeScratch(
  * The discrete generalized energy E^±_d (spec 000 Def 7.1, Remark 7.2):
  * E = ⟨p, (q₁ − q₀)/h⟩ − L_d(q₀, q₁)/h, with p = p_{k+1} (+, base (q_k, p_{k+1})) or p = p_k (−,
  * base (q_{k+1}, p_k)). For L = ½vᵀMv − V and the left/right rules this is the Legendre image
- * ½pᵀM⁻¹p + V(q_k) (+) or + V(q_{k+1}) (−) of spec 000 §8.5.
+ * ½pᵀM⁻¹p + V(q_k) (+) or + V(q_{k+1}) (−) of spec 000 §8.5. `t` is the step's t_k for a
+ * time-dependent L_d (see {@link TimeDependentDiscreteLagrangian}).
  */
 export function discreteEnergy(
   Ld: DiscreteLagrangian,
   q0: Float64Array,
   q1: Float64Array,
   p: Float64Array,
+  t?: number,
 ): number {
   const h = Ld.h;
   let s = 0;
   for (let i = 0; i < Ld.n; i++) s += p[i]! * (q1[i]! - q0[i]!);
-  return (s - Ld.Ld(q0, q1)) / h;
+  return (s - (Ld as TimeDependentDiscreteLagrangian).Ld(q0, q1, t)) / h;
 }
 
 /**
@@ -1437,7 +1483,7 @@ export function integrateLagrangeDirac(
     if (init.q1.length !== n)
       throw new DimensionError('integrateLagrangeDirac: q1', n, init.q1.length);
     guess.set(init.q1);
-    Ld.D1(P, q, guess);
+    (Ld as TimeDependentDiscreteLagrangian).D1(P, q, guess, options.t0 ?? 0);
     for (let i = 0; i < n; i++) P[i] = -P[i]!;
   }
   const stepper = new LagrangeDiracStepper(Ld, Delta, method, options);

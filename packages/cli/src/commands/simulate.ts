@@ -269,6 +269,7 @@ export function bandWarnings(request: SimulateRequest, out: SimulationOutput): s
   const warnings: string[] = [];
   const p = paramReader(request.params);
   for (const band of request.system.bands ?? []) {
+    if (band.applies !== undefined && !band.applies(p)) continue;
     const s = out.series.find((x) => x.name === band.field);
     if (s === undefined || out.count === 0) continue;
     let worst = 0;

@@ -5,11 +5,14 @@
  * (spec 001 §5) and the comparators `euler`, `trapezium`, `ab3`, `rk4` (index-reduced ODE,
  * spec 001 §6) and `rattle`.
  *
- * Those integrators need a constant diagonal mass matrix, so the form of L is checked on its
- * derivative graph (core `SymGraph`): ∂²L/∂q̇ᵢ∂q̇ⱼ must vanish structurally for i ≠ j and be free of q
- * and q̇ for i = j (the mass mᵢ, an expression in the parameters), and ∂L/∂q̇ must vanish at
- * q̇ = 0 (no gyroscopic or velocity-linear terms); then V = −L(q, 0). Other forms are rejected with
- * the term at fault.
+ * The form of L is checked on its derivative graph (core `SymGraph`): L = ½ q̇ᵀM(q)q̇ − V(q), i.e.
+ * M = ∂²L/∂q̇∂q̇ free of q̇ and ∂L/∂q̇ = 0 at q̇ = 0 (no gyroscopic or velocity-linear terms); then
+ * V = −L(q, 0). Other forms are rejected with the term at fault. A constant diagonal M (each mᵢ an
+ * expression in the parameters) runs every method; a configuration-dependent M(q) (or a constant
+ * one with couplings) gives the library system `massMatrix` and the velocity-quadratic
+ * κ(q, q̇) = Ṁq̇ − ∂T/∂q (one forward sweep of ∂L/∂q̇ along q̇ minus ∂T/∂q = ∂L/∂q + ∇V), which the
+ * index-reduced comparators `euler`, `trapezium`, `ab3`, `rk4` integrate (the Dirac methods and
+ * RATTLE need the constant diagonal mass and are refused).
  *
  * Constraint one-forms follow the papers' convention ψᵃ = ½ dφᵃ (spec 001 §2: C = ½∇φ, the
  * pendulum's C = [x, y]), with the curvature cₐ(q, v) = ½ vᵀ∇²φᵃ v of d/dt (C(q)v) = C v̇ + c, so
@@ -31,17 +34,25 @@ import {
 } from '../runner.js';
 import { holonomicReference, integrateHolonomic } from '../systems/holonomic.js';
 import { ModelError } from './errors.js';
+import { analyzeForces, compileForce, controlSequence, type ForceModel } from './forces.js';
 import type { ModelSpec } from './parse.js';
 import { ModelSymbols } from './symbols.js';
 
-/** Size of φ(q0) or C(q0)·v0 above which the initial data are reported as off the constraints. */
-const INIT_CONSTRAINT_TOL = 1e-9;
+/**
+ * Size of |φ(q0)|∞ or |Dφ(q0)·v0|∞ above which the initial data are reported as off the
+ * constraints or not tangent to them (a warning: stderr on a TTY, `warnings` in the JSON output).
+ */
+export const INIT_CONSTRAINT_TOL = 1e-9;
 
 /** A checked and differentiated holonomic model (expressions of the model's graph). */
 export interface HolonomicModel {
   readonly symbols: ModelSymbols;
-  /** The masses mᵢ = ∂²L/∂q̇ᵢ², expressions in the parameters. */
+  /** The masses mᵢ = ∂²L/∂q̇ᵢ², expressions in the parameters (constant diagonal M only). */
   readonly mass: readonly SX[];
+  /** M(q) = ∂²L/∂q̇∂q̇ row-major (n²), when M is not a constant diagonal; else null. */
+  readonly massMatrix: readonly SX[] | null;
+  /** κ(q, q̇) = Ṁq̇ − ∂T/∂q (n), with `massMatrix`; else null. */
+  readonly coriolis: readonly SX[] | null;
   readonly V: SX;
   readonly gradV: readonly SX[];
   /** φ(q), m expressions. */
@@ -51,6 +62,8 @@ export interface HolonomicModel {
   /** cₐ = ½ vᵀ∇²φᵃ v, m expressions in (q, v). */
   readonly curvature: readonly SX[];
   readonly m: number;
+  /** The external force F(t, q, q̇, u) of the `forces` entry, when given. */
+  readonly forces?: ForceModel;
 }
 
 /**
@@ -71,13 +84,13 @@ export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
   const reject = (what: string): never => {
     throw new ModelError(
       field,
-      `holonomic models need L = ½ Σ m_i qdot_i² − V(q) with constant masses; ${what}`,
+      `holonomic models need L = ½ qdotᵀ M(q) qdot − V(q); ${what}`,
       spec.file,
     );
   };
   const L = s.parse(spec.lagrangian, field, { q: true, v: true }).node;
   const zero = g.constant(0);
-  const { mass, V, gradV } = s.within(field, () => {
+  const { mass, V, gradV, massMatrix, coriolis } = s.within(field, () => {
     const Lv = g.gradient(L, v);
     const J = g.jacobian(Lv, v, 'reverse');
     const { rowStart, col } = J.pattern;
@@ -86,20 +99,21 @@ export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
       return zero;
     };
     const masses: SX[] = [];
+    const matrix: SX[] = [];
+    let constantDiagonal = true;
     for (let i = 0; i < n; i++) {
-      for (let j = i; j < n; j++) {
+      for (let j = 0; j < n; j++) {
         const d = entry(i, j);
-        if (i !== j && g.constantValue(d) !== 0) {
+        matrix.push(d);
+        if (j < i) continue;
+        if (g.dependsOn([d], v)) {
           reject(
-            `it couples ${spec.velocities[i]} and ${spec.velocities[j]} (∂²L/∂${spec.velocities[i]}∂${spec.velocities[j]} = ${s.display(d)})`,
+            `it is not quadratic in the velocities (∂²L/∂${spec.velocities[i]}∂${spec.velocities[j]} = ${s.display(d)} depends on them)`,
           );
         }
+        if (i !== j && g.constantValue(d) !== 0) constantDiagonal = false;
         if (i === j) {
-          if (g.dependsOn([d], [...q, ...v])) {
-            reject(
-              `the mass of ${spec.coordinates[i]} depends on the state (∂²L/∂${spec.velocities[i]}² = ${s.display(d)})`,
-            );
-          }
+          if (g.dependsOn([d], q)) constantDiagonal = false;
           masses.push(d);
         }
       }
@@ -122,7 +136,15 @@ export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
       v.map(() => zero),
     );
     const potential = g.neg(L0!);
-    return { mass: masses, V: potential, gradV: g.gradient(potential, q) };
+    const gradV = g.gradient(potential, q);
+    if (constantDiagonal) {
+      return { mass: masses, V: potential, gradV, massMatrix: null, coriolis: null };
+    }
+    // κ = Ṁ q̇ − ∂T/∂q with Ṁq̇ = d/ds ∂L/∂q̇(q + s q̇) and ∂T/∂q = ∂L/∂q + ∇V
+    const Mdot = g.jvp(Lv, q, v);
+    const Lq = g.gradient(L, q);
+    const coriolis = Mdot.map((x, i) => g.sub(x, g.add(Lq[i]!, gradV[i]!)));
+    return { mass: masses, V: potential, gradV, massMatrix: matrix, coriolis };
   });
 
   const phi: SX[] = [];
@@ -144,8 +166,24 @@ export function analyzeHolonomic(spec: ModelSpec): HolonomicModel {
       curvature.push(g.mul(half, d2phi!));
     });
   });
-  return { symbols: s, mass, V, gradV, phi, C, curvature, m: phi.length };
+  const forces = analyzeForces(s);
+  return {
+    symbols: s,
+    mass,
+    massMatrix,
+    coriolis,
+    V,
+    gradV,
+    phi,
+    C,
+    curvature,
+    m: phi.length,
+    ...(forces === undefined ? {} : { forces }),
+  };
 }
+
+/** The methods that integrate a configuration-dependent mass M(q) (the index-reduced ODE). */
+const INDEX_REDUCED: ReadonlySet<string> = new Set(['euler', 'trapezium', 'ab3', 'rk4']);
 
 /** The compiled functions of a model (of q, v and the parameter vector), built on first use. */
 interface HolonomicFunctions {
@@ -154,6 +192,14 @@ interface HolonomicFunctions {
   readonly phi: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
   readonly C: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
   readonly curvature: (
+    out: Float64Array,
+    q: Float64Array,
+    v: Float64Array,
+    p: Float64Array,
+  ) => void;
+  /** M(q) and κ(q, v), for a model whose mass is not a constant diagonal. */
+  readonly massMatrix?: (out: Float64Array, q: Float64Array, p: Float64Array) => void;
+  readonly coriolis?: (
     out: Float64Array,
     q: Float64Array,
     v: Float64Array,
@@ -176,6 +222,16 @@ function functions(model: HolonomicModel): HolonomicFunctions {
         name: 'V',
       }) as unknown as HolonomicFunctions['V'],
       gradV: vector(model.gradV, 'gradV') as unknown as HolonomicFunctions['gradV'],
+      ...(model.massMatrix === null || model.coriolis === null
+        ? {}
+        : {
+            massMatrix: vector(model.massMatrix, 'M') as unknown as NonNullable<
+              HolonomicFunctions['massMatrix']
+            >,
+            coriolis: vector(model.coriolis, 'coriolis', [q, v, p]) as unknown as NonNullable<
+              HolonomicFunctions['coriolis']
+            >,
+          }),
     })),
     ...s.within('constraints', () => ({
       phi: vector(model.phi, 'phi') as unknown as HolonomicFunctions['phi'],
@@ -210,6 +266,24 @@ export function compileHolonomic(
 ): ConstrainedMechanicalSystem {
   const { symbols: s, m } = model;
   const n = s.n;
+  const p = s.parameters(values);
+  const f = functions(model);
+  if (f.massMatrix !== undefined && f.coriolis !== undefined) {
+    // M(q): `mass` is unused by the methods that run it (documented as ignored)
+    const Mf = f.massMatrix;
+    const kf = f.coriolis;
+    return {
+      ...systemFunctions(f, p, n, m, new Float64Array(n).fill(1)),
+      massMatrix: (out, q) => {
+        Mf(out, q, p);
+        return out;
+      },
+      coriolis: (out, q, v) => {
+        kf(out, q, v, p);
+        return out;
+      },
+    };
+  }
   const mass = Float64Array.from(model.mass, (node, i) => {
     const mi = s.evaluateConstant(node, values, 'lagrangian');
     if (!(mi > 0 && Number.isFinite(mi))) {
@@ -220,8 +294,17 @@ export function compileHolonomic(
     }
     return mi;
   });
-  const p = s.parameters(values);
-  const f = functions(model);
+  return systemFunctions(f, p, n, m, mass);
+}
+
+/** The library system of compiled functions at the parameter vector p. */
+function systemFunctions(
+  f: HolonomicFunctions,
+  p: Float64Array,
+  n: number,
+  m: number,
+  mass: Float64Array,
+): ConstrainedMechanicalSystem {
   return {
     n,
     m,
@@ -255,18 +338,21 @@ function initWarnings(
   const { n, m } = sys;
   const out: string[] = [];
   const phi = sys.phi(new Float64Array(m), q0);
-  const worstPhi = Math.max(...Array.from(phi, Math.abs));
+  const worstPhi = Math.max(0, ...Array.from(phi, Math.abs));
   if (!(worstPhi <= INIT_CONSTRAINT_TOL))
     out.push(`init: q0 violates the constraints (|φ(q0)| = ${worstPhi.toExponential(3)})`);
+  // the model's one-forms are C = ½∇φ (ψ = ½dφ), so Dφ(q0)·v0 = 2 C(q0)·v0
   const C = sys.C(new Float64Array(m * n), q0);
   let worst = 0;
   for (let a = 0; a < m; a++) {
     let s = 0;
     for (let i = 0; i < n; i++) s += C[a * n + i]! * v0[i]!;
-    worst = Math.max(worst, Math.abs(s));
+    worst = Math.max(worst, Math.abs(2 * s));
   }
   if (!(worst <= INIT_CONSTRAINT_TOL))
-    out.push(`init: v0 is not tangent to the constraints (|C(q0)·v0| = ${worst.toExponential(3)})`);
+    out.push(
+      `init: v0 is not tangent to the constraints (|Dφ(q0)·v0| = ${worst.toExponential(3)} > ${INIT_CONSTRAINT_TOL})`,
+    );
   return out;
 }
 
@@ -284,20 +370,45 @@ function initWarnings(
 export function holonomicRunner(model: HolonomicModel): SystemRunner {
   const n = model.symbols.n;
   const problem = (request: SimulateRequest) => {
-    const sys = compileHolonomic(model, model.symbols.values(request));
+    const values = model.symbols.values(request);
+    const sys = compileHolonomic(model, values);
     const q0 = Float64Array.from(requestVector(request.init, 'q0', '--init', n));
     const v0 = Float64Array.from(requestVector(request.init, 'v0', '--init', n));
-    return { sys, q0, v0 };
+    const forces = model.forces;
+    const force =
+      forces === undefined
+        ? undefined
+        : compileForce(forces, model.symbols, model.symbols.parameters(values));
+    return { sys, q0, v0, force };
   };
   return {
     orderFields: ['q'],
     simulate(request: SimulateRequest): SimulationOutput {
-      const { sys, q0, v0 } = problem(request);
-      return { ...integrateHolonomic(sys, q0, v0, request), warnings: initWarnings(sys, q0, v0) };
+      const { sys, q0, v0, force } = problem(request);
+      const inputs = controlSequence(request, force?.m ?? 0);
+      if (force !== undefined && force.m > 0 && INDEX_REDUCED.has(request.method)) {
+        throw new UsageError(
+          `${request.method} integrates the index-reduced ODE and takes no control inputs; use rattle or a Dirac method`,
+          '--method',
+        );
+      }
+      if (sys.massMatrix !== undefined && !INDEX_REDUCED.has(request.method)) {
+        throw new UsageError(
+          `the model's mass matrix is not constant and diagonal (M depends on q or couples velocities): ${request.method} needs a constant diagonal mass; use euler, trapezium, ab3 or rk4`,
+          '--method',
+        );
+      }
+      const out = integrateHolonomic(sys, q0, v0, request, force, inputs);
+      return { ...out, warnings: [...initWarnings(sys, q0, v0), ...(out.warnings ?? [])] };
     },
     reference(request: SimulateRequest): Float64Array {
-      const { sys, q0, v0 } = problem(request);
-      return holonomicReference(sys, q0, v0, request);
+      const { sys, q0, v0, force } = problem(request);
+      if (force !== undefined && force.m > 0) {
+        throw new UsageError(
+          'a model with control inputs has no reference solution for an order study (its reference is the flow at u = 0)',
+        );
+      }
+      return holonomicReference(sys, q0, v0, request, force);
     },
   };
 }

@@ -267,8 +267,6 @@ export function readModel(text: string, file: string): ModelSpec {
   // forces: n components
   let forces: (string | number)[] = [];
   if (doc.forces !== undefined) {
-    if (kind === 'holonomic')
-      f.fail('forces', 'holonomic models take no forces (use kind contact or lagrange-dirac)');
     const list = f.list(doc.forces, 'forces');
     if (list.length !== n)
       f.fail('forces', `needs ${n} components (one per coordinate), got ${list.length}`);
@@ -285,8 +283,13 @@ export function readModel(text: string, file: string): ModelSpec {
         'contact models take no constraints (use kind lagrange-dirac or holonomic)',
       );
   } else {
-    const list = f.list(required('constraints'), 'constraints');
-    if (list.length === 0) f.fail('constraints', 'needs at least one constraint');
+    // holonomic models may have none (a free system); lagrange-dirac ones need a one-form
+    const list =
+      kind === 'holonomic' && doc.constraints === undefined
+        ? []
+        : f.list(required('constraints'), 'constraints');
+    if (list.length === 0 && kind === 'lagrange-dirac')
+      f.fail('constraints', 'needs at least one constraint');
     if (list.length > MAX_CONSTRAINTS)
       f.fail('constraints', `at most ${MAX_CONSTRAINTS} constraints, got ${list.length}`);
     if (kind === 'lagrange-dirac') {

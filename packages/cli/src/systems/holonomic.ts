@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { integrateDopri5, type Solution } from '@geomech/core';
+import { type Force, integrateDopri5, type Solution } from '@geomech/core';
 import {
   type ComparatorMethodName,
   type ConstrainedMechanicalSystem,
@@ -52,6 +52,8 @@ interface Problem {
   readonly v0: Float64Array;
   /** Set for the Ziegler column (the `angles` series). */
   readonly ziegler?: ZieglerSystem;
+  /** An external force (the Ziegler column's joint damping), when there is one. */
+  readonly force?: Force;
 }
 
 function pendulumProblem(request: SimulateRequest): Problem {
@@ -98,11 +100,15 @@ function zieglerProblem(request: SimulateRequest): Problem {
   const k = p('k');
   const P = p('P');
   const l = p('l');
+  // absent from requests built before the parameter existed: undamped
+  const damping = request.params.has('damping') ? p('damping') : 0;
   if (!(m > 0)) throw new UsageError(`m must be > 0, got ${m}`, '--param m');
   if (!(k >= 0)) throw new UsageError(`k must be >= 0, got ${k}`, '--param k');
   if (!(P >= 0)) throw new UsageError(`P must be >= 0, got ${P}`, '--param P');
   if (!(l > 0)) throw new UsageError(`l must be > 0, got ${l}`, '--param l');
-  const sys = zieglerColumn({ n, m, k, P, l });
+  if (!(damping >= 0 && Number.isFinite(damping)))
+    throw new UsageError(`damping must be finite and >= 0, got ${damping}`, '--param damping');
+  const sys = zieglerColumn({ n, m, k, P, l, damping });
   const theta = zieglerTheta(request, n);
   const omegaGiven = request.init.get('omega') ?? [0];
   if (omegaGiven.length !== 1 && omegaGiven.length !== n) {
@@ -123,7 +129,7 @@ function zieglerProblem(request: SimulateRequest): Problem {
     v0[2 * i] = vx;
     v0[2 * i + 1] = vy;
   }
-  return { sys, q0, v0, ziegler: sys };
+  return { sys, q0, v0, ziegler: sys, ...(sys.force === undefined ? {} : { force: sys.force }) };
 }
 
 function problemOf(request: SimulateRequest): Problem {
@@ -141,9 +147,9 @@ export const holonomicRunner: SystemRunner = {
   orderFields: ['q'],
 
   simulate(request: SimulateRequest): SimulationOutput {
-    const { sys, q0, v0, ziegler } = problemOf(request);
+    const { sys, q0, v0, ziegler, force } = problemOf(request);
     const { n } = sys;
-    const base = integrateHolonomic(sys, q0, v0, request);
+    const base = integrateHolonomic(sys, q0, v0, request, force);
     const out = { count: base.count, q: base.series[0]!.data };
     const series = [...base.series];
     if (ziegler) {
@@ -164,40 +170,49 @@ export const holonomicRunner: SystemRunner = {
    * (q0, v0), integrated by DOPRI5 at rtol 1e-12 to t = steps·h; returns q(t).
    */
   reference(request: SimulateRequest): Float64Array {
-    const { sys, q0, v0 } = problemOf(request);
-    return holonomicReference(sys, q0, v0, request);
+    const { sys, q0, v0, force } = problemOf(request);
+    return holonomicReference(sys, q0, v0, request, force);
   },
 };
 
 /**
  * Runs `request.method` (a Dirac integrator or a comparator) on `sys` from (q0, v0) and returns the
  * contract's series q, p, lambda, energy, constraint (shared by the built-ins and holonomic models).
+ * An external `force` enters the Dirac methods and RATTLE as discrete Lagrange–d'Alembert forces
+ * (midpoint quadrature, the control sequence `inputs` as u_k) and the index-reduced comparators'
+ * ODE as F (at u = 0: they take no inputs).
  */
 export function integrateHolonomic(
   sys: ConstrainedMechanicalSystem,
   q0: ArrayLike<number>,
   v0: ArrayLike<number>,
   request: SimulateRequest,
+  force?: Force,
+  inputs?: Float64Array,
 ): SimulationOutput {
   const { h, steps, every } = request;
   const method = request.method;
   const onProgress = request.onProgress ? { onProgress: request.onProgress } : {};
+  const forced = {
+    ...(force === undefined ? {} : { force }),
+    ...(inputs === undefined ? {} : { inputs }),
+  };
   if (isDiracMethod(method)) {
-    // explicit: one linear solve per step, no Newton iteration
-    return output(
-      integrateDirac(sys, method, { q0, v0 }, h, steps, {
-        every,
-        onFailure: 'return',
-        ...onProgress,
-      }),
-      0,
-    );
+    // explicit: one linear solve per step (a few Newton steps on the discrete force when forced)
+    const sol = integrateDirac(sys, method, { q0, v0 }, h, steps, {
+      every,
+      onFailure: 'return',
+      ...onProgress,
+      ...forced,
+    });
+    return output(sol, sol.stats.maxResidual);
   }
   if (!isComparatorMethod(method)) throw new UsageError(`unknown method '${method}'`, '--method');
   const sol = integrateConstrained(sys, method, { q0, v0 }, h, steps, {
     every,
     onFailure: 'return',
     ...onProgress,
+    ...forced,
     ...(request.tol === undefined ? {} : { tol: request.tol }),
     ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
   });
@@ -224,20 +239,22 @@ function output<F extends string>(
 }
 
 /**
- * The index-reduced ODE q̇ = v, M v̇ = −∇V(q) + C(q)ᵀλ(q, v) (spec 001 §6) from (q0, v0), integrated
- * by DOPRI5 at rtol 1e-12 to t = steps·h; returns q(t) (the `geomech order` reference).
+ * The index-reduced ODE q̇ = v, M v̇ = −∇V(q) + F + C(q)ᵀλ(q, v) (spec 001 §6; F the optional
+ * external force) from (q0, v0), integrated by DOPRI5 at rtol 1e-12 to t = steps·h; returns q(t)
+ * (the `geomech order` reference).
  */
 export function holonomicReference(
   sys: ConstrainedMechanicalSystem,
   q0: ArrayLike<number>,
   v0: ArrayLike<number>,
   request: SimulateRequest,
+  force?: Force,
 ): Float64Array {
   const { n } = sys;
   const y0 = new Float64Array(2 * n);
   y0.set(q0, 0);
   y0.set(v0, n);
-  const sol = integrateDopri5(indexReducedRhs(sys), y0, 0, request.steps * request.h, {
+  const sol = integrateDopri5(indexReducedRhs(sys, force), y0, 0, request.steps * request.h, {
     rtol: 1e-12,
     atol: 1e-14,
     maxSteps: 10_000_000,
