@@ -32,15 +32,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import { join } from 'node:path';
 import { buildIpopt, IPOPT_DIR, runIpopt, timeIpopt } from '../lib/ipopt.mjs';
-import { emit, note, QUICK, rng, slope } from '../lib/util.mjs';
+import { emit, note, OCP_SIZES, QUICK, rng, slope } from '../lib/util.mjs';
 
-const SIZES_ARG = process.argv.find((a) => a.startsWith('--sizes='));
-/** n of the scaling studies (`--sizes=200,400,…` overrides, e.g. the full range with --quick's runs). */
-const SIZES = SIZES_ARG
-  ? SIZES_ARG.slice(8).split(',').map(Number)
-  : QUICK
-    ? [200, 400, 1000]
-    : [200, 400, 1000, 2000, 4000];
+const SIZES = OCP_SIZES;
 const RUNS = QUICK ? 3 : 5;
 const CASES_DIR = join(IPOPT_DIR, 'cases');
 

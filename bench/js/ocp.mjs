@@ -20,16 +20,20 @@
 // package, tracing and compiling the problem, and the first (unoptimized-JIT) solve.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { emit, load, median, note, QUICK, slope, stats, timeRuns } from '../lib/util.mjs';
+import {
+  emit,
+  load,
+  median,
+  note,
+  OCP_SIZES,
+  QUICK,
+  slope,
+  stats,
+  timeRuns,
+} from '../lib/util.mjs';
 
 const G = await load('groupoid');
-const SIZES_ARG = process.argv.find((a) => a.startsWith('--sizes='));
-/** n of the studies (`--sizes=200,400,…` overrides, as in bench/js/ipopt.mjs). */
-const SIZES = SIZES_ARG
-  ? SIZES_ARG.slice(8).split(',').map(Number)
-  : QUICK
-    ? [200, 400, 1000]
-    : [200, 400, 1000, 2000, 4000];
+const SIZES = OCP_SIZES;
 const TOL = 1e-10;
 /**
  * Perturbed solves before the allocation is measured: V8 compiles the generated stage code on a

@@ -29,6 +29,17 @@ import {
 /** True when the run was asked to be quick (development runs; RESULTS.md uses full runs). */
 export const QUICK = process.argv.includes('--quick');
 
+const SIZES_ARG = process.argv.find((a) => a.startsWith('--sizes='));
+/**
+ * n of the optimal-control scaling studies (bench/js/ipopt.mjs and bench/js/ocp.mjs):
+ * `--sizes=200,400,…` overrides, e.g. the full range with --quick's runs.
+ */
+export const OCP_SIZES = SIZES_ARG
+  ? SIZES_ARG.slice(8).split(',').map(Number)
+  : QUICK
+    ? [200, 400, 1000]
+    : [200, 400, 1000, 2000, 4000];
+
 /** The built package `@geomech/<name>` (GEOMECH_<NAME>_DIST overrides the path, as in the package benches). */
 export async function load(name) {
   const env = process.env[`GEOMECH_${name.toUpperCase()}_DIST`];

@@ -10,5 +10,6 @@ export * from './lqr.js';
 export type { OcpIterationInfo, OcpSolverOptions } from './options.js';
 export { OCP_MAX_ITERATIONS, resolveOcpOptions } from './options.js';
 export type { OcpStageDims, OcpStageEval, StageOcp } from './problem.js';
+export { newStageEval } from './problem.js';
 export * from './solver.js';
 export * from './stageKkt.js';

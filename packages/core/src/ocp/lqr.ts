@@ -67,7 +67,7 @@
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
 import { DenseLU } from '../linalg/lu.js';
 import { columnSpace, nullSpace, pseudoInverse } from '../linalg/mlmatrix.js';
-import type { OcpStageEval, StageOcp } from './problem.js';
+import { newStageEval, type StageOcp } from './problem.js';
 
 /**
  * Relative threshold of the rank decisions of {@link riccatiGains}: a singular value of the
@@ -546,17 +546,7 @@ export function linearizeOcp(
     const mu = point.mu.subarray(go, go + d.ng);
     const eta = new Float64Array(d.nh);
     for (let i = 0; i < d.nh; i++) eta[i] = -point.z[ho + i]!;
-    const out: OcpStageEval = {
-      cost: 0,
-      costGrad: new Float64Array(nw),
-      c: new Float64Array(ny),
-      cJac: new Float64Array(ny * (nw + ny)),
-      g: new Float64Array(d.ng),
-      gJac: new Float64Array(d.ng * nw),
-      h: new Float64Array(d.nh),
-      hJac: new Float64Array(d.nh * nw),
-      hess: new Float64Array((nw + ny) ** 2),
-    };
+    const out = newStageEval(d, ny);
     problem.evaluate(k, x, u, xNext, 2, 1, lambda, mu, eta, out);
     let finite = Number.isFinite(out.cost);
     for (const a of [out.cJac, out.gJac, out.hJac, out.hess]) {

@@ -75,6 +75,33 @@ export interface OcpStageEval {
 }
 
 /**
+ * A fresh {@link OcpStageEval} for a stage with dimensions `d` and n_y dynamics rows (0 at the
+ * last stage): the output record of one `StageOcp.evaluate` call outside the solver (checks,
+ * linearizations, reports), whose buffers the solver otherwise owns.
+ *
+ * @example
+ * ```ts
+ * const out = newStageEval({ nx: 3, nu: 2, ng: 1, nh: 0 }, 3);
+ * out.cJac.length; // 24
+ * out.hess.length; // 64
+ * ```
+ */
+export function newStageEval(d: OcpStageDims, ny: number): OcpStageEval {
+  const nw = d.nx + d.nu;
+  return {
+    cost: 0,
+    costGrad: new Float64Array(nw),
+    c: new Float64Array(ny),
+    cJac: new Float64Array(ny * (nw + ny)),
+    g: new Float64Array(d.ng),
+    gJac: new Float64Array(d.ng * nw),
+    h: new Float64Array(d.nh),
+    hJac: new Float64Array(d.nh * nw),
+    hess: new Float64Array((nw + ny) ** 2),
+  };
+}
+
+/**
  * A stage-structured optimal-control problem (module comment: formulation and sign conventions).
  * The solver calls `evaluate` with views into its own buffers; an implementation must not keep
  * them and must not allocate per call if the solve is to be allocation-free.

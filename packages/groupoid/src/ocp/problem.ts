@@ -36,6 +36,7 @@ import {
   DomainError,
   NonFiniteError,
   NumberOps,
+  newStageEval,
   OCP_MAX_STAGES,
   type OcpGuess,
   type OcpInertia,
@@ -370,18 +371,7 @@ export class LieOcp {
     this.checkStage('evaluateStage', k);
     const d = this.stageOcp.dims(k);
     const ny = k < this.N ? this.program.nx : 0;
-    const nw = d.nx + d.nu;
-    const out: OcpStageEval = {
-      cost: 0,
-      costGrad: new Float64Array(nw),
-      c: new Float64Array(ny),
-      cJac: new Float64Array(ny * (nw + ny)),
-      g: new Float64Array(d.ng),
-      gJac: new Float64Array(d.ng * nw),
-      h: new Float64Array(d.nh),
-      hJac: new Float64Array(d.nh * nw),
-      hess: new Float64Array((nw + ny) ** 2),
-    };
+    const out = newStageEval(d, ny);
     this.stageOcp.evaluate(
       k,
       x,
