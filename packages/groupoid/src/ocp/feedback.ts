@@ -68,7 +68,8 @@ export interface LieOcpFeedback {
  * const ocp = unicycleParkingOcp({ n: 40 });
  * const sol = ocp.solve({ guess: unicycleGuess(ocp) });
  * const fb = lqrGains(ocp, sol);
- * fb.K.length; // 40 × 3 × 3: u_k = u*_k − K_k·log(x*_k⁻¹x_k)
+ * // u_k = u*_k − K_k·log(x*_k⁻¹x_k): 40 gains of 3 × 3
+ * fb.K.length; // 360
  * ```
  */
 export function lqrGains(
@@ -250,7 +251,8 @@ export interface FeedbackSimulation {
  * const ocp = unicycleParkingOcp({ n: 40 });
  * const fb = lqrGains(ocp, ocp.solve({ guess: unicycleGuess(ocp) }));
  * const run = simulateFeedback(ocp, fb, { perturbation: [0.05, -0.05, 0.1] });
- * run.error[40] < 0.1 * run.error[0]; // true: the loop brings the car back to the reference
+ * // the loop brings the car back to the reference
+ * run.error[40]! < 0.1 * run.error[0]!; // true
  * ```
  */
 export function simulateFeedback(
