@@ -48,6 +48,7 @@ import {
   gramBandwidth,
 } from './chainBand.js';
 import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import { RattleMassMatrix } from './rattleMassMatrix.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
 export type ComparatorMethodName = 'euler' | 'trapezium' | 'ab3' | 'rk4' | 'rattle';
@@ -718,20 +719,18 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly forcing: RattleForcing | undefined;
   /** What {@link RattleForcing} reads and writes of this stepper. */
   private readonly internals: RattleInternals;
+  /** The generalized RATTLE of a system with M(q) (null for the constant diagonal mass). */
+  private readonly general: RattleMassMatrix | null;
 
   constructor(sys: ConstrainedMechanicalSystem, options: ComparatorOptions = {}) {
     super(sys, options.force);
     const { n, m } = sys;
     if (sys.mass.length !== n) throw new DimensionError('rattle: mass', n, sys.mass.length);
-    if (sys.massMatrix !== undefined)
-      throw new DomainError(
-        'rattle: massMatrix',
-        'given',
-        'RATTLE needs the constant diagonal mass (use an index-reduced comparator for M(q))',
-      );
     if (!Number.isInteger(m) || m < 0)
       throw new DomainError('rattle: m', m, 'must be an integer ≥ 0');
-    const band = sys.band ?? null;
+    const general = sys.massMatrix !== undefined;
+    // M(q): the generalized RATTLE (dense; the chain band is not used)
+    const band = general ? null : (sys.band ?? null);
     if (band !== null) checkBand('rattle', band, n, m);
     this.band = band;
     // the dense path's m×n and m×m buffers only without a band (64 MB each at 2000 links)
@@ -739,7 +738,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     const force = options.force;
     this.inputSize = force === undefined ? 0 : checkForce('rattle: force', force, n);
     this.forcing =
-      force === undefined
+      force === undefined || general
         ? undefined
         : new RattleForcing(force, options.forceQuadrature ?? 'midpoint', n, m);
     this.mu = new Float64Array(m);
@@ -775,6 +774,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       throw new DomainError('rattle: maxIterations', maxIterations, 'must be an integer ≥ 0');
     }
     this.maxResidual = Math.max(tol, 1e-12);
+    this.general = general
+      ? new RattleMassMatrix(
+          sys,
+          force,
+          options.forceQuadrature ?? 'midpoint',
+          options.tol ?? 1e-14,
+          maxIterations,
+        )
+      : null;
     // the dense path's solver (size 1, unused, on the banded path)
     this.solver = new NewtonSolver(band === null ? Math.max(m, 1) : 1, {
       tol,
@@ -835,6 +843,17 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
 
   reset(): void {
     this.lambda.fill(0);
+    this.general?.reset();
+  }
+
+  /** The constant-mass diagnostics have no meaning for the M(q) step. */
+  private constantMassOnly(what: string): void {
+    if (this.general !== null)
+      throw new DomainError(
+        `rattle: ${what}`,
+        'massMatrix',
+        'is the constant-mass position stage (the M(q) step solves (p½, q_{k+1}, λ) together)',
+      );
   }
 
   /** Column-compressed copy of C(q_k) (zero entries dropped) for {@link G}. */
@@ -881,6 +900,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * path (for diagnostics and tests); does not change the stepper's warm start.
    */
   positionResidual(out: Float64Array, z: Float64Array, h: number, lambda: Float64Array): void {
+    this.constantMassOnly('positionResidual');
     this.prepare(z, h);
     if (this.band !== null) this.Gb(out, lambda);
     else this.G(out, lambda);
@@ -893,6 +913,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * (h²/2) M⁻¹ C(q_k)ᵀ with the band's s (written out densely here).
    */
   positionJacobian(out: Float64Array, z: Float64Array, h: number, lambda: Float64Array): void {
+    this.constantMassOnly('positionJacobian');
     this.prepare(z, h);
     const bn = this.bandNewton;
     if (bn === null) {
@@ -911,6 +932,14 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * or the solver's typed error; z is then unchanged.
    */
   step(z: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
+    const general = this.general;
+    if (general !== null) {
+      const iterations = general.step(z, k, t, h, u);
+      this.lambda.set(general.lambda);
+      this.mu.set(general.mu);
+      this.lastResidual = general.lastResidual;
+      return iterations;
+    }
     const { sys, q1, C1, gV, invM, A, lu, mu, zNew } = this;
     const { n, m } = sys;
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)

@@ -53,8 +53,10 @@ export interface ConstrainedMechanicalSystem {
   /**
    * out ← M(q) (n×n row-major, symmetric positive definite): a configuration-dependent mass
    * matrix, L = ½ vᵀM(q)v − V(q) (with {@link coriolis}). Supported by the index-reduced
-   * comparators (euler, trapezium, ab3, rk4, `indexReducedRhs`); the Dirac methods and RATTLE need
-   * the constant diagonal `mass` and refuse a system that has one.
+   * comparators (euler, trapezium, ab3, rk4, `indexReducedRhs`), by RATTLE (the generalized RATTLE
+   * of Hairer–Lubich–Wanner VII.1.4, see `RattleStepper`) and by the Dirac methods (Newton on the
+   * step (7) with L_d = h L(q_k, q̃), see `diracSolve`). Those M(q) paths are dense (n ≤ 200); a
+   * system with `massMatrix` never takes the chain `band` path.
    */
   massMatrix?(out: Float64Array, q: Float64Array): Float64Array;
   /**
@@ -63,6 +65,13 @@ export interface ConstrainedMechanicalSystem {
    * with {@link massMatrix}.
    */
   coriolis?(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
+  /**
+   * out ← g(q, v) = ½∇_q(vᵀM(q)v), g_i = ½ Σ_jk ∂M_jk/∂q_i v_j v_k (optional, with
+   * {@link massMatrix}): the kinetic part of ∂L/∂q that RATTLE and the Dirac methods need for M(q).
+   * Without it they recover g from {@link coriolis} by polarization (the Christoffel identity
+   * ∂_i M_jk = Γ_{j,ik} + Γ_{k,ij}; 2n + 1 evaluations of κ per g).
+   */
+  kineticGradient?(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
   /** Potential energy V(q) (V(q, t) for a time-dependent system; t is omitted by callers that have none). */
   V(q: Float64Array, t?: number): number;
   /** out ← ∇V(q) (∇_q V(q, t) for a time-dependent system). */

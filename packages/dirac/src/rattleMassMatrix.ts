@@ -1,0 +1,253 @@
+/**
+ * The generalized RATTLE step for a configuration-dependent mass matrix (internal; `RattleStepper`
+ * takes it for a system with `massMatrix`): Hairer–Lubich–Wanner, Geometric Numerical Integration
+ * (2nd ed.), §VII.1.4, eq. (1.26) (Jay 1996), for H(q, p) = ½ pᵀM(q)⁻¹p + V(q) with the
+ * constraints φ(q) = 0, in this package's sign (constraint force +Cᵀλ, rows of C the ψᵃ):
+ *
+ * ```
+ * p_{½}   = p_k − (h/2)(H_q(q_k, p_{½}) − C(q_k)ᵀλ) + f_d⁻(q_k, q_{k+1})
+ * q_{k+1} = q_k + (h/2)(M(q_k)⁻¹ + M(q_{k+1})⁻¹) p_{½}
+ * 0       = φ(q_{k+1})
+ * p_{k+1} = p_{½} − (h/2)(H_q(q_{k+1}, p_{½}) − C(q_{k+1})ᵀμ) + f_d⁺(q_k, q_{k+1})
+ * 0       = C(q_{k+1}) M(q_{k+1})⁻¹ p_{k+1}
+ * ```
+ *
+ * with H_q(q, p) = ∇V(q, t) − g(q, M(q)⁻¹p), g(q, v) = ½∇_q(vᵀM(q)v) (massMatrix.ts), ∇V at t_k in
+ * the first line and at t_k + h in the fourth, and the forced discrete Legendre transforms of
+ * Marsden–West 2001 (3.2.5) exactly as on the constant-mass path (f_d^± of core's
+ * `DiscreteForce` at (t_k, u_k)). The first three lines (implicit in p_{½} and q_{k+1}) are one
+ * Newton solve in x = (p_{½}, q_{k+1}, λ) (2n + m unknowns, central-difference Jacobian, core's
+ * {@link NewtonSolver}); the last two are linear in μ: (h/2) C₁M₁⁻¹C₁ᵀ μ = −C₁M₁⁻¹ w. The method is
+ * symplectic on the constraint manifold, symmetric and of order 2 (HLW Theorem VII.1.5); for a
+ * constant M it is the classical RATTLE. The stepper's state stays z = (q, v): p_k = M(q_k)v_k
+ * in, v_{k+1} = M(q_{k+1})⁻¹p_{k+1} out.
+ *
+ * @module
+ */
+import {
+  DenseLU,
+  DiscreteForce,
+  DomainError,
+  type Force,
+  type ForceQuadrature,
+  jacobianFromFiniteDifferences,
+  NewtonDivergedError,
+  NewtonSolver,
+  NonFiniteError,
+  SingularMatrixError,
+} from '@geomech/core';
+import type { ConstrainedMechanicalSystem } from './constrained.js';
+import { MassMatrixKinetics } from './massMatrix.js';
+
+/** The generalized RATTLE of a system with M(q) (module doc); owns its scratch. */
+export class RattleMassMatrix {
+  readonly n: number;
+  readonly m: number;
+  /** λ of the last step (position stage), the warm start of the next. */
+  readonly lambda: Float64Array;
+  /** μ of the last step (velocity stage). */
+  readonly mu: Float64Array;
+  /** ‖residual‖∞ of the last position-stage solve. */
+  lastResidual = 0;
+  readonly zeroInput: Float64Array;
+  private readonly kinK: MassMatrixKinetics;
+  private readonly kin1: MassMatrixKinetics;
+  private readonly solver: NewtonSolver;
+  private readonly G: (out: Float64Array, x: Float64Array) => void;
+  private readonly J: (out: Float64Array, x: Float64Array) => void;
+  private readonly x0: Float64Array;
+  private readonly qk: Float64Array;
+  private readonly pk: Float64Array;
+  private readonly Ck: Float64Array;
+  private readonly C1: Float64Array;
+  private readonly gVk: Float64Array;
+  private readonly gV1: Float64Array;
+  private readonly w: Float64Array;
+  private readonly g: Float64Array;
+  private readonly q1: Float64Array;
+  private readonly fm: Float64Array;
+  private readonly fp: Float64Array;
+  private readonly MinvCt: Float64Array;
+  private readonly S: Float64Array;
+  private readonly Slu: DenseLU;
+  private readonly col: Float64Array;
+  private readonly phi: Float64Array;
+  private fd: DiscreteForce | undefined;
+  private h = 0;
+  private t = 0;
+  private u: Float64Array;
+
+  constructor(
+    readonly sys: ConstrainedMechanicalSystem,
+    readonly force: Force | undefined,
+    readonly quadrature: ForceQuadrature,
+    tol: number,
+    maxIterations: number,
+  ) {
+    const { n, m } = sys;
+    this.n = n;
+    this.m = m;
+    this.kinK = new MassMatrixKinetics(sys, 'rattle');
+    this.kin1 = new MassMatrixKinetics(sys, 'rattle');
+    this.fd = force === undefined ? undefined : new DiscreteForce(force, 1, quadrature);
+    this.zeroInput = new Float64Array(force === undefined ? 0 : force.m);
+    this.u = this.zeroInput;
+    this.lambda = new Float64Array(m);
+    this.mu = new Float64Array(m);
+    const N = 2 * n + m;
+    this.x0 = new Float64Array(N);
+    this.qk = new Float64Array(n);
+    this.pk = new Float64Array(n);
+    this.Ck = new Float64Array(m * n);
+    this.C1 = new Float64Array(m * n);
+    this.gVk = new Float64Array(n);
+    this.gV1 = new Float64Array(n);
+    this.w = new Float64Array(n);
+    this.g = new Float64Array(n);
+    this.q1 = new Float64Array(n);
+    this.fm = new Float64Array(n);
+    this.fp = new Float64Array(n);
+    this.MinvCt = new Float64Array(n * Math.max(m, 1));
+    this.S = new Float64Array(m * m);
+    this.Slu = new DenseLU(Math.max(m, 1));
+    this.col = new Float64Array(n);
+    this.phi = new Float64Array(m);
+    // stall floor: the residual's round-off (ε·|p|, ε·|q|, ε·|q|·|C|) stops halving below it
+    this.solver = new NewtonSolver(N, {
+      tol,
+      maxIterations,
+      stallTol: Math.max(tol, 1e-11),
+      what: 'rattle (M(q)): position stage',
+    });
+    // x = (p½, q1, λ): the first three lines of the module doc
+    this.G = (out, x) => {
+      const { kinK, kin1, qk, pk, Ck, gVk, w, g, q1, fm } = this;
+      const hh = 0.5 * this.h;
+      for (let i = 0; i < n; i++) q1[i] = x[n + i]!;
+      // w = M(q_k)⁻¹p½, g = g(q_k, w)
+      for (let i = 0; i < n; i++) w[i] = x[i]!;
+      kinK.lu.solve(w, w);
+      kinK.gradient(g, qk, w);
+      const fd = this.fd;
+      if (fd !== undefined && fd.weightMinus !== 0) fd.minus(fm, this.t, qk, q1, this.u);
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let a = 0; a < m; a++) s += Ck[a * n + i]! * x[2 * n + a]!;
+        let r = x[i]! - pk[i]! + hh * (gVk[i]! - g[i]!) - hh * s;
+        if (fd !== undefined && fd.weightMinus !== 0) r -= fm[i]!;
+        out[i] = r;
+      }
+      // q1 − q_k − (h/2)(w + M(q1)⁻¹p½)
+      kin1.factor(q1, 'rattle (M(q))');
+      for (let i = 0; i < n; i++) g[i] = x[i]!;
+      kin1.lu.solve(g, g);
+      for (let i = 0; i < n; i++) out[n + i] = q1[i]! - qk[i]! - hh * (w[i]! + g[i]!);
+      sys.phi(this.phi, q1);
+      for (let a = 0; a < m; a++) out[2 * n + a] = this.phi[a]!;
+    };
+    this.J = jacobianFromFiniteDifferences(this.G, N, N);
+  }
+
+  /** Forgets the warm start. */
+  reset(): void {
+    this.lambda.fill(0);
+    this.mu.fill(0);
+    this.lastResidual = 0;
+  }
+
+  /**
+   * One step of z = (q_k, v_k) in place (module doc); returns the Newton iterations. On failure
+   * (typed errors naming step k) z is unchanged.
+   */
+  step(z: Float64Array, k: number, t: number, h: number, u: Float64Array | undefined): number {
+    const { n, m, sys, kinK, kin1, qk, pk, Ck, C1, gVk, gV1, x0, w, g, q1, fp } = this;
+    if (this.force !== undefined) {
+      const uu = u ?? this.zeroInput;
+      if (uu.length !== this.zeroInput.length)
+        throw new DomainError('rattle: u', uu.length, `must have length ${this.zeroInput.length}`);
+      this.u = uu;
+      if (this.fd!.h !== h) this.fd = new DiscreteForce(this.force, h, this.quadrature);
+    }
+    this.h = h;
+    this.t = t;
+    for (let i = 0; i < n; i++) qk[i] = z[i]!;
+    // p_k = M(q_k) v_k
+    kinK.factor(qk, 'rattle (M(q))');
+    for (let i = 0; i < n; i++) w[i] = z[n + i]!;
+    kinK.mul(pk, w);
+    sys.C(Ck, qk);
+    sys.gradV(gVk, qk, t);
+    for (let i = 0; i < n; i++)
+      if (!Number.isFinite(gVk[i]!)) throw new NonFiniteError('rattle (M(q)): gradV', i);
+    // predictor: p½ = p_k − (h/2)(∇V − g(q_k, v_k)), q1 = q_k + h v_k, λ warm
+    kinK.gradient(g, qk, w);
+    const hh = 0.5 * h;
+    for (let i = 0; i < n; i++) {
+      x0[i] = pk[i]! - hh * (gVk[i]! - g[i]!);
+      x0[n + i] = qk[i]! + h * w[i]!;
+    }
+    for (let a = 0; a < m; a++) x0[2 * n + a] = this.lambda[a]!;
+    const r = this.solver.solve(this.G, this.J, x0, k);
+    if (!r.converged)
+      throw new NewtonDivergedError(r.iterations, r.residualNorm, k, 'rattle (M(q))');
+    const x = r.x;
+    // velocity stage at q1 (M(q1) factored afresh: the last G may have been a Jacobian probe)
+    for (let i = 0; i < n; i++) q1[i] = x[n + i]!;
+    kin1.factor(q1, 'rattle (M(q))');
+    for (let i = 0; i < n; i++) w[i] = x[i]!;
+    kin1.lu.solve(w, w);
+    kin1.gradient(g, q1, w);
+    sys.gradV(gV1, q1, t + h);
+    const fd = this.fd;
+    const plus = fd !== undefined && fd.weightPlus !== 0;
+    if (plus) fd.plus(fp, t, qk, q1, this.u);
+    // w ← p½ − (h/2)(∇V(q1) − g(q1, M1⁻¹p½)) + f_d⁺
+    for (let i = 0; i < n; i++) {
+      let v = x[i]! - hh * (gV1[i]! - g[i]!);
+      if (plus) v += fp[i]!;
+      w[i] = v;
+    }
+    const mu = this.mu;
+    if (m > 0) {
+      // (h/2) C1 M1⁻¹ C1ᵀ μ = −C1 M1⁻¹ w
+      const { MinvCt, S, col } = this;
+      sys.C(C1, q1);
+      for (let a = 0; a < m; a++) {
+        for (let j = 0; j < n; j++) col[j] = C1[a * n + j]!;
+        kin1.lu.solve(col, col);
+        for (let j = 0; j < n; j++) MinvCt[j * m + a] = col[j]!;
+      }
+      for (let a = 0; a < m; a++) {
+        let s = 0;
+        for (let j = 0; j < n; j++) s += MinvCt[j * m + a]! * w[j]!;
+        mu[a] = -s;
+        for (let b = 0; b < m; b++) {
+          let sab = 0;
+          for (let j = 0; j < n; j++) sab += C1[a * n + j]! * MinvCt[j * m + b]!;
+          S[a * m + b] = hh * sab;
+        }
+      }
+      const lu = this.Slu.factor(S);
+      if (lu.isSingular) throw new SingularMatrixError(`rattle (M(q)): C M⁻¹ Cᵀ at step ${k}`, -1);
+      lu.solve(mu, mu);
+      for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let a = 0; a < m; a++) s += C1[a * n + j]! * mu[a]!;
+        w[j] = w[j]! + hh * s;
+      }
+    }
+    // v_{k+1} = M(q1)⁻¹ p_{k+1}
+    kin1.lu.solve(w, w);
+    for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(q1[i]!)) throw new NonFiniteError(`rattle: state after step ${k}`, i);
+      if (!Number.isFinite(w[i]!)) throw new NonFiniteError(`rattle: state after step ${k}`, n + i);
+    }
+    for (let i = 0; i < n; i++) {
+      z[i] = q1[i]!;
+      z[n + i] = w[i]!;
+    }
+    for (let a = 0; a < m; a++) this.lambda[a] = x[2 * n + a]!;
+    this.lastResidual = r.residualNorm;
+    return r.iterations;
+  }
+}

@@ -1,0 +1,280 @@
+import { integrateDopri5 } from '@geomech/core';
+import { describe, expect, it } from 'vitest';
+import { indexReducedRhs, integrateConstrained, RattleStepper } from '../src/comparators.js';
+import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
+import { pendulum } from '../src/holonomicModels.js';
+import { MassMatrixKinetics } from '../src/massMatrix.js';
+
+const mass = 1.3;
+const g = 9.81;
+const l = 0.7;
+
+/**
+ * The spherical pendulum in spherical coordinates q = (r, θ, φ) (θ from the downward vertical):
+ * M(q) = m diag(1, r², r² sin²θ), V = −m g r cos θ, one constraint φ = r² − l² (ψ = ½dφ, C =
+ * [r, 0, 0], curvature ṙ²). κ = Ṁv − ½∇(vᵀMv) written out; `kineticGradient` analytic only in
+ * the variant `withGradient`.
+ */
+function spherical(withGradient: boolean): ConstrainedMechanicalSystem {
+  const sys: ConstrainedMechanicalSystem = {
+    n: 3,
+    m: 1,
+    mass: Float64Array.of(1, 1, 1),
+    V: (q) => -mass * g * q[0]! * Math.cos(q[1]!),
+    gradV: (out, q) => {
+      out[0] = -mass * g * Math.cos(q[1]!);
+      out[1] = mass * g * q[0]! * Math.sin(q[1]!);
+      out[2] = 0;
+      return out;
+    },
+    phi: (out, q) => {
+      out[0] = q[0]! * q[0]! - l * l;
+      return out;
+    },
+    C: (out, q) => {
+      out[0] = q[0]!;
+      out[1] = 0;
+      out[2] = 0;
+      return out;
+    },
+    curvature: (out, _q, v) => {
+      out[0] = v[0]! * v[0]!;
+      return out;
+    },
+    massMatrix: (out, q) => {
+      const r = q[0]!;
+      const s = Math.sin(q[1]!);
+      out.fill(0);
+      out[0] = mass;
+      out[4] = mass * r * r;
+      out[8] = mass * r * r * s * s;
+      return out;
+    },
+    coriolis: (out, q, v) => {
+      const r = q[0]!;
+      const s = Math.sin(q[1]!);
+      const c = Math.cos(q[1]!);
+      const [rd, td, pd] = [v[0]!, v[1]!, v[2]!];
+      out[0] = -mass * (r * td * td + r * s * s * pd * pd);
+      out[1] = 2 * mass * r * rd * td - mass * r * r * s * c * pd * pd;
+      out[2] = mass * (2 * r * rd * s * s + 2 * r * r * s * c * td) * pd;
+      return out;
+    },
+  };
+  if (!withGradient) return sys;
+  return {
+    ...sys,
+    kineticGradient: (out, q, v) => {
+      const r = q[0]!;
+      const s = Math.sin(q[1]!);
+      const c = Math.cos(q[1]!);
+      out[0] = mass * (r * v[1]! ** 2 + r * s * s * v[2]! ** 2);
+      out[1] = mass * r * r * s * c * v[2]! ** 2;
+      out[2] = 0;
+      return out;
+    },
+  };
+}
+
+/** The same pendulum in Cartesian coordinates (M = m I, |x|² = l²). */
+const cartesian: ConstrainedMechanicalSystem = {
+  n: 3,
+  m: 1,
+  mass: Float64Array.of(mass, mass, mass),
+  V: (q) => mass * g * q[2]!,
+  gradV: (out) => {
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = mass * g;
+    return out;
+  },
+  phi: (out, q) => {
+    out[0] = q[0]! ** 2 + q[1]! ** 2 + q[2]! ** 2 - l * l;
+    return out;
+  },
+  C: (out, q) => {
+    out.set(q.subarray(0, 3));
+    return out;
+  },
+  curvature: (out, _q, v) => {
+    out[0] = v[0]! ** 2 + v[1]! ** 2 + v[2]! ** 2;
+    return out;
+  },
+};
+
+const toCartesian = (q: ArrayLike<number>): number[] => {
+  const [r, th, ph] = [q[0]!, q[1]!, q[2]!];
+  return [r * Math.sin(th) * Math.cos(ph), r * Math.sin(th) * Math.sin(ph), -r * Math.cos(th)];
+};
+
+// initial data on the constraint (r = l, ṙ = 0)
+const th0 = 0.9;
+const ph0 = 0.2;
+const thd0 = 0.3;
+const phd0 = 1.7;
+const q0 = [l, th0, ph0];
+const v0 = [0, thd0, phd0];
+const x0 = toCartesian(q0);
+const xd0 = [
+  l * (Math.cos(th0) * Math.cos(ph0) * thd0 - Math.sin(th0) * Math.sin(ph0) * phd0),
+  l * (Math.cos(th0) * Math.sin(ph0) * thd0 + Math.sin(th0) * Math.cos(ph0) * phd0),
+  l * Math.sin(th0) * thd0,
+];
+
+describe('MassMatrixKinetics: g(q, v) = ½∇_q(vᵀM(q)v) from κ by polarization', () => {
+  it('equals the analytic gradient (1e-13) and its ∂g/∂v the central differences (1e-8)', () => {
+    const poly = new MassMatrixKinetics(spherical(false), 'test');
+    const exact = new MassMatrixKinetics(spherical(true), 'test');
+    const a = new Float64Array(3);
+    const b = new Float64Array(3);
+    const points = [
+      [0.7, 0.9, 0.2, 0.1, -0.4, 1.7],
+      [1.3, 2.5, -1.0, -2.0, 0.3, 0.05],
+    ];
+    for (const p of points) {
+      const q = Float64Array.from(p.slice(0, 3));
+      const v = Float64Array.from(p.slice(3));
+      poly.gradient(a, q, v);
+      exact.gradient(b, q, v);
+      for (let i = 0; i < 3; i++)
+        expect(Math.abs(a[i]! - b[i]!)).toBeLessThan(1e-13 * (1 + Math.abs(b[i]!)));
+      expect(Math.abs(b[0]!) + Math.abs(b[1]!)).toBeGreaterThan(0.1);
+      // ∂g/∂v against central differences of g
+      const Jg = new Float64Array(9);
+      poly.gradientJacobian(Jg, q, v);
+      const e = 1e-6;
+      for (let l2 = 0; l2 < 3; l2++) {
+        const vp = Float64Array.from(v);
+        const vm = Float64Array.from(v);
+        vp[l2] = vp[l2]! + e;
+        vm[l2] = vm[l2]! - e;
+        exact.gradient(a, q, vp);
+        exact.gradient(b, q, vm);
+        for (let i = 0; i < 3; i++)
+          expect(Math.abs(Jg[i * 3 + l2]! - (a[i]! - b[i]!) / (2 * e))).toBeLessThan(1e-8);
+      }
+    }
+  });
+});
+
+describe('RATTLE with M(q) (generalized RATTLE, HLW VII.1.4): spherical pendulum in (r, θ, φ)', () => {
+  const T = 1;
+  const opts = { rtol: 1e-12, atol: 1e-14 };
+  const ref = integrateDopri5(indexReducedRhs(cartesian), [...x0, ...xd0], 0, T, opts);
+  const xRef = ref.sample('y', ref.count - 1);
+  const err = (h: number, sys: ConstrainedMechanicalSystem): number => {
+    const sol = integrateConstrained(sys, 'rattle', { q0, v0 }, h, Math.round(T / h), {
+      every: Math.round(T / h),
+    });
+    const x = toCartesian(sol.last('q'));
+    return Math.max(...x.map((xi, i) => Math.abs(xi - xRef[i]!)));
+  };
+  it('converges with order 2 to the DOPRI5 reference of the Cartesian system', () => {
+    const hs = [0.02, 0.01, 0.005];
+    const e = hs.map((h) => err(h, spherical(false)));
+    const orders = [Math.log2(e[0]! / e[1]!), Math.log2(e[1]! / e[2]!)];
+    for (const p of orders) {
+      expect(p).toBeGreaterThan(1.9);
+      expect(p).toBeLessThan(2.1);
+    }
+    expect(e[2]!).toBeLessThan(1e-4);
+    // the analytic kinetic gradient gives the same steps (to the Newton tolerance)
+    expect(Math.abs(err(0.01, spherical(true)) - e[1]!)).toBeLessThan(1e-10);
+  });
+  it('keeps φ(q) = r² − l² and the hidden constraint ṙ = 0 to round-off, p_φ exactly, energy bounded', () => {
+    const h = 0.01;
+    const sol = integrateConstrained(spherical(false), 'rattle', { q0, v0 }, h, 5000, {
+      every: 50,
+    });
+    let drift = 0;
+    let hidden = 0;
+    const dE = [0, 0];
+    let dPphi = 0;
+    for (let j = 0; j < sol.count; j++) {
+      drift = Math.max(drift, Math.abs(sol.sample('constraint', j)[0]!));
+      hidden = Math.max(hidden, Math.abs(sol.sample('v', j)[0]!));
+      const half = 2 * j < sol.count ? 0 : 1;
+      dE[half] = Math.max(dE[half]!, Math.abs(sol.energy[j]! - sol.energy[0]!));
+      dPphi = Math.max(dPphi, Math.abs(sol.sample('p', j)[2]! - sol.sample('p', 0)[2]!));
+    }
+    expect(drift).toBeLessThan(1e-14);
+    expect(hidden).toBeLessThan(1e-13);
+    // p_φ = ∂L/∂φ̇: H does not depend on φ, and g_φ = ∂V/∂φ = 0 in every stage
+    expect(dPphi).toBeLessThan(1e-13);
+    // O(h²) energy error (relative 2.5e-4 of |E| ≈ 8.6), no drift: the second 25 s stay within
+    // the first 25 s' band
+    expect(dE[0]!).toBeLessThan(3e-3);
+    expect(dE[0]!).toBeGreaterThan(1e-5);
+    expect(dE[1]!).toBeLessThan(1.1 * dE[0]!);
+  });
+  it('is symplectic on the constraint manifold: JᵀΩJ = Ω for the map (θ, φ, p_θ, p_φ) ↦ next', () => {
+    const sys = spherical(false);
+    const h = 0.1;
+    const st = new RattleStepper(sys, { tol: 1e-15 });
+    // y = (θ, φ, p_θ, p_φ) on r = l, p_r = 0
+    const step = (y: number[]): number[] => {
+      const s = Math.sin(y[0]!);
+      const z = Float64Array.of(
+        l,
+        y[0]!,
+        y[1]!,
+        0,
+        y[2]! / (mass * l * l),
+        y[3]! / (mass * l * l * s * s),
+      );
+      st.reset();
+      st.step(z, 0, 0, h);
+      const s1 = Math.sin(z[1]!);
+      return [z[1]!, z[2]!, mass * z[0]! * z[0]! * z[4]!, mass * z[0]! * z[0]! * s1 * s1 * z[5]!];
+    };
+    const y0 = [th0, ph0, mass * l * l * thd0, mass * l * l * Math.sin(th0) ** 2 * phd0];
+    const J: number[][] = [[], [], [], []];
+    const e = 1e-5;
+    for (let j = 0; j < 4; j++) {
+      const yp = [...y0];
+      const ym = [...y0];
+      yp[j] = yp[j]! + e;
+      ym[j] = ym[j]! - e;
+      const a = step(yp);
+      const b = step(ym);
+      for (let i = 0; i < 4; i++) J[i]![j] = (a[i]! - b[i]!) / (2 * e);
+    }
+    // Ω = [[0, I], [−I, 0]] in (q, p) order; defect of JᵀΩJ − Ω
+    const Om = (i: number, j: number): number => (j === i + 2 ? 1 : i === j + 2 ? -1 : 0);
+    let defect = 0;
+    for (let i = 0; i < 4; i++)
+      for (let j = 0; j < 4; j++) {
+        let s = 0;
+        for (let a = 0; a < 4; a++)
+          for (let b = 0; b < 4; b++) s += J[a]![i]! * Om(a, b) * J[b]![j]!;
+        defect = Math.max(defect, Math.abs(s - Om(i, j)));
+      }
+    expect(defect).toBeLessThan(1e-7);
+    // the map is not the identity (a test that cannot fail otherwise)
+    expect(Math.abs(J[0]![2]!)).toBeGreaterThan(0.01);
+  });
+  it('a constant M given as massMatrix matches the diagonal-mass RATTLE to 1e-12', () => {
+    const base = pendulum({ m: 1.7, g, l: 1 });
+    const asMatrix: ConstrainedMechanicalSystem = {
+      ...base,
+      massMatrix: (out) => {
+        out.fill(0);
+        out[0] = 1.7;
+        out[3] = 1.7;
+        return out;
+      },
+      coriolis: (out) => out.fill(0),
+    };
+    const init = { q0: [Math.SQRT1_2, -Math.SQRT1_2], v0: [0.3, 0.3] };
+    const a = integrateConstrained(base, 'rattle', init, 0.01, 500, { every: 500 });
+    const b = integrateConstrained(asMatrix, 'rattle', init, 0.01, 500, { every: 500 });
+    const qa = a.last('q');
+    const qb = b.last('q');
+    const va = a.last('v');
+    const vb = b.last('v');
+    for (let i = 0; i < 2; i++) {
+      expect(Math.abs(qa[i]! - qb[i]!)).toBeLessThan(1e-12);
+      expect(Math.abs(va[i]! - vb[i]!)).toBeLessThan(1e-12);
+    }
+  });
+});
