@@ -1,6 +1,7 @@
 /**
  * Mechanical systems with holonomic constraints on Q = Rⁿ (spec 001 §2, §10 "Models"):
- * L(q, v) = ½ vᵀ M v − V(q) with a constant diagonal mass matrix, constraints φᵃ(q) = 0 with the
+ * L(q, v) = ½ vᵀ M v − V(q) with a constant diagonal mass matrix (or a configuration-dependent
+ * M(q) through `massMatrix`), constraints φᵃ(q) = 0 with the
  * constraint one-forms ψᵃ stacked as the rows of C(q) (in the papers' examples ψᵃ = ½ dφᵃ; the
  * scaling is absorbed into the multipliers λ). Out-first, row-major, allocation-free methods.
  *

@@ -1,7 +1,9 @@
 /**
  * The Dirac integrators of spec 001 §5 (paper §III.B): the per-step system (7) for a mechanical
  * Lagrangian L = ½ vᵀ M v − V(q) (M constant, diagonal) with constraint one-forms C(q), solved by
- * the generic linear algorithm of §5.5, and the three methods
+ * the generic linear algorithm of §5.5 — or, for a configuration-dependent M(q) (`massMatrix`),
+ * by Newton on (7) with L_d = h L(q_k, q̃) (§5.5 "general L"; diracMassMatrix.ts) — and the three
+ * methods
  *
  * - **Dirac-1** (paper, §5.3): forward reconstruction q̃_k = (q_{k+1} − q_k)/h;
  * - **Dirac-2** (paper-literal, §5.3): central reconstruction q̃_k = (q_{k+1} − q_{k−1})/(2h),
@@ -41,6 +43,8 @@ import {
 } from '@geomech/core';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
+import { MassMatrixKinetics } from './massMatrix.js';
 
 /**
  * 1-norm condition estimate of S = C M⁻¹ Cᵀ above which {@link diracSolve} reports the
@@ -141,25 +145,33 @@ export class DiracWorkspace {
   /** S = C M⁻¹ Cᵀ as a band matrix (banded path), and its LU. */
   readonly Sband: BandMatrix | null;
   readonly bandLu: BandLU | null;
+  /** The Newton step of a system with `massMatrix` (null for the constant diagonal mass). */
+  readonly general: DiracMassMatrix | null;
 
-  constructor(sys: ConstrainedMechanicalSystem) {
+  /**
+   * @param newton - tolerance (default 1e-14) and iteration cap (default 50) of the M(q) step's
+   *   Newton solve (unused for a constant mass).
+   */
+  constructor(
+    sys: ConstrainedMechanicalSystem,
+    newton: { readonly tol?: number; readonly maxIterations?: number } = {},
+  ) {
     const { n, m } = sys;
     if (!Number.isInteger(n) || n < 1) throw new DimensionError('DiracWorkspace: n', '>= 1', n);
     if (!Number.isInteger(m) || m < 0) throw new DimensionError('DiracWorkspace: m', '>= 0', m);
     if (sys.mass.length !== n) throw new DimensionError('DiracWorkspace: mass', n, sys.mass.length);
-    if (sys.massMatrix !== undefined)
-      throw new DomainError(
-        'DiracWorkspace: massMatrix',
-        'given',
-        'the Dirac methods need the constant diagonal mass (use an index-reduced comparator for M(q))',
-      );
+    this.general =
+      sys.massMatrix === undefined
+        ? null
+        : new DiracMassMatrix(sys, newton.tol ?? 1e-14, newton.maxIterations ?? 50);
     this.n = n;
     this.m = m;
     this.qt = new Float64Array(n);
     this.lambda = new Float64Array(m);
     this.pNext = new Float64Array(n);
     this.f = new Float64Array(n);
-    const band = m > 0 && sys.band !== undefined ? sys.band : null;
+    // M(q): the dense Newton step (the chain band is not used)
+    const band = m > 0 && sys.band !== undefined && this.general === null ? sys.band : null;
     if (band !== null) checkBand('DiracWorkspace', band, n, m);
     this.band = band;
     this.C = new Float64Array(band === null ? m * n : 0);
@@ -198,6 +210,10 @@ export class DiracWorkspace {
  * the LU rounds differently, so the two paths agree to round-off (≤ 1e-12 on the Ziegler column,
  * tested), not bit for bit.
  *
+ * A system with `massMatrix` solves (7) with L_d = h L(q_k, q̃) for L = ½vᵀM(q)v − V (spec §5.1,
+ * §5.5 "general L"): `M(q_k) q̃ − h g(q_k, q̃) + C(q_k)ᵀλ = f`, `C q̃ = r`, `p_{k+1} = M(q_k) q̃`
+ * with g = ½∇_q(vᵀM(q)v), by Newton in (q̃, λ) (exact Jacobian; dense, n ≤ 200).
+ *
  * @param r - right-hand side of the constraint line (length m); omitted means 0.
  * @param t - time t_k at which ∇V is evaluated (a time-dependent potential, spec 001 §5.5 with
  *   V(q, t)); omitted for an autonomous system.
@@ -222,7 +238,7 @@ export function diracSolve(
   r?: Float64Array,
   t?: number,
 ): DiracWorkspace {
-  return solveStep(sys, ws, qk, pk, h, r, t, false);
+  return solveStep(sys, ws, qk, pk, h, r, t, false, undefined, -1);
 }
 
 /** {@link diracSolve}; `cReady`: the banded path's `ws.Cband` already holds C(q_k). */
@@ -235,6 +251,8 @@ function solveStep(
   r: Float64Array | undefined,
   t: number | undefined,
   cReady: boolean,
+  forcing: DiracMassMatrixForcing | undefined,
+  k: number,
 ): DiracWorkspace {
   const { n, m } = ws;
   if (t === undefined) sys.gradV(ws.grad, qk);
@@ -244,6 +262,13 @@ function solveStep(
     const g = ws.grad[i]!;
     if (!Number.isFinite(g)) throw new NonFiniteError('diracSolve: gradV', i);
     f[i] = pk[i]! - h * g;
+  }
+  const general = ws.general;
+  if (general !== null) {
+    // M(q): Newton on lines 3 and 1 (diracMassMatrix.ts); C(q_k) is read again (cReady is banded)
+    general.prepare(qk);
+    general.solve(ws.qt, ws.lambda, ws.pNext, qk, f, h, r, forcing, k);
+    return ws;
   }
   const qt = ws.qt;
   if (m === 0) {
@@ -416,6 +441,12 @@ const EMPTY = new Float64Array(0);
  * vanishes at the unforced q_{k+1} (u = 0 for a pure actuator) leaves the step bit-identical to
  * the unforced one.
  *
+ * M(q) (a system with `massMatrix`): line 3 becomes `M(q_k) q̃ − h g(q_k, q̃) − f_d⁻ + C(q_k)ᵀλ =
+ * p_k − h∇V(q_k)` with g = ½∇_q(vᵀM(q)v) and line 2 `p_{k+1} = M(q_k) q̃ + f_d⁺` (spec §5.5
+ * "general L"), one Newton solve in (q̃, λ) per step with f_d⁻(q_k, q_{k+1}(q̃)) inside it (the
+ * step's return value and `lastResidual` are its iterations and residual); the energy uses
+ * ½pᵀM(q)⁻¹p.
+ *
  * The first step after {@link reset} of a two-step method is a Dirac-1 start-up step unless
  * `startup: 'none'`. Series: `q`, `p` and `constraint` = φ(q_k) of the state; `lambda` = λ_k of
  * the step leaving it (the λ of (7) with ψ(q_k)); `energy` E = ½ pᵀM⁻¹p + V(q_k) with p = p_k
@@ -468,6 +499,9 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private tk = 0;
   private uk: Float64Array = EMPTY;
   private lastIterations = 0;
+  /** M(q) of the recorded energy (its own LU: the step's must survive a record). */
+  private readonly energyKinetics: MassMatrixKinetics | null;
+  private readonly energyScratch: Float64Array;
 
   constructor(
     sys: ConstrainedMechanicalSystem,
@@ -491,8 +525,14 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.method = traits;
     this.startup = startup;
     this.energyPairing = pairing;
-    this.ws = new DiracWorkspace(sys);
+    this.ws = new DiracWorkspace(sys, {
+      ...(options.tol === undefined ? {} : { tol: options.tol }),
+      ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+    });
     const { n, m } = sys;
+    this.energyKinetics =
+      sys.massMatrix === undefined ? null : new MassMatrixKinetics(sys, 'DiracStepper');
+    this.energyScratch = new Float64Array(sys.massMatrix === undefined ? 0 : n);
     this.stateSize = 3 * n;
     this.series = Object.freeze([
       { name: 'q', width: n },
@@ -611,6 +651,11 @@ export class DiracStepper implements Stepper<DiracSeries> {
     const r = name === 'dirac-2c' ? this.r : undefined;
     this.lastIterations = 0;
     try {
+      if (ws.general !== null) {
+        this.advanceGeneral(ws.general, q, h, t, r, name, k);
+        this.commit(state, qNext, k);
+        return;
+      }
       if (r !== undefined && ws.band !== null) {
         // banded: C(q_k) once, for r and for the solve
         const { width: w, first } = ws.band;
@@ -624,7 +669,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
           for (let j = Math.max(0, fa); j < j1; j++) s += C[a * w + j - fa]! * (q[j]! - qPrev[j]!);
           r[a] = -s / h;
         }
-        solveStep(this.sys, ws, q, p, h, r, t, true);
+        solveStep(this.sys, ws, q, p, h, r, t, true, undefined, k);
       } else {
         if (r !== undefined) {
           const C = ws.C;
@@ -670,6 +715,13 @@ export class DiracStepper implements Stepper<DiracSeries> {
         throw new SingularMatrixError(`${e.what} at step ${k}`, e.column, e.conditionEstimate);
       throw e;
     }
+    this.commit(state, qNext, k);
+  }
+
+  /** state ← [q_{k+1}, p_{k+1}, q_k] after a successful step (checks q_{k+1}). */
+  private commit(state: Float64Array, qNext: Float64Array, k: number): void {
+    const n = this.sys.n;
+    const ws = this.ws;
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(qNext[i]!)) throw new NonFiniteError(`DiracStepper.step ${k}: q`, i);
     }
@@ -678,6 +730,48 @@ export class DiracStepper implements Stepper<DiracSeries> {
       state[i] = qNext[i]!;
       state[n + i] = ws.pNext[i]!;
     }
+  }
+
+  /**
+   * The M(q) step (diracMassMatrix.ts): r of Dirac-2c from C(q_k), one Newton solve in (q̃, λ)
+   * with f_d⁻ inside line 3 when forced, q_{k+1}, and f_d⁺ added to p_{k+1}.
+   */
+  private advanceGeneral(
+    general: DiracMassMatrix,
+    q: Float64Array,
+    h: number,
+    t: number,
+    r: Float64Array | undefined,
+    name: DiracMethodName,
+    k: number,
+  ): void {
+    const { n, m } = this.sys;
+    const ws = this.ws;
+    const qNext = this.qNext;
+    const qPrev = this.qPrevView;
+    if (r !== undefined) {
+      const C = ws.C;
+      this.sys.C(C, q);
+      for (let a = 0; a < m; a++) {
+        let s = 0;
+        for (let j = 0; j < n; j++) s += C[a * n + j]! * (q[j]! - qPrev[j]!);
+        r[a] = -s / h;
+      }
+    }
+    const base = name === 'dirac-2' ? qPrev : q;
+    const c = name === 'dirac-2' ? 2 : 1;
+    const forcing = this.discreteForce;
+    let fo: DiracMassMatrixForcing | undefined;
+    if (forcing !== undefined) {
+      const fd = forcing.discrete(h);
+      if (fd.weightMinus !== 0) fo = { fd, base, c, t, u: this.uk };
+    }
+    solveStep(this.sys, ws, q, this.pView, h, r, t, false, fo, k);
+    this.lastIterations = general.iterations;
+    this.lastResidual = general.residual;
+    const qt = ws.qt;
+    for (let i = 0; i < n; i++) qNext[i] = base[i]! + c * h * qt[i]!;
+    if (forcing !== undefined) forcing.addPlus(ws, t, q, qNext, this.uk, h);
   }
 
   /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state` (at time t, for V(q, t)). */
@@ -740,10 +834,19 @@ export class DiracStepper implements Stepper<DiracSeries> {
     }
   }
 
-  /** ½ pᵀM⁻¹p + V(q, t). */
+  /** ½ pᵀM⁻¹p + V(q, t) (M = M(q) for a system with `massMatrix`). */
   private energyOf(q: Float64Array, p: Float64Array, t: number | undefined): number {
     const { sys } = this;
     const n = sys.n;
+    const kin = this.energyKinetics;
+    if (kin !== null) {
+      const w = this.energyScratch;
+      for (let i = 0; i < n; i++) w[i] = p[i]!;
+      kin.factor(q, 'DiracStepper: energy').solve(w, w);
+      let T = 0;
+      for (let i = 0; i < n; i++) T += 0.5 * p[i]! * w[i]!;
+      return T + (t === undefined ? sys.V(q) : sys.V(q, t));
+    }
     let T = 0;
     for (let i = 0; i < n; i++) {
       const pe = p[i]!;
@@ -839,13 +942,32 @@ class DiracForcing {
   }
 
   /** The discrete force of step size h (rebuilt when h changes). */
-  private discrete(h: number): DiscreteForce {
+  discrete(h: number): DiscreteForce {
     let fd = this.fd;
     if (fd === undefined || fd.h !== h) {
       fd = new DiscreteForce(this.force, h, this.quadrature);
       this.fd = fd;
     }
     return fd;
+  }
+
+  /** Line 2 of a forced step: p_{k+1} ← p_{k+1} + f_d⁺(q_k, q_{k+1}) (exact zeros skipped). */
+  addPlus(
+    ws: DiracWorkspace,
+    t: number,
+    q: Float64Array,
+    qNext: Float64Array,
+    u: Float64Array,
+    h: number,
+  ): void {
+    const fd = this.discrete(h);
+    if (fd.weightPlus === 0) return;
+    const { n, fvec } = this;
+    fd.plus(fvec, t, q, qNext, u);
+    for (let i = 0; i < n; i++) {
+      const f = fvec[i]!;
+      if (f !== 0) ws.pNext[i] = ws.pNext[i]! + f;
+    }
   }
 
   /**
@@ -996,7 +1118,16 @@ export function integrateDirac(
     for (let i = 0; i < n; i++) p0[i] = init.p0[i]!;
   } else {
     if (init.v0.length !== n) throw new DimensionError('integrateDirac: v0', n, init.v0.length);
-    for (let i = 0; i < n; i++) p0[i] = sys.mass[i]! * init.v0[i]!;
+    if (sys.massMatrix !== undefined) {
+      // p_0 = M(q_0) v_0
+      if (init.q0.length !== n) throw new DimensionError('integrateDirac: q0', n, init.q0.length);
+      const M = sys.massMatrix(new Float64Array(n * n), Float64Array.from(init.q0));
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let j = 0; j < n; j++) s += M[i * n + j]! * init.v0[j]!;
+        p0[i] = s;
+      }
+    } else for (let i = 0; i < n; i++) p0[i] = sys.mass[i]! * init.v0[i]!;
   }
   if (init.q0.length !== n) throw new DimensionError('integrateDirac: q0', n, init.q0.length);
   const sol = integrate(stepper, stepper.initialState(init.q0, p0, init.qPrev), {

@@ -1,4 +1,4 @@
-import { DomainError, integrateDopri5 } from '@geomech/core';
+import { integrateDopri5 } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { indexReducedRhs, integrateConstrained } from '../src/comparators.js';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
@@ -113,11 +113,6 @@ describe('configuration-dependent mass M(q): the spherical pendulum in angles vs
     // p = M(q) v
     const s0 = Math.sin(th0);
     expect(a.p[1]).toBeCloseTo(m * l * l * s0 * s0 * phd0, 14);
-  });
-  it('the Dirac methods refuse M(q) with a DomainError', () => {
-    expect(() =>
-      integrateDirac(angles, 'dirac-1', { q0: [th0, ph0], v0: [0, 0] }, 0.01, 1),
-    ).toThrow(DomainError);
   });
 });
 

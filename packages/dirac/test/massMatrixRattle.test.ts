@@ -1,125 +1,27 @@
-import { integrateDopri5 } from '@geomech/core';
+import { type Force, integrateDopri5 } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { indexReducedRhs, integrateConstrained, RattleStepper } from '../src/comparators.js';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
 import { pendulum } from '../src/holonomicModels.js';
 import { MassMatrixKinetics } from '../src/massMatrix.js';
 
-const mass = 1.3;
-const g = 9.81;
-const l = 0.7;
-
-/**
- * The spherical pendulum in spherical coordinates q = (r, θ, φ) (θ from the downward vertical):
- * M(q) = m diag(1, r², r² sin²θ), V = −m g r cos θ, one constraint φ = r² − l² (ψ = ½dφ, C =
- * [r, 0, 0], curvature ṙ²). κ = Ṁv − ½∇(vᵀMv) written out; `kineticGradient` analytic only in
- * the variant `withGradient`.
- */
-function spherical(withGradient: boolean): ConstrainedMechanicalSystem {
-  const sys: ConstrainedMechanicalSystem = {
-    n: 3,
-    m: 1,
-    mass: Float64Array.of(1, 1, 1),
-    V: (q) => -mass * g * q[0]! * Math.cos(q[1]!),
-    gradV: (out, q) => {
-      out[0] = -mass * g * Math.cos(q[1]!);
-      out[1] = mass * g * q[0]! * Math.sin(q[1]!);
-      out[2] = 0;
-      return out;
-    },
-    phi: (out, q) => {
-      out[0] = q[0]! * q[0]! - l * l;
-      return out;
-    },
-    C: (out, q) => {
-      out[0] = q[0]!;
-      out[1] = 0;
-      out[2] = 0;
-      return out;
-    },
-    curvature: (out, _q, v) => {
-      out[0] = v[0]! * v[0]!;
-      return out;
-    },
-    massMatrix: (out, q) => {
-      const r = q[0]!;
-      const s = Math.sin(q[1]!);
-      out.fill(0);
-      out[0] = mass;
-      out[4] = mass * r * r;
-      out[8] = mass * r * r * s * s;
-      return out;
-    },
-    coriolis: (out, q, v) => {
-      const r = q[0]!;
-      const s = Math.sin(q[1]!);
-      const c = Math.cos(q[1]!);
-      const [rd, td, pd] = [v[0]!, v[1]!, v[2]!];
-      out[0] = -mass * (r * td * td + r * s * s * pd * pd);
-      out[1] = 2 * mass * r * rd * td - mass * r * r * s * c * pd * pd;
-      out[2] = mass * (2 * r * rd * s * s + 2 * r * r * s * c * td) * pd;
-      return out;
-    },
-  };
-  if (!withGradient) return sys;
-  return {
-    ...sys,
-    kineticGradient: (out, q, v) => {
-      const r = q[0]!;
-      const s = Math.sin(q[1]!);
-      const c = Math.cos(q[1]!);
-      out[0] = mass * (r * v[1]! ** 2 + r * s * s * v[2]! ** 2);
-      out[1] = mass * r * r * s * c * v[2]! ** 2;
-      out[2] = 0;
-      return out;
-    },
-  };
-}
-
-/** The same pendulum in Cartesian coordinates (M = m I, |x|² = l²). */
-const cartesian: ConstrainedMechanicalSystem = {
-  n: 3,
-  m: 1,
-  mass: Float64Array.of(mass, mass, mass),
-  V: (q) => mass * g * q[2]!,
-  gradV: (out) => {
-    out[0] = 0;
-    out[1] = 0;
-    out[2] = mass * g;
-    return out;
-  },
-  phi: (out, q) => {
-    out[0] = q[0]! ** 2 + q[1]! ** 2 + q[2]! ** 2 - l * l;
-    return out;
-  },
-  C: (out, q) => {
-    out.set(q.subarray(0, 3));
-    return out;
-  },
-  curvature: (out, _q, v) => {
-    out[0] = v[0]! ** 2 + v[1]! ** 2 + v[2]! ** 2;
-    return out;
-  },
-};
-
-const toCartesian = (q: ArrayLike<number>): number[] => {
-  const [r, th, ph] = [q[0]!, q[1]!, q[2]!];
-  return [r * Math.sin(th) * Math.cos(ph), r * Math.sin(th) * Math.sin(ph), -r * Math.cos(th)];
-};
-
-// initial data on the constraint (r = l, ṙ = 0)
-const th0 = 0.9;
-const ph0 = 0.2;
-const thd0 = 0.3;
-const phd0 = 1.7;
-const q0 = [l, th0, ph0];
-const v0 = [0, thd0, phd0];
-const x0 = toCartesian(q0);
-const xd0 = [
-  l * (Math.cos(th0) * Math.cos(ph0) * thd0 - Math.sin(th0) * Math.sin(ph0) * phd0),
-  l * (Math.cos(th0) * Math.sin(ph0) * thd0 + Math.sin(th0) * Math.cos(ph0) * phd0),
-  l * Math.sin(th0) * thd0,
-];
+import {
+  angles,
+  cartesian,
+  g,
+  l,
+  mass,
+  ph0,
+  phd0,
+  q0,
+  spherical,
+  th0,
+  thd0,
+  toCartesian,
+  v0,
+  x0,
+  xd0,
+} from './massMatrixFixtures.js';
 
 describe('MassMatrixKinetics: g(q, v) = ½∇_q(vᵀM(q)v) from κ by polarization', () => {
   it('equals the analytic gradient (1e-13) and its ∂g/∂v the central differences (1e-8)', () => {
@@ -276,5 +178,64 @@ describe('RATTLE with M(q) (generalized RATTLE, HLW VII.1.4): spherical pendulum
       expect(Math.abs(qa[i]! - qb[i]!)).toBeLessThan(1e-12);
       expect(Math.abs(va[i]! - vb[i]!)).toBeLessThan(1e-12);
     }
+  });
+});
+
+describe('forced RATTLE with M(q): f_d⁻ in the first kick (inside the Newton solve), f_d⁺ in the second', () => {
+  const c = 0.4;
+  const damping: Force = {
+    n: 2,
+    m: 0,
+    F: (out, _t, _q, v) => {
+      out[0] = -c * v[0]!;
+      out[1] = 0;
+      return out;
+    },
+  };
+  const init = { q0: [th0, 0.2], v0: [thd0, phd0] };
+  it('converges with order 2 to the damped DOPRI5 reference (midpoint f_d^±), angles without constraints', () => {
+    const T = 1;
+    const ref = integrateDopri5(indexReducedRhs(angles, damping), [th0, 0.2, thd0, phd0], 0, T, {
+      rtol: 1e-12,
+      atol: 1e-14,
+    });
+    const yRef = ref.sample('y', ref.count - 1);
+    const e = [0.02, 0.01, 0.005].map((h) => {
+      const steps = Math.round(T / h);
+      const sol = integrateConstrained(angles, 'rattle', init, h, steps, {
+        every: steps,
+        force: damping,
+      });
+      const q = sol.last('q');
+      return Math.max(Math.abs(q[0]! - yRef[0]!), Math.abs(q[1]! - yRef[1]!));
+    });
+    for (let i = 0; i + 1 < e.length; i++) {
+      const p = Math.log2(e[i]! / e[i + 1]!);
+      expect(p).toBeGreaterThan(1.9);
+      expect(p).toBeLessThan(2.1);
+    }
+    const free = integrateConstrained(angles, 'rattle', init, 0.005, 200, { every: 200 }).last('q');
+    expect(Math.abs(free[0]! - yRef[0]!)).toBeGreaterThan(100 * e[2]!);
+  });
+  it('an actuator with u = 0 leaves the step bit-identical to the unforced one', () => {
+    const actuator: Force = {
+      n: 3,
+      m: 1,
+      F: (out, _t, _q, _v, u) => {
+        out[0] = 0;
+        out[1] = u[0]!;
+        out[2] = 0;
+        return out;
+      },
+    };
+    const a = integrateConstrained(spherical(false), 'rattle', { q0, v0 }, 0.01, 200, {
+      every: 200,
+    });
+    const b = integrateConstrained(spherical(false), 'rattle', { q0, v0 }, 0.01, 200, {
+      every: 200,
+      force: actuator,
+    });
+    expect(Array.from(b.last('q'))).toEqual(Array.from(a.last('q')));
+    expect(Array.from(b.last('v'))).toEqual(Array.from(a.last('v')));
   });
 });
