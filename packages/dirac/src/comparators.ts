@@ -730,6 +730,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly internals: RattleInternals;
   /** The generalized RATTLE of a system with M(q) (null for the constant diagonal mass). */
   private readonly general: RattleMassMatrix | null;
+  /** The system's `autonomous`: ∇V(q_{k+1}) is then called without t_k + h. */
+  private readonly autonomous: boolean;
 
   constructor(sys: ConstrainedMechanicalSystem, options: ComparatorOptions = {}) {
     super(sys, options.force);
@@ -737,6 +739,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     if (sys.mass.length !== n) throw new DimensionError('rattle: mass', n, sys.mass.length);
     if (!Number.isInteger(m) || m < 0)
       throw new DomainError('rattle: m', m, 'must be an integer ≥ 0');
+    this.autonomous = sys.autonomous === true;
     const general = sys.massMatrix !== undefined;
     // M(q): the generalized RATTLE (dense; the chain band is not used)
     const band = general ? null : (sys.band ?? null);
@@ -971,7 +974,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     sys.C(C1, q1);
-    sys.gradV(gV, q1, t + h);
+    if (this.autonomous) sys.gradV(gV, q1);
+    else sys.gradV(gV, q1, t + h);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) zNew[n + j] = zNew[n + j]! - hh * invM[j]! * gV[j]!;
@@ -1034,7 +1038,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     band.C(Cb1, q1);
-    sys.gradV(gV, q1, t + h);
+    // an autonomous system gets no time: t + h would be boxed for a gradV that is not inlined
+    if (this.autonomous) sys.gradV(gV, q1);
+    else sys.gradV(gV, q1, t + h);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) {

@@ -73,6 +73,14 @@ export interface ConstrainedMechanicalSystem {
    * ∂_i M_jk = Γ_{j,ik} + Γ_{k,ij}; 2n + 1 evaluations of κ per g).
    */
   kineticGradient?(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
+  /**
+   * True when V (and ∇V) does not depend on t: the steppers then call `V(q)` and `gradV(out, q)`
+   * without a time. A time computed inside a step (RATTLE's t_k + h) is a fresh double, boxed (16
+   * bytes) when passed to a function the engine does not inline; an autonomous system skips that.
+   * Default false (the time is passed). A system made by spreading an autonomous one
+   * (`{ ...pendulum(p), V, gradV }`) with a time-dependent V must set it back to false.
+   */
+  readonly autonomous?: boolean;
   /** Potential energy V(q) (V(q, t) for a time-dependent system; t is omitted by callers that have none). */
   V(q: Float64Array, t?: number): number;
   /** out ← ∇V(q) (∇_q V(q, t) for a time-dependent system). */

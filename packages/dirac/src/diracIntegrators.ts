@@ -499,6 +499,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private tk = 0;
   private uk: Float64Array = EMPTY;
   private lastIterations = 0;
+  /** The forced part handed to the M(q) step (made on the first forced step, then reused). */
+  private generalForcing: DiracMassMatrixForcing | undefined;
   /** M(q) of the recorded energy (its own LU: the step's must survive a record). */
   private readonly energyKinetics: MassMatrixKinetics | null;
   private readonly energyScratch: Float64Array;
@@ -764,7 +766,16 @@ export class DiracStepper implements Stepper<DiracSeries> {
     let fo: DiracMassMatrixForcing | undefined;
     if (forcing !== undefined) {
       const fd = forcing.discrete(h);
-      if (fd.weightMinus !== 0) fo = { fd, base, c, t, u: this.uk };
+      if (fd.weightMinus !== 0) {
+        // one record per stepper, refilled (no allocation per step)
+        fo = this.generalForcing ?? { fd, base, c, t, u: this.uk };
+        this.generalForcing = fo;
+        fo.fd = fd;
+        fo.base = base;
+        fo.c = c;
+        fo.t = t;
+        fo.u = this.uk;
+      }
     }
     solveStep(this.sys, ws, q, this.pView, h, r, t, false, fo, k);
     this.lastIterations = general.iterations;

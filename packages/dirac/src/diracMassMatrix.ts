@@ -35,11 +35,11 @@ import { MassMatrixKinetics } from './massMatrix.js';
 
 /** The forced part of an M(q) Dirac step: q_{k+1} = base + c h q̃ feeds f_d⁻(q_k, q_{k+1}). */
 export interface DiracMassMatrixForcing {
-  readonly fd: DiscreteForce;
-  readonly base: Float64Array;
-  readonly c: number;
-  readonly t: number;
-  readonly u: Float64Array;
+  fd: DiscreteForce;
+  base: Float64Array;
+  c: number;
+  t: number;
+  u: Float64Array;
 }
 
 /** Newton scratch of the M(q) Dirac step (module doc). */

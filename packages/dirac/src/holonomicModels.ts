@@ -59,6 +59,7 @@ export function pendulum(params: PendulumParams): PendulumSystem {
     n: 2,
     m: 1,
     mass: Float64Array.of(m, m),
+    autonomous: true,
     params: Object.freeze({ m, g, l }),
     V: (q) => mg * q[1]!,
     gradV(out, _q) {
@@ -368,6 +369,7 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
     n: dim,
     m: nl,
     mass: new Float64Array(dim).fill(mass),
+    autonomous: true,
     band: Object.freeze({
       width: 4,
       first,

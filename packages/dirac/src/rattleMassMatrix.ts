@@ -197,7 +197,8 @@ export class RattleMassMatrix {
     for (let i = 0; i < n; i++) w[i] = x[i]!;
     kin1.lu.solve(w, w);
     kin1.gradient(g, q1, w);
-    sys.gradV(gV1, q1, t + h);
+    if (sys.autonomous === true) sys.gradV(gV1, q1);
+    else sys.gradV(gV1, q1, t + h);
     const fd = this.fd;
     const plus = fd !== undefined && fd.weightPlus !== 0;
     if (plus) fd.plus(fp, t, qk, q1, this.u);
