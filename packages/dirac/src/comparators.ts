@@ -27,6 +27,7 @@ import {
   jacobianFromFiniteDifferences,
   type MethodTraits,
   methodTraits,
+  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
@@ -39,6 +40,7 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
+import { BorderedMatrix, bandedForceJacobian, forceBandwidth } from './borderedStep.js';
 import {
   BandNewton,
   bandGram,
@@ -752,7 +754,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     this.forcing =
       force === undefined || general
         ? undefined
-        : new RattleForcing(force, options.forceQuadrature ?? 'midpoint', n, m);
+        : new RattleForcing(force, options.forceQuadrature ?? 'midpoint', n, m, band);
     this.mu = new Float64Array(m);
     this.lambda = new Float64Array(m);
     this.lambdaNew = new Float64Array(m);
@@ -850,6 +852,10 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       invM: this.invM,
       lambdaNew: this.lambdaNew,
       positionStage: (k, guess) => this.positionStage(k, guess),
+      Cbk: this.Cbk,
+      setPositionResidual: (r) => {
+        this.positionResidualNorm = r;
+      },
     };
   }
 
@@ -1120,6 +1126,9 @@ interface RattleInternals {
   readonly invM: Float64Array;
   readonly lambdaNew: Float64Array;
   positionStage(k: number, guess: Float64Array): number;
+  /** C(q_k) in band storage (banded path). */
+  readonly Cbk: Float64Array;
+  setPositionResidual(r: number): void;
 }
 
 /**
@@ -1157,13 +1166,52 @@ class RattleForcing {
   /** Position-stage Newton iterations inside the last forced solve. */
   private inner = 0;
 
+  /** The banded path (a chain with a {@link BandedForce}): bordered Newton in (q_{k+1}, λ). */
+  private readonly chain: {
+    readonly band: ConstraintBand;
+    readonly kF: number;
+    readonly bordered: BorderedMatrix;
+    readonly x: Float64Array;
+    readonly R: Float64Array;
+    readonly ct: Float64Array;
+    readonly phi: Float64Array;
+    readonly Cb1: Float64Array;
+    readonly F1: Float64Array;
+    readonly fp: Float64Array;
+    readonly fm: Float64Array;
+    readonly e: Float64Array;
+    readonly save: Float64Array;
+  } | null;
+
   constructor(
     readonly force: Force,
     readonly quadrature: ForceQuadrature,
     readonly n: number,
     readonly m: number,
+    band: ConstraintBand | null,
   ) {
     this.fd = new DiscreteForce(force, 1, quadrature);
+    const kF = band === null ? -1 : forceBandwidth(force, n);
+    this.chain =
+      band === null || kF < 0
+        ? null
+        : {
+            band,
+            kF,
+            bordered: new BorderedMatrix(n, m, band, kF),
+            x: new Float64Array(n + m),
+            R: new Float64Array(n + m),
+            ct: new Float64Array(n),
+            phi: new Float64Array(m),
+            Cb1: new Float64Array(m * band.width),
+            F1: new Float64Array(n * (2 * kF + 1)),
+            fp: new Float64Array(n),
+            fm: new Float64Array(n),
+            e: new Float64Array(n),
+            save: new Float64Array(n),
+          };
+    // the dense Newton's matrices only without the banded path
+    const dn = this.chain === null ? 1 : 0;
     this.zeroInput = new Float64Array(force.m);
     this.u = this.zeroInput;
     this.solver = new NewtonSolver(n, {
@@ -1174,12 +1222,12 @@ class RattleForcing {
     this.x0 = new Float64Array(n);
     this.base0 = new Float64Array(n);
     this.fvec = new Float64Array(n);
-    this.fq1 = new Float64Array(n * n);
-    this.Pi = new Float64Array(n * n);
-    this.Ck = new Float64Array(m * n);
-    this.C1 = new Float64Array(m * n);
-    this.S = new Float64Array(m * m);
-    this.B = new Float64Array(m * n);
+    this.fq1 = new Float64Array(dn * n * n);
+    this.Pi = new Float64Array(dn * n * n);
+    this.Ck = new Float64Array(dn * m * n);
+    this.C1 = new Float64Array(dn * m * n);
+    this.S = new Float64Array(dn * m * m);
+    this.B = new Float64Array(dn * m * n);
     this.col = new Float64Array(m);
     this.lu = new DenseLU(Math.max(m, 1));
     this.lambdaWarm = new Float64Array(m);
@@ -1269,6 +1317,7 @@ class RattleForcing {
     let moved = false;
     for (let i = 0; i < n; i++) if (x0[i] !== 0) moved = true;
     if (!moved) return 0;
+    if (this.chain !== null) return this.solveChain(st, t, h, u, k);
     this.base0.set(st.base);
     // the Jacobian's C(q_k), dense on both paths (it only steers Newton: ≤ tol either way)
     st.sys.C(this.Ck, st.qk);
@@ -1280,6 +1329,121 @@ class RattleForcing {
     }
     // the solver's last evaluation of G was at the accepted f̄ (no line search): q1 and λ are its
     return this.inner;
+  }
+
+  /**
+   * The banded forced position stage: Newton in x = (q_{k+1}, λ) on
+   * ```
+   * M(q_{k+1} − base)/h − (h/2)C(q_k)ᵀλ − f_d⁻(q_k, q_{k+1}) = 0,   φ(q_{k+1}) = 0
+   * ```
+   * (the position stage times M/h, base = q_k + h v_k − (h²/2)M⁻¹∇V) from the unforced stage, with
+   * the bordered Jacobian [[M/h − w⁻∂F̄/∂q_{k+1}, −(h/2)C(q_k)ᵀ], [s·C(q_{k+1}), 0]] in band
+   * storage (borderedStep.ts): O(n) per iteration. Leaves q_{k+1} in `q1`, λ in `lambdaNew`.
+   */
+  private solveChain(
+    st: RattleInternals,
+    t: number,
+    h: number,
+    u: Float64Array,
+    k: number,
+  ): number {
+    const chain = this.chain!;
+    const { n, m } = this;
+    const { band, kF, bordered, x, R, Cb1, F1 } = chain;
+    const { width: w, first, phiScale } = band;
+    const { q1, qk, invM, Cbk } = st;
+    const fd = this.fd;
+    const hh = 0.5 * h;
+    for (let i = 0; i < n; i++) x[i] = q1[i]!;
+    for (let a = 0; a < m; a++) x[n + a] = st.lambdaNew[a]!;
+    const tol = 1e-14;
+    const stallTol = 1e-11;
+    let res = this.chainResidual(st, t, h, u);
+    let prev = Number.POSITIVE_INFINITY;
+    let iterations = 0;
+    const wm = fd.weightMinus;
+    const kw = 2 * kF + 1;
+    for (;;) {
+      if (res <= tol) break;
+      if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break;
+      if (iterations >= 50) throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
+      bandedForceJacobian(F1, fd, kF, t, qk, q1, u, chain.fp, chain.fm, chain.e, chain.save);
+      band.C(Cb1, q1);
+      bordered.clear();
+      for (let i = 0; i < n; i++) {
+        const j0 = Math.max(0, i - kF);
+        const j1 = Math.min(n - 1, i + kF);
+        for (let j = j0; j <= j1; j++)
+          bordered.set(i, j, (i === j ? 1 / (invM[i]! * h) : 0) - wm * F1[i * kw + j - i + kF]!);
+      }
+      for (let a = 0; a < m; a++) {
+        const fa = first[a]!;
+        const j1 = Math.min(n, fa + w);
+        for (let j = Math.max(0, fa); j < j1; j++) {
+          bordered.set(j, n + a, -hh * Cbk[a * w + j - fa]!);
+          bordered.set(n + a, j, phiScale * Cb1[a * w + j - fa]!);
+        }
+      }
+      bordered.factor('forced RATTLE step: Newton matrix');
+      for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
+      bordered.solve(R);
+      let dxn = 0;
+      let xn = 0;
+      for (let i = 0; i < n + m; i++) {
+        const v = x[i]! + R[i]!;
+        x[i] = v;
+        dxn = Math.max(dxn, Math.abs(R[i]!));
+        xn = Math.max(xn, Math.abs(v));
+      }
+      iterations++;
+      prev = res;
+      res = this.chainResidual(st, t, h, u);
+      if (!Number.isFinite(res))
+        throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
+      if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break;
+    }
+    let phiNorm = 0;
+    for (let a = 0; a < m; a++) phiNorm = Math.max(phiNorm, Math.abs(R[n + a]!));
+    if (!(phiNorm <= 1e-12))
+      throw new NewtonDivergedError(iterations, phiNorm, k, 'forced RATTLE step');
+    for (let a = 0; a < m; a++) st.lambdaNew[a] = x[n + a]!;
+    st.setPositionResidual(phiNorm);
+    return iterations;
+  }
+
+  /** R(x) of {@link solveChain} into the chain's `R`, q1 ← x's q_{k+1}; returns ‖R‖∞. */
+  private chainResidual(st: RattleInternals, t: number, h: number, u: Float64Array): number {
+    const chain = this.chain!;
+    const { n, m } = this;
+    const { band, x, R, ct, phi } = chain;
+    const { width: w, first } = band;
+    const { base, q1, qk, invM, Cbk, sys } = st;
+    const fvec = this.fvec;
+    const hh = 0.5 * h;
+    for (let i = 0; i < n; i++) q1[i] = x[i]!;
+    this.fd.minus(fvec, t, qk, q1, u);
+    ct.fill(0);
+    for (let a = 0; a < m; a++) {
+      const fa = first[a]!;
+      const j1 = Math.min(n, fa + w);
+      const la = x[n + a]!;
+      for (let j = Math.max(0, fa); j < j1; j++) ct[j] = ct[j]! + Cbk[a * w + j - fa]! * la;
+    }
+    let r = 0;
+    for (let i = 0; i < n; i++) {
+      const v = (q1[i]! - base[i]!) / (invM[i]! * h) - hh * ct[i]! - fvec[i]!;
+      R[i] = v;
+      const av = Math.abs(v);
+      if (!(av <= r)) r = av;
+    }
+    sys.phi(phi, q1);
+    for (let a = 0; a < m; a++) {
+      const v = phi[a]!;
+      R[n + a] = v;
+      const av = Math.abs(v);
+      if (!(av <= r)) r = av;
+    }
+    return r;
   }
 
   /** f_d⁺(q_k, q_{k+1}) of the step solved last (the solver's own buffer). */

@@ -32,8 +32,8 @@ import {
   integrate,
   type MethodTraits,
   methodTraits,
+  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
-  NewtonSolver,
   NonFiniteError,
   type ProgressCallback,
   type SeriesSpec,
@@ -41,6 +41,7 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
+import { BorderedMatrix, bandedForceJacobian, forceBandwidth } from './borderedStep.js';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
@@ -136,6 +137,8 @@ export class DiracWorkspace {
   /** S = C M⁻¹ Cᵀ, row-major m×m (dense path; empty for a system with a `band`). */
   readonly S: Float64Array;
   readonly minv: Float64Array;
+  /** The system's diagonal mass (its `mass`). */
+  readonly mass: Float64Array;
   readonly grad: Float64Array;
   readonly lu: DenseLU | null;
   /** The system's constraint band, or null (dense path). */
@@ -181,6 +184,7 @@ export class DiracWorkspace {
     this.Sband = band === null ? null : new BandMatrix(m, k, k);
     this.bandLu = band === null ? null : new BandLU(m, k, k);
     this.minv = new Float64Array(n);
+    this.mass = sys.mass;
     for (let i = 0; i < n; i++) {
       const mi = sys.mass[i]!;
       if (!(mi > 0 && Number.isFinite(mi)))
@@ -557,7 +561,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
         : new DiracForcing(
             force,
             options.forceQuadrature ?? 'midpoint',
-            n,
+            this.ws,
             options.tol ?? 1e-14,
             options.maxIterations ?? 50,
           );
@@ -696,20 +700,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
       if (forcing !== undefined) {
         const base = name === 'dirac-2' ? this.qPrevView : q;
         const c = name === 'dirac-2' ? 2 : 1;
-        this.lastIterations = forcing.solve(
-          this.sys,
-          ws,
-          q,
-          p,
-          base,
-          c,
-          h,
-          r,
-          t,
-          this.uk,
-          qNext,
-          k,
-        );
+        this.lastIterations = forcing.solve(ws, q, base, c, h, r, t, this.uk, qNext, k);
         this.lastResidual = forcing.residual;
       }
     } catch (e) {
@@ -868,88 +859,73 @@ export class DiracStepper implements Stepper<DiracSeries> {
 }
 
 /**
- * The forced part of a Dirac step (see {@link DiracStepper}): the discrete force of the step
- * size in use, the matrix Π = ∂q̃/∂p_k of the step, core's Newton on f̄ = f_d⁻(q_k, q_{k+1}(f̄))
- * and their scratch (allocated once; a new step size rebuilds the discrete force, cold).
+ * The forced part of a Dirac step (see {@link DiracStepper}): the discrete force of the step size
+ * in use and Newton's method on the forced lines 3 and 1 in (q̃, λ),
+ * ```
+ * M q̃ + Cᵀλ − f − f_d⁻(q_k, base + c h q̃) = 0,    C q̃ − r = 0      (C = C(q_k), f = p_k − h∇V)
+ * ```
+ * from the unforced solution, with the bordered Jacobian [[M − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]
+ * (borderedStep.ts): banded for a chain with a {@link BandedForce} (O(n) per iteration), dense
+ * otherwise. C(q_k) is the one the unforced solve just read (no further solves of
+ * {@link diracSolve}). Scratch allocated once; a new step size rebuilds the discrete force (cold).
  */
 class DiracForcing {
   readonly n: number;
   readonly m: number;
   /** u = 0, for steps taken without an input. */
   readonly zeroInput: Float64Array;
-  /** ‖f̄ − f_d⁻‖∞ of the last solve (0 when no Newton step was needed). */
+  /** ‖residual‖∞ of the last solve (0 when no Newton step was needed). */
   residual = 0;
   private fd: DiscreteForce | undefined;
-  private readonly solver: NewtonSolver;
-  private readonly qt0: Float64Array;
-  private readonly q10: Float64Array;
+  private readonly bordered: BorderedMatrix;
+  /** Half-bandwidth of the force's Jacobians (−1: dense). */
+  private readonly kF: number;
+  private readonly x: Float64Array;
+  private readonly R: Float64Array;
   private readonly q1: Float64Array;
-  private readonly pShift: Float64Array;
+  private readonly fm: Float64Array;
   private readonly fvec: Float64Array;
-  private readonly fq1: Float64Array;
-  private readonly Pi: Float64Array;
-  private readonly x0: Float64Array;
-  private readonly G: (out: Float64Array, x: Float64Array) => void;
-  private readonly J: (out: Float64Array, x: Float64Array) => void;
-  // the step being solved
-  private q: Float64Array = EMPTY;
-  private u: Float64Array = EMPTY;
-  private t = 0;
-  private ch = 0;
+  private readonly ct: Float64Array;
+  /** ∂F̄/∂q_{k+1}: band storage n × (2kF + 1), or dense n×n. */
+  private readonly F1: Float64Array;
+  private readonly fp: Float64Array;
+  private readonly fm2: Float64Array;
+  private readonly e: Float64Array;
+  private readonly save: Float64Array;
 
   constructor(
     readonly force: Force,
     readonly quadrature: ForceQuadrature,
-    n: number,
-    tol: number,
-    maxIterations: number,
+    ws: DiracWorkspace,
+    readonly tol: number,
+    readonly maxIterations: number,
   ) {
     if (!(tol >= 0)) throw new DomainError('DiracStepper: tol', tol, 'must be ≥ 0');
     if (!Number.isInteger(maxIterations) || maxIterations < 0)
       throw new DomainError('DiracStepper: maxIterations', maxIterations, 'must be an integer ≥ 0');
     // validates the quadrature now (rebuilt for the step size of the first step)
     this.fd = new DiscreteForce(force, 1, quadrature);
+    const { n, m } = ws;
     this.n = n;
-    this.m = force.m;
+    this.m = m;
     this.zeroInput = new Float64Array(force.m);
-    this.solver = new NewtonSolver(n, { tol, maxIterations, what: 'forced Dirac step' });
-    this.qt0 = new Float64Array(n);
-    this.q10 = new Float64Array(n);
+    const kF = ws.band === null ? -1 : forceBandwidth(force, n);
+    this.kF = kF;
+    // the M(q) step solves the forced lines itself (diracMassMatrix.ts)
+    const used = ws.general === null;
+    this.bordered = new BorderedMatrix(used ? n : 0, used ? m : 0, ws.band, kF);
+    const N = used ? n + m : 0;
+    this.x = new Float64Array(N);
+    this.R = new Float64Array(N);
     this.q1 = new Float64Array(n);
-    this.pShift = new Float64Array(n);
+    this.fm = new Float64Array(n);
     this.fvec = new Float64Array(n);
-    this.fq1 = new Float64Array(n * n);
-    this.Pi = new Float64Array(n * n);
-    this.x0 = new Float64Array(n);
-    // q_{k+1}(f̄) = q_{k+1}(0) + c h Π f̄ (exact: q̃ is affine in the shift of p_k)
-    const qAt = (x: Float64Array): Float64Array => {
-      const { q1, q10, Pi, ch } = this;
-      for (let i = 0; i < n; i++) {
-        let s = 0;
-        for (let j = 0; j < n; j++) s += Pi[i * n + j]! * x[j]!;
-        q1[i] = q10[i]! + ch * s;
-      }
-      return q1;
-    };
-    // G(f̄) = f̄ − f_d⁻(q_k, q_{k+1}(f̄))
-    this.G = (out, x) => {
-      this.fd!.minus(out, this.t, this.q, qAt(x), this.u);
-      for (let i = 0; i < n; i++) out[i] = x[i]! - out[i]!;
-    };
-    // ∂G/∂f̄ = I − w⁻ ∂F̄/∂q_{k+1} · c h Π
-    this.J = (out, x) => {
-      const fd = this.fd!;
-      const { fq1, Pi, ch } = this;
-      fd.jacobian(undefined, fq1, undefined, this.t, this.q, qAt(x), this.u);
-      const w = fd.weightMinus * ch;
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < n; j++) {
-          let s = 0;
-          for (let l = 0; l < n; l++) s += fq1[i * n + l]! * Pi[l * n + j]!;
-          out[i * n + j] = (i === j ? 1 : 0) - w * s;
-        }
-      }
-    };
+    this.ct = new Float64Array(n);
+    this.F1 = new Float64Array(!used ? 0 : kF >= 0 ? n * (2 * kF + 1) : n * n);
+    this.fp = new Float64Array(kF >= 0 ? n : 0);
+    this.fm2 = new Float64Array(kF >= 0 ? n : 0);
+    this.e = new Float64Array(kF >= 0 ? n : 0);
+    this.save = new Float64Array(kF >= 0 ? n : 0);
   }
 
   /** The discrete force of step size h (rebuilt when h changes). */
@@ -982,15 +958,128 @@ class DiracForcing {
   }
 
   /**
+   * out ← the residual of the forced lines at x = (q̃, λ) (module doc of the class); also leaves
+   * q_{k+1} = base + c h q̃ in `q1`. Returns ‖out‖∞.
+   */
+  private residualAt(
+    ws: DiracWorkspace,
+    q: Float64Array,
+    base: Float64Array,
+    ch: number,
+    r: Float64Array | undefined,
+    t: number,
+    u: Float64Array,
+    fd: DiscreteForce,
+  ): number {
+    const { n, m, x, R, q1, fm, ct } = this;
+    for (let i = 0; i < n; i++) q1[i] = base[i]! + ch * x[i]!;
+    fd.minus(fm, t, q, q1, u);
+    ct.fill(0);
+    const band = ws.band;
+    if (band !== null) {
+      // Cᵀλ and C q̃ over the rows' bands
+      const { width: w, first } = band;
+      const C = ws.Cband;
+      for (let a = 0; a < m; a++) {
+        const fa = first[a]!;
+        const j0 = Math.max(0, fa);
+        const j1 = Math.min(n, fa + w);
+        const la = x[n + a]!;
+        let s = r === undefined ? 0 : -r[a]!;
+        for (let j = j0; j < j1; j++) {
+          const c = C[a * w + j - fa]!;
+          ct[j] = ct[j]! + c * la;
+          s += c * x[j]!;
+        }
+        R[n + a] = s;
+      }
+    } else {
+      const C = ws.C;
+      for (let a = 0; a < m; a++) {
+        const la = x[n + a]!;
+        let s = r === undefined ? 0 : -r[a]!;
+        for (let j = 0; j < n; j++) {
+          const c = C[a * n + j]!;
+          ct[j] = ct[j]! + c * la;
+          s += c * x[j]!;
+        }
+        R[n + a] = s;
+      }
+    }
+    const mass = ws.mass;
+    const f = ws.f;
+    for (let i = 0; i < n; i++) R[i] = mass[i]! * x[i]! + ct[i]! - f[i]! - fm[i]!;
+    let res = 0;
+    for (let i = 0; i < n + m; i++) {
+      const v = Math.abs(R[i]!);
+      if (!(v <= res)) res = v;
+    }
+    return res;
+  }
+
+  /** The bordered Jacobian at the q_{k+1} of the last {@link residualAt}, factored. */
+  private jacobian(
+    ws: DiracWorkspace,
+    q: Float64Array,
+    ch: number,
+    t: number,
+    u: Float64Array,
+    fd: DiscreteForce,
+  ): void {
+    const { n, m, bordered, F1, kF, q1 } = this;
+    const mass = ws.mass;
+    const wgt = fd.weightMinus * ch;
+    bordered.clear();
+    if (kF >= 0) {
+      bandedForceJacobian(F1, fd, kF, t, q, q1, u, this.fp, this.fm2, this.e, this.save);
+      const w = 2 * kF + 1;
+      for (let i = 0; i < n; i++) {
+        const j0 = Math.max(0, i - kF);
+        const j1 = Math.min(n - 1, i + kF);
+        for (let j = j0; j <= j1; j++) {
+          const v = (i === j ? mass[i]! : 0) - wgt * F1[i * w + j - i + kF]!;
+          bordered.set(i, j, v);
+        }
+      }
+    } else {
+      fd.jacobian(undefined, F1, undefined, t, q, q1, u);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++)
+          bordered.set(i, j, (i === j ? mass[i]! : 0) - wgt * F1[i * n + j]!);
+    }
+    const band = ws.band;
+    if (band !== null) {
+      const { width: w, first } = band;
+      const C = ws.Cband;
+      for (let a = 0; a < m; a++) {
+        const fa = first[a]!;
+        const j1 = Math.min(n, fa + w);
+        for (let j = Math.max(0, fa); j < j1; j++) {
+          const c = C[a * w + j - fa]!;
+          bordered.set(j, n + a, c);
+          bordered.set(n + a, j, c);
+        }
+      }
+    } else {
+      const C = ws.C;
+      for (let a = 0; a < m; a++)
+        for (let j = 0; j < n; j++) {
+          const c = C[a * n + j]!;
+          bordered.set(j, n + a, c);
+          bordered.set(n + a, j, c);
+        }
+    }
+    bordered.factor('forced Dirac step: Newton matrix');
+  }
+
+  /**
    * Turns the unforced step just solved into the forced one: `qNext` (q_{k+1} = base + c h q̃)
    * and `ws` (q̃, λ, p_{k+1}) in, the forced q_{k+1}, q̃, λ and p_{k+1} = M q̃ + f_d⁺ out. Returns
    * the Newton iterations (0 when f_d⁻ vanishes at the unforced q_{k+1}).
    */
   solve(
-    sys: ConstrainedMechanicalSystem,
     ws: DiracWorkspace,
     q: Float64Array,
-    p: Float64Array,
     base: Float64Array,
     c: number,
     h: number,
@@ -1000,51 +1089,55 @@ class DiracForcing {
     qNext: Float64Array,
     k: number,
   ): number {
-    const { n, x0, fvec } = this;
+    const { n, m, x, R } = this;
     const fd = this.discrete(h);
-    this.q = q;
-    this.u = u;
-    this.t = t;
-    this.ch = c * h;
     this.residual = 0;
-    fd.minus(x0, t, q, qNext, u);
+    const fm = this.fm;
+    fd.minus(fm, t, q, qNext, u);
     let moved = false;
-    for (let i = 0; i < n; i++) if (x0[i] !== 0) moved = true;
+    for (let i = 0; i < n; i++) if (fm[i] !== 0) moved = true;
     let iterations = 0;
     if (moved) {
-      const { qt0, q10, pShift, Pi } = this;
-      qt0.set(ws.qt);
-      q10.set(qNext);
-      // Π column j = (q̃(p + s e_j) − q̃(p))/s: diracSolve is affine in p
-      let s = 1;
-      for (let i = 0; i < n; i++) s = Math.max(s, Math.abs(p[i]!));
-      pShift.set(p);
-      for (let j = 0; j < n; j++) {
-        pShift[j] = p[j]! + s;
-        diracSolve(sys, ws, q, pShift, h, r, t);
-        pShift[j] = p[j]!;
-        const d = pShift[j]! + s - p[j]!; // the shift actually applied
-        for (let i = 0; i < n; i++) Pi[i * n + j] = (ws.qt[i]! - qt0[i]!) / d;
+      const ch = c * h;
+      for (let i = 0; i < n; i++) x[i] = ws.qt[i]!;
+      for (let a = 0; a < m; a++) x[n + a] = ws.lambda[a]!;
+      const stallTol = Math.max(this.tol, 1e-11);
+      let res = this.residualAt(ws, q, base, ch, r, t, u, fd);
+      let prev = Number.POSITIVE_INFINITY;
+      for (;;) {
+        if (res <= this.tol) break;
+        if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break; // round-off floor
+        if (iterations >= this.maxIterations)
+          throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
+        this.jacobian(ws, q, ch, t, u, fd);
+        for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
+        this.bordered.solve(R);
+        let dxn = 0;
+        let xn = 0;
+        for (let i = 0; i < n + m; i++) {
+          const v = x[i]! + R[i]!;
+          x[i] = v;
+          dxn = Math.max(dxn, Math.abs(R[i]!));
+          xn = Math.max(xn, Math.abs(v));
+        }
+        iterations++;
+        prev = res;
+        res = this.residualAt(ws, q, base, ch, r, t, u, fd);
+        if (!Number.isFinite(res))
+          throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
+        if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break; // x at working precision
       }
-      const res = this.solver.solve(this.G, this.J, x0, k);
-      if (!res.converged) {
-        throw new NewtonDivergedError(res.iterations, res.residualNorm, k, 'forced Dirac step');
-      }
-      iterations = res.iterations;
-      this.residual = res.residualNorm;
-      // the step itself at p_k + f̄: the constraint line holds as in the unforced step
-      for (let i = 0; i < n; i++) pShift[i] = p[i]! + res.x[i]!;
-      diracSolve(sys, ws, q, pShift, h, r, t);
-      for (let i = 0; i < n; i++) qNext[i] = base[i]! + this.ch * ws.qt[i]!;
-    }
-    if (fd.weightPlus !== 0) {
-      // line 2: p_{k+1} = M q̃ + f_d⁺ (exact zeros skipped: u = 0 stays bit-identical)
-      fd.plus(fvec, t, q, qNext, u);
+      this.residual = res;
+      const mass = ws.mass;
       for (let i = 0; i < n; i++) {
-        const f = fvec[i]!;
-        if (f !== 0) ws.pNext[i] = ws.pNext[i]! + f;
+        const v = x[i]!;
+        ws.qt[i] = v;
+        ws.pNext[i] = mass[i]! * v;
+        qNext[i] = this.q1[i]!;
       }
+      for (let a = 0; a < m; a++) ws.lambda[a] = x[n + a]!;
     }
+    this.addPlus(ws, t, q, qNext, u, h);
     return iterations;
   }
 }

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { DomainError, type Force } from '@geomech/core';
+import { DomainError } from '@geomech/core';
+import type { BandedForce } from './borderedStep.js';
 import type { ConstrainedMechanicalSystem } from './constrained.js';
 
 function positive(what: string, x: number): number {
@@ -182,9 +183,10 @@ export interface ZieglerSystem extends ConstrainedMechanicalSystem {
    * F = −∂R/∂v of the Rayleigh dissipation R = (c/2) Σ_i (θ̇_i − θ̇_{i−1})², θ̇_i = ∇θ_i·v, i.e.
    * F = −c Σ_i (θ̇_i − θ̇_{i−1})(∇θ_i − ∇θ_{i−1}) with ∂F/∂v = −c Σ_i (∇θ_i − ∇θ_{i−1})(∇θ_i −
    * ∇θ_{i−1})ᵀ analytic (∂F/∂q by central differences). Its power is F·v = −2R ≤ 0. `undefined`
-   * when `damping` is 0.
+   * when `damping` is 0. A {@link BandedForce} of half-bandwidth 5, so the forced chain steps stay
+   * O(n).
    */
-  readonly force: Force | undefined;
+  readonly force: BandedForce | undefined;
   /** The Rayleigh dissipation R(q, v) = (c/2) Σ_i (θ̇_i − θ̇_{i−1})² (0 without damping). */
   dissipation(q: Float64Array, v: Float64Array): number;
   /** Number of links (= number of constraints). */
@@ -300,12 +302,14 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
     }
   };
   const rowD = new Float64Array(dim);
-  const force: Force | undefined =
+  const force: BandedForce | undefined =
     damping === 0
       ? undefined
       : {
           n: dim,
           m: 0,
+          // term i couples joints i − 2 … i: |a − b| ≤ 5 in ∂F/∂q and ∂F/∂v
+          jacobianBandwidth: 5,
           F(out, _t, q, v) {
             jointRates(q, v);
             // F = −c Σ_i d_i (∇θ_i − ∇θ_{i−1}) = −c Σ_j (d_j − d_{j+1}) ∇θ_j

@@ -8,6 +8,7 @@
 
 // errors of this package, defined once in core's registry
 export { type NonRegularDefect, NonRegularSystemError } from '@geomech/core';
+export type { BandedForce } from './borderedStep.js';
 export * from './comparators.js';
 export * from './constrained.js';
 export * from './constraintAlgorithm.js';

@@ -1,0 +1,193 @@
+/**
+ * The Newton matrix of a forced constrained step (internal; not re-exported from `index.ts`):
+ *
+ * ```
+ * [ A   B ]   A = n×n (M − W for the Dirac step, M/h − W for RATTLE's position stage),
+ * [ Cr  0 ]   B = n×m (Cᵀ, −(h/2)C(q_k)ᵀ), Cr = m×n (C, s·C(q_{k+1}))
+ * ```
+ *
+ * with W = w⁻·∂F̄/∂q_{k+1} the derivative of the discrete force. For a chain (a system `band` and a
+ * force whose Jacobians have a declared half-bandwidth, {@link BandedForce}) the unknowns are
+ * ordered so that each λ_a follows the last column of its constraint row (for the Ziegler column:
+ * x_i, y_i, λ_i joint by joint), which makes the bordered matrix a band matrix with a half-bandwidth
+ * independent of n, factored by core's {@link BandLU} with partial pivoting: O(n) per Newton
+ * iteration instead of the dense O(n³). Without a band it is a dense (n + m)² matrix and core's
+ * {@link DenseLU}. Also the grouped central differences of ∂F̄/∂q_{k+1} for a banded force (Curtis,
+ * Powell & Reid 1974): columns j ≡ g (mod 2k + 1) are perturbed together, since row i of F̄ depends
+ * only on the columns within k of i, so 2(2k + 1) evaluations of F give the whole band, O(n).
+ *
+ * @module
+ */
+import {
+  BandLU,
+  BandMatrix,
+  CENTRAL_DIFFERENCE_STEP,
+  DenseLU,
+  type DiscreteForce,
+  DomainError,
+  type Force,
+  SingularMatrixError,
+} from '@geomech/core';
+import type { ConstraintBand } from './constrained.js';
+
+/**
+ * A force whose Jacobians ∂F/∂q and ∂F/∂v vanish outside |i − j| ≤ `jacobianBandwidth` (a chain's
+ * joint damping: `zieglerColumn({ damping }).force` has 5). The banded (chain) Dirac and RATTLE
+ * steps then solve a forced step in O(n): ∂f_d⁻/∂q_{k+1} by grouped central differences (2(2k + 1)
+ * evaluations of F) and a banded bordered Newton matrix. A force without it takes the dense
+ * Jacobian (correct, O(n³)).
+ *
+ * @example
+ * ```ts
+ * const force = zieglerColumn({ n: 4, damping: 0.1 }).force as BandedForce;
+ * force.jacobianBandwidth; // 5: joint i's force depends on joints i − 2 … i + 2
+ * ```
+ */
+export interface BandedForce extends Force {
+  /** Half-bandwidth k of ∂F/∂q and ∂F/∂v (an integer ≥ 0). */
+  readonly jacobianBandwidth: number;
+}
+
+/** The declared half-bandwidth of a force's Jacobians, or −1 (none; dense Jacobians). */
+export function forceBandwidth(force: Force, n: number): number {
+  const k = (force as Partial<BandedForce>).jacobianBandwidth;
+  if (k === undefined) return -1;
+  if (!Number.isInteger(k) || k < 0)
+    throw new DomainError('force.jacobianBandwidth', k, 'must be an integer ≥ 0');
+  return Math.min(k, n - 1);
+}
+
+/** The bordered matrix of a forced step (module doc), dense or banded; owns its scratch. */
+export class BorderedMatrix {
+  readonly n: number;
+  readonly m: number;
+  readonly N: number;
+  /** Row/column of unknown i (q̃ or q_{k+1} first, then λ) in the stored matrix. */
+  readonly pos: Int32Array;
+  /** Half-bandwidth of the A block (−1: dense). */
+  readonly kA: number;
+  private readonly bm: BandMatrix | null;
+  private readonly blu: BandLU | null;
+  private readonly dm: Float64Array;
+  private readonly dlu: DenseLU | null;
+  private readonly tmp: Float64Array;
+
+  /**
+   * @param band - the system's constraint band, or null (dense storage).
+   * @param kA - half-bandwidth of A (the force's and M's), or −1 for a dense A (dense storage).
+   */
+  constructor(n: number, m: number, band: ConstraintBand | null, kA: number) {
+    this.n = n;
+    this.m = m;
+    const N = n + m;
+    this.N = N;
+    this.pos = new Int32Array(N);
+    this.tmp = new Float64Array(N);
+    const banded = band !== null && kA >= 0;
+    this.kA = banded ? kA : -1;
+    if (!banded) {
+      for (let i = 0; i < N; i++) this.pos[i] = i;
+      this.bm = null;
+      this.blu = null;
+      this.dm = new Float64Array(N * N);
+      this.dlu = new DenseLU(Math.max(N, 1));
+      return;
+    }
+    // λ_a right after the last column of row a (rows sorted by `first`, so the order is kept)
+    const { width, first } = band;
+    let p = 0;
+    let a = 0;
+    for (let j = 0; j < n; j++) {
+      this.pos[j] = p++;
+      while (a < m && Math.min(n - 1, first[a]! + width - 1) <= j) this.pos[n + a++] = p++;
+    }
+    while (a < m) this.pos[n + a++] = p++;
+    // half-bandwidth: A within kA, and λ_a against the columns of row a
+    let k = 0;
+    for (let j = 0; j < n; j++) {
+      const j1 = Math.min(n - 1, j + kA);
+      k = Math.max(k, Math.abs(this.pos[j1]! - this.pos[j]!));
+    }
+    for (let r = 0; r < m; r++) {
+      const j0 = Math.max(0, first[r]!);
+      const j1 = Math.min(n - 1, first[r]! + width - 1);
+      const pr = this.pos[n + r]!;
+      k = Math.max(k, Math.abs(pr - this.pos[j0]!), Math.abs(pr - this.pos[j1]!));
+    }
+    this.bm = new BandMatrix(N, k, k);
+    this.blu = new BandLU(N, k, k);
+    this.dm = new Float64Array(0);
+    this.dlu = null;
+  }
+
+  /** Zeroes the matrix. */
+  clear(): void {
+    if (this.bm !== null) this.bm.clear();
+    else this.dm.fill(0);
+  }
+
+  /** Entry (i, j) of unknowns i, j ← v (must be a structural nonzero on the banded path). */
+  set(i: number, j: number, v: number): void {
+    const pi = this.pos[i]!;
+    const pj = this.pos[j]!;
+    if (this.bm !== null) this.bm.set(pi, pj, v);
+    else this.dm[pi * this.N + pj] = v;
+  }
+
+  /** Factors the matrix. @throws {@link SingularMatrixError} naming `what` when singular. */
+  factor(what: string): void {
+    if (this.blu !== null) {
+      if (this.blu.factor(this.bm!).isSingular) throw new SingularMatrixError(what, -1);
+    } else if (this.dlu!.factor(this.dm).isSingular) throw new SingularMatrixError(what, -1);
+  }
+
+  /** x ← J⁻¹x (x in the unknowns' order, length n + m). */
+  solve(x: Float64Array): void {
+    const { pos, tmp, N } = this;
+    for (let i = 0; i < N; i++) tmp[pos[i]!] = x[i]!;
+    if (this.blu !== null) this.blu.solve(tmp, tmp);
+    else this.dlu!.solve(tmp, tmp);
+    for (let i = 0; i < N; i++) x[i] = tmp[pos[i]!]!;
+  }
+}
+
+/**
+ * ∂F̄/∂q_{k+1} of a banded force (half-bandwidth k) by grouped central differences (module doc):
+ * `out[i·(2k+1) + j − i + k]` = ∂F̄_i/∂q_{k+1, j} for |i − j| ≤ k (n × (2k + 1) band storage),
+ * relative step {@link CENTRAL_DIFFERENCE_STEP}. `q1` is perturbed in place and restored bit for
+ * bit. Allocates nothing (scratch `fp`, `fm`, `e`, `save` of length n).
+ */
+export function bandedForceJacobian(
+  out: Float64Array,
+  fd: DiscreteForce,
+  k: number,
+  t: number,
+  q0: Float64Array,
+  q1: Float64Array,
+  u: Float64Array,
+  fp: Float64Array,
+  fm: Float64Array,
+  e: Float64Array,
+  save: Float64Array,
+): void {
+  const n = fd.n;
+  const w = 2 * k + 1;
+  for (let g = 0; g < w && g < n; g++) {
+    for (let j = g; j < n; j += w) {
+      const x = q1[j]!;
+      save[j] = x;
+      e[j] = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x));
+      q1[j] = x + e[j]!;
+    }
+    fd.value(fp, t, q0, q1, u);
+    for (let j = g; j < n; j += w) q1[j] = save[j]! - e[j]!;
+    fd.value(fm, t, q0, q1, u);
+    for (let j = g; j < n; j += w) {
+      q1[j] = save[j]!;
+      const i0 = Math.max(0, j - k);
+      const i1 = Math.min(n - 1, j + k);
+      const d = 2 * e[j]!;
+      for (let i = i0; i <= i1; i++) out[i * w + j - i + k] = (fp[i]! - fm[i]!) / d;
+    }
+  }
+}
