@@ -50,6 +50,71 @@ export function ziegler(links) {
   return { sys, P, q0, v0: new Float64Array(2 * links) };
 }
 
+/** {@link ziegler} with joint damping 0.2 (the forced chain steps; its `force` is banded, k = 5). */
+export function zieglerDamped(links) {
+  const c = ziegler(links);
+  const sys = dirac.zieglerColumn({ ...c.sys.params, damping: 0.2 });
+  return { ...c, sys, force: sys.force };
+}
+
+/**
+ * The spherical pendulum in spherical coordinates q = (r, θ, φ) with a configuration-dependent
+ * mass M(q) = m diag(1, r², r² sin²θ), V = −m g r cos θ and the constraint r² − l² = 0 (m = 1.3,
+ * g = 9.81, l = 0.7; the system of the M(q) tests), from θ = 0.9, φ = 0.2, θ̇ = 0.3, φ̇ = 1.7:
+ * RATTLE and Dirac with M(q) (g = ½∇(vᵀMv) recovered from κ by polarization).
+ */
+export function sphericalCase() {
+  const mass = 1.3;
+  const g = 9.81;
+  const l = 0.7;
+  const sys = {
+    n: 3,
+    m: 1,
+    mass: Float64Array.of(1, 1, 1),
+    autonomous: true,
+    V: (q) => -mass * g * q[0] * Math.cos(q[1]),
+    gradV: (out, q) => {
+      out[0] = -mass * g * Math.cos(q[1]);
+      out[1] = mass * g * q[0] * Math.sin(q[1]);
+      out[2] = 0;
+      return out;
+    },
+    phi: (out, q) => {
+      out[0] = q[0] * q[0] - l * l;
+      return out;
+    },
+    C: (out, q) => {
+      out[0] = q[0];
+      out[1] = 0;
+      out[2] = 0;
+      return out;
+    },
+    curvature: (out, _q, v) => {
+      out[0] = v[0] * v[0];
+      return out;
+    },
+    massMatrix: (out, q) => {
+      const r = q[0];
+      const s = Math.sin(q[1]);
+      out.fill(0);
+      out[0] = mass;
+      out[4] = mass * r * r;
+      out[8] = mass * r * r * s * s;
+      return out;
+    },
+    coriolis: (out, q, v) => {
+      const r = q[0];
+      const s = Math.sin(q[1]);
+      const c = Math.cos(q[1]);
+      out[0] = -mass * (r * v[1] * v[1] + r * s * s * v[2] * v[2]);
+      out[1] = 2 * mass * r * v[0] * v[1] - mass * r * r * s * c * v[2] * v[2];
+      out[2] = mass * (2 * r * v[0] * s * s + 2 * r * r * s * c * v[1]) * v[2];
+      return out;
+    },
+  };
+  return { sys, q0: Float64Array.of(l, 0.9, 0.2), v0: Float64Array.of(0, 0.3, 1.7) };
+}
+
 /** The Cartesian pendulum m = 1, g = 9.81, l = 1 from θ0 = π/4 at rest (spec 001 §7.3). */
 export function pendulumCase() {
   const sys = dirac.pendulum({ m: 1, g: 9.81, l: 1 });

@@ -27,7 +27,9 @@ import {
   perDriverStep,
   perStep,
   runSelected,
+  sphericalCase,
   ziegler,
+  zieglerDamped,
 } from './common.mjs';
 
 const {
@@ -90,32 +92,39 @@ function lagrangeDiracRow(sign) {
   };
 }
 
-/** Dirac-2c on a constrained system. */
-function dirac2cRow(id, system, c, restart) {
-  const st = new DiracStepper(c.sys, 'dirac-2c');
+/** Dirac-2c (or another Dirac method) on a constrained system, forced when `c.force` is set. */
+function dirac2cRow(id, system, c, restart, method = 'dirac-2c') {
+  const opts = c.force === undefined ? {} : { force: c.force };
+  const st = new DiracStepper(c.sys, method, opts);
   const start = st.initialState(c.q0, new Float64Array(c.sys.n));
   const state = new Float64Array(start.length);
   note(`dirac: ${id}`);
-  const m = perStep(
-    () => {
-      state.set(start);
-      st.reset();
-    },
-    (k) => st.step(state, k, 0, H),
-    restart,
-  );
+  const reset = () => {
+    state.set(start);
+    st.reset();
+  };
+  const m = perStep(reset, (k) => st.step(state, k, 0, H), restart);
+  // Newton iterations per step: the forced and the M(q) steps solve; the others are linear
+  reset();
+  let its = 0;
+  for (let k = 0; k < restart; k++) its += st.step(state, k, 0, H);
   const driver = perDriverStep(
-    () => integrateDirac(c.sys, 'dirac-2c', { q0: c.q0, v0: c.v0 }, H, restart, { every: restart }),
+    () =>
+      integrateDirac(c.sys, method, { q0: c.q0, v0: c.v0 }, H, restart, {
+        every: restart,
+        ...opts,
+      }),
     restart,
   );
+  const name = method === 'dirac-2c' ? 'Dirac-2c (§5.7)' : 'Dirac-1 (§5.3)';
   return {
     id,
     family: 'dirac',
     system,
-    method: 'Dirac-2c (§5.7)',
+    method: `${name}${c.force === undefined ? '' : ', forced'}${c.sys.massMatrix === undefined ? '' : ', M(q)'}`,
     h: H,
     ...m,
-    iterations: null, // a linear solve per step, no Newton
+    iterations: its === 0 ? null : its / restart,
     driver,
     protocol: `restart every ${restart} steps`,
   };
@@ -123,7 +132,8 @@ function dirac2cRow(id, system, c, restart) {
 
 /** RATTLE on a constrained system. */
 function rattleRow(id, system, c, restart) {
-  const st = createComparatorStepper(c.sys, 'rattle');
+  const opts = c.force === undefined ? {} : { force: c.force };
+  const st = createComparatorStepper(c.sys, 'rattle', opts);
   const n = c.sys.n;
   const z = new Float64Array(2 * n);
   const reset = () => {
@@ -138,14 +148,14 @@ function rattleRow(id, system, c, restart) {
   for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
   const iterations = its / restart;
   const driver = perDriverStep(
-    () => integrateConstrained(c.sys, 'rattle', c, H, restart, { every: restart }),
+    () => integrateConstrained(c.sys, 'rattle', c, H, restart, { every: restart, ...opts }),
     restart,
   );
   return {
     id,
     family: 'dirac',
     system,
-    method: 'RATTLE (§6)',
+    method: `RATTLE (§6)${c.force === undefined ? '' : ', forced'}${c.sys.massMatrix === undefined ? '' : ', M(q) (HLW VII.1.4)'}`,
     h: H,
     ...(c.P === undefined ? {} : { load: c.P }),
     ...m,
@@ -161,6 +171,21 @@ const table = {
   'dirac2c-pendulum': () =>
     dirac2cRow('dirac2c-pendulum', 'pendulum θ0 = π/4', pendulumCase(), 2000),
   'rattle-pendulum': () => rattleRow('rattle-pendulum', 'pendulum θ0 = π/4', pendulumCase(), 2000),
+  'rattle-mq-spherical': () =>
+    rattleRow(
+      'rattle-mq-spherical',
+      'spherical pendulum in (r, θ, φ), M(q)',
+      sphericalCase(),
+      2000,
+    ),
+  'dirac1-mq-spherical': () =>
+    dirac2cRow(
+      'dirac1-mq-spherical',
+      'spherical pendulum in (r, θ, φ), M(q)',
+      sphericalCase(),
+      2000,
+      'dirac-1',
+    ),
 };
 for (const links of [2, 8, 32, 64]) {
   const restart = links >= 32 ? 500 : 2000;
@@ -172,6 +197,15 @@ for (const links of [2, 8, 32, 64]) {
   table[`rattle-ziegler-${links}`] = () => {
     const c = ziegler(links);
     return rattleRow(`rattle-ziegler-${links}`, system(c), c, restart);
+  };
+  const damped = (c) => `${system(c)}, damping 0.2`;
+  table[`dirac2c-forced-ziegler-${links}`] = () => {
+    const c = zieglerDamped(links);
+    return dirac2cRow(`dirac2c-forced-ziegler-${links}`, damped(c), c, restart);
+  };
+  table[`rattle-forced-ziegler-${links}`] = () => {
+    const c = zieglerDamped(links);
+    return rattleRow(`rattle-forced-ziegler-${links}`, damped(c), c, restart);
   };
 }
 const rows = Object.values(runSelected(table));

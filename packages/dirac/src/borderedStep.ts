@@ -130,7 +130,10 @@ export class BorderedMatrix {
   set(i: number, j: number, v: number): void {
     const pi = this.pos[i]!;
     const pj = this.pos[j]!;
-    if (this.bm !== null) this.bm.set(pi, pj, v);
+    const bm = this.bm;
+    // band storage written directly (BandMatrix.set builds its error context string per call);
+    // the half-bandwidth covers every structural nonzero (constructor)
+    if (bm !== null) bm.rowBand[pi * bm.rowWidth + pj - pi + bm.kl] = v;
     else this.dm[pi * this.N + pj] = v;
   }
 
@@ -151,17 +154,93 @@ export class BorderedMatrix {
   }
 }
 
+/** Node (a, b, c) of core's `DiscreteForce` quadratures (discreteForce.ts, Marsden–West §3.2). */
+const NODE: Readonly<Record<string, readonly [number, number, number]>> = Object.freeze({
+  midpoint: [0.5, 0.5, 0.5],
+  left: [1, 0, 0],
+  right: [0, 1, 1],
+});
+
+/**
+ * F̄ = F(t + c h, a q0 + b q1, (q1 − q0)/h, u) of a {@link DiscreteForce}, the same arithmetic as
+ * its `value`, `minus` and `plus` (so the same bits), but with the node time t + c h boxed once
+ * per step ({@link setTime}) instead of once per evaluation: a fresh double passed to a force the
+ * engine does not inline costs a 16-byte heap number, and a forced Newton step evaluates F̄
+ * 2(2k + 1) times per Jacobian. Owns its scratch; allocates only the one box per {@link setTime}.
+ */
+export class ForceNode {
+  readonly fd: DiscreteForce;
+  private readonly a: number;
+  private readonly b: number;
+  private readonly c: number;
+  private readonly xi: Float64Array;
+  private readonly v: Float64Array;
+  /** The node time, held as a tagged value (an array of generic elements: no re-boxing per call). */
+  private readonly box: (number | null)[] = [null];
+
+  constructor(fd: DiscreteForce) {
+    this.fd = fd;
+    const node = NODE[fd.quadrature];
+    if (node === undefined)
+      throw new DomainError('ForceNode: quadrature', String(fd.quadrature), 'unknown');
+    [this.a, this.b, this.c] = node;
+    this.xi = new Float64Array(fd.n);
+    this.v = new Float64Array(fd.n);
+  }
+
+  /** The node time of the step leaving t: t + c h (one heap number). */
+  setTime(t: number): void {
+    this.box[0] = t + this.c * this.fd.h;
+  }
+
+  /** out ← F̄ at (q0, q1) with the node time of the last {@link setTime}. */
+  value(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
+    const { a, b, xi, v, fd } = this;
+    const h = fd.h;
+    const n = fd.n;
+    for (let i = 0; i < n; i++) {
+      xi[i] = a * q0[i]! + b * q1[i]!;
+      v[i] = (q1[i]! - q0[i]!) / h;
+    }
+    return fd.force.F(out, this.box[0] as number, xi, v, u);
+  }
+
+  /** out ← f_d⁻ = h w⁻ F̄ (core's `minus`, bit for bit). */
+  minus(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
+    return this.scaled(out, this.fd.weightMinus, q0, q1, u);
+  }
+
+  /** out ← f_d⁺ = h w⁺ F̄ (core's `plus`, bit for bit). */
+  plus(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
+    return this.scaled(out, this.fd.weightPlus, q0, q1, u);
+  }
+
+  private scaled(
+    out: Float64Array,
+    w: number,
+    q0: Float64Array,
+    q1: Float64Array,
+    u: Float64Array,
+  ): Float64Array {
+    const n = this.fd.n;
+    if (w === 0) return out.fill(0, 0, n);
+    this.value(out, q0, q1, u);
+    for (let i = 0; i < n; i++) out[i] = w * out[i]!;
+    return out;
+  }
+}
+
 /**
  * ∂F̄/∂q_{k+1} of a banded force (half-bandwidth k) by grouped central differences (module doc):
  * `out[i·(2k+1) + j − i + k]` = ∂F̄_i/∂q_{k+1, j} for |i − j| ≤ k (n × (2k + 1) band storage),
- * relative step {@link CENTRAL_DIFFERENCE_STEP}. `q1` is perturbed in place and restored bit for
- * bit. Allocates nothing (scratch `fp`, `fm`, `e`, `save` of length n).
+ * relative step {@link CENTRAL_DIFFERENCE_STEP}, at the node time of the last `setTime` of
+ * `node`. `q1` is perturbed in place and restored bit for bit. Allocates nothing (scratch `fp`,
+ * `fm`, `e`, `save` of length n).
  */
 export function bandedForceJacobian(
   out: Float64Array,
-  fd: DiscreteForce,
+  node: ForceNode,
   k: number,
-  t: number,
   q0: Float64Array,
   q1: Float64Array,
   u: Float64Array,
@@ -170,7 +249,7 @@ export function bandedForceJacobian(
   e: Float64Array,
   save: Float64Array,
 ): void {
-  const n = fd.n;
+  const n = node.fd.n;
   const w = 2 * k + 1;
   for (let g = 0; g < w && g < n; g++) {
     for (let j = g; j < n; j += w) {
@@ -179,9 +258,9 @@ export function bandedForceJacobian(
       e[j] = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x));
       q1[j] = x + e[j]!;
     }
-    fd.value(fp, t, q0, q1, u);
+    node.value(fp, q0, q1, u);
     for (let j = g; j < n; j += w) q1[j] = save[j]! - e[j]!;
-    fd.value(fm, t, q0, q1, u);
+    node.value(fm, q0, q1, u);
     for (let j = g; j < n; j += w) {
       q1[j] = save[j]!;
       const i0 = Math.max(0, j - k);

@@ -40,7 +40,7 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
-import { BorderedMatrix, bandedForceJacobian, forceBandwidth } from './borderedStep.js';
+import { BorderedMatrix, bandedForceJacobian, ForceNode, forceBandwidth } from './borderedStep.js';
 import {
   BandNewton,
   bandGram,
@@ -658,8 +658,12 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
  * f̄ = f_d⁻(q_k, q_{k+1}(f̄)) around the multiplier solve above (q_{k+1}(f̄): that solve with
  * v_k + M⁻¹f̄/… shifted by f̄), with the Jacobian I − ∂f_d⁻/∂q_{k+1}·h Π, Π = M⁻¹ −
  * M⁻¹C(q_k)ᵀ(C(q_{k+1})M⁻¹C(q_k)ᵀ)⁻¹C(q_{k+1})M⁻¹ (the derivative of the constrained position
- * stage; the rows of C span those of dφ). A force that vanishes at the unforced q_{k+1} (u = 0
- * for a pure actuator) leaves the step bit-identical to the unforced one.
+ * stage; the rows of C span those of dφ). On a chain (`band`) with a force that declares
+ * `jacobianBandwidth` (`BandedForce`, e.g. the damped `zieglerColumn`) the forced position stage
+ * is instead one Newton solve in (q_{k+1}, λ), `M(q_{k+1} − base)/h − (h/2)C(q_k)ᵀλ − f_d⁻ = 0`,
+ * `φ(q_{k+1}) = 0`, with a banded bordered Jacobian (borderedStep.ts): O(n) per iteration. A
+ * force that vanishes at the unforced q_{k+1} (u = 0 for a pure actuator) leaves the step
+ * bit-identical to the unforced one.
  *
  * Configuration-dependent mass (a system with `massMatrix`): the generalized RATTLE of
  * Hairer–Lubich–Wanner VII.1.4 (1.26) for H = ½pᵀM(q)⁻¹p + V, one Newton solve in (p_{½},
@@ -1166,6 +1170,8 @@ class RattleForcing {
   /** Position-stage Newton iterations inside the last forced solve. */
   private inner = 0;
 
+  /** F̄ with the node time boxed once per step (banded path). */
+  private node: ForceNode;
   /** The banded path (a chain with a {@link BandedForce}): bordered Newton in (q_{k+1}, λ). */
   private readonly chain: {
     readonly band: ConstraintBand;
@@ -1191,6 +1197,7 @@ class RattleForcing {
     band: ConstraintBand | null,
   ) {
     this.fd = new DiscreteForce(force, 1, quadrature);
+    this.node = new ForceNode(this.fd);
     const kF = band === null ? -1 : forceBandwidth(force, n);
     this.chain =
       band === null || kF < 0
@@ -1353,12 +1360,16 @@ class RattleForcing {
     const { width: w, first, phiScale } = band;
     const { q1, qk, invM, Cbk } = st;
     const fd = this.fd;
+    // the node time boxed once for the step (borderedStep.ts ForceNode)
+    if (this.node.fd !== fd) this.node = new ForceNode(fd);
+    const node = this.node;
+    node.setTime(t);
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) x[i] = q1[i]!;
     for (let a = 0; a < m; a++) x[n + a] = st.lambdaNew[a]!;
     const tol = 1e-14;
     const stallTol = 1e-11;
-    let res = this.chainResidual(st, t, h, u);
+    let res = this.chainResidual(st, h, u);
     let prev = Number.POSITIVE_INFINITY;
     let iterations = 0;
     const wm = fd.weightMinus;
@@ -1367,7 +1378,7 @@ class RattleForcing {
       if (res <= tol) break;
       if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break;
       if (iterations >= 50) throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
-      bandedForceJacobian(F1, fd, kF, t, qk, q1, u, chain.fp, chain.fm, chain.e, chain.save);
+      bandedForceJacobian(F1, node, kF, qk, q1, u, chain.fp, chain.fm, chain.e, chain.save);
       band.C(Cb1, q1);
       bordered.clear();
       for (let i = 0; i < n; i++) {
@@ -1397,7 +1408,7 @@ class RattleForcing {
       }
       iterations++;
       prev = res;
-      res = this.chainResidual(st, t, h, u);
+      res = this.chainResidual(st, h, u);
       if (!Number.isFinite(res))
         throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
       if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break;
@@ -1412,7 +1423,7 @@ class RattleForcing {
   }
 
   /** R(x) of {@link solveChain} into the chain's `R`, q1 ← x's q_{k+1}; returns ‖R‖∞. */
-  private chainResidual(st: RattleInternals, t: number, h: number, u: Float64Array): number {
+  private chainResidual(st: RattleInternals, h: number, u: Float64Array): number {
     const chain = this.chain!;
     const { n, m } = this;
     const { band, x, R, ct, phi } = chain;
@@ -1421,7 +1432,7 @@ class RattleForcing {
     const fvec = this.fvec;
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) q1[i] = x[i]!;
-    this.fd.minus(fvec, t, qk, q1, u);
+    this.node.minus(fvec, qk, q1, u);
     ct.fill(0);
     for (let a = 0; a < m; a++) {
       const fa = first[a]!;

@@ -41,7 +41,13 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
-import { BorderedMatrix, bandedForceJacobian, forceBandwidth } from './borderedStep.js';
+import {
+  type BandedForce,
+  BorderedMatrix,
+  bandedForceJacobian,
+  ForceNode,
+  forceBandwidth,
+} from './borderedStep.js';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
@@ -436,11 +442,14 @@ const EMPTY = new Float64Array(0);
  * ```
  * with f_d^± of core's `DiscreteForce` at (t_k, u_k) over the step's pair (q_k, q_{k+1}); Dirac-2
  * and Dirac-2c take the same two lines with their own q_{k+1}. A discrete force that depends on
- * q_{k+1} makes the step implicit: since q̃ is affine in the shift f̄ of p_k (C = C(q_k) is
- * fixed), q̃(f̄) = q̃(0) + Π f̄ with Π = M⁻¹ − M⁻¹Cᵀ(CM⁻¹Cᵀ)⁻¹CM⁻¹, and core's Newton solves the
- * n equations f̄ = f_d⁻(q_k, q_{k+1}(f̄)) with the Jacobian I − ∂f_d⁻/∂q_{k+1}·c h Π (c = 2 for
- * Dirac-2, else 1; Π from n solves of {@link diracSolve}, once per step). The last solve is
- * {@link diracSolve} itself at p_k + f̄, so the constraint line holds as in the unforced step.
+ * q_{k+1} makes the step implicit: from the unforced solution, Newton solves the forced lines 3
+ * and 1 in (q̃, λ), `M q̃ + Cᵀλ = p_k − h∇V + f_d⁻(q_k, base + c h q̃)`, `C q̃ = r` (C = C(q_k) as
+ * read by the unforced solve; base = q_k, or q_{k−1} for Dirac-2 with c = 2, else c = 1) with the
+ * bordered Jacobian [[M − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]; each iteration is one factorization
+ * of that matrix. For a chain (`band`) with a force that declares `jacobianBandwidth`
+ * ({@link BandedForce}, e.g. the damped `zieglerColumn`) the matrix is stored banded (λ_a after its
+ * row's last column) and ∂F̄/∂q_{k+1} comes from grouped central differences: O(n) per iteration
+ * (equal to the dense path to 1e-14 at n = 32, tested); otherwise it is dense.
  * With the right-rectangle quadrature (f_d⁻ = 0) the step stays explicit, and a force that
  * vanishes at the unforced q_{k+1} (u = 0 for a pure actuator) leaves the step bit-identical to
  * the unforced one.
@@ -877,6 +886,10 @@ class DiracForcing {
   /** ‖residual‖∞ of the last solve (0 when no Newton step was needed). */
   residual = 0;
   private fd: DiscreteForce | undefined;
+  /** F̄ of {@link fd} with the node time boxed once per step (borderedStep.ts). */
+  private node: ForceNode;
+  /** The t whose node time {@link node} holds (NaN: none yet). */
+  private nodeT = Number.NaN;
   private readonly bordered: BorderedMatrix;
   /** Half-bandwidth of the force's Jacobians (−1: dense). */
   private readonly kF: number;
@@ -905,6 +918,7 @@ class DiracForcing {
       throw new DomainError('DiracStepper: maxIterations', maxIterations, 'must be an integer ≥ 0');
     // validates the quadrature now (rebuilt for the step size of the first step)
     this.fd = new DiscreteForce(force, 1, quadrature);
+    this.node = new ForceNode(this.fd);
     const { n, m } = ws;
     this.n = n;
     this.m = m;
@@ -934,8 +948,19 @@ class DiracForcing {
     if (fd === undefined || fd.h !== h) {
       fd = new DiscreteForce(this.force, h, this.quadrature);
       this.fd = fd;
+      this.node = new ForceNode(fd);
+      this.nodeT = Number.NaN;
     }
     return fd;
+  }
+
+  /** {@link node} at the step leaving t (boxes the node time when t changes). */
+  private nodeAt(t: number): ForceNode {
+    if (this.nodeT !== t) {
+      this.node.setTime(t);
+      this.nodeT = t;
+    }
+    return this.node;
   }
 
   /** Line 2 of a forced step: p_{k+1} ← p_{k+1} + f_d⁺(q_k, q_{k+1}) (exact zeros skipped). */
@@ -950,7 +975,7 @@ class DiracForcing {
     const fd = this.discrete(h);
     if (fd.weightPlus === 0) return;
     const { n, fvec } = this;
-    fd.plus(fvec, t, q, qNext, u);
+    this.nodeAt(t).plus(fvec, q, qNext, u);
     for (let i = 0; i < n; i++) {
       const f = fvec[i]!;
       if (f !== 0) ws.pNext[i] = ws.pNext[i]! + f;
@@ -969,11 +994,10 @@ class DiracForcing {
     r: Float64Array | undefined,
     t: number,
     u: Float64Array,
-    fd: DiscreteForce,
   ): number {
     const { n, m, x, R, q1, fm, ct } = this;
     for (let i = 0; i < n; i++) q1[i] = base[i]! + ch * x[i]!;
-    fd.minus(fm, t, q, q1, u);
+    this.nodeAt(t).minus(fm, q, q1, u);
     ct.fill(0);
     const band = ws.band;
     if (band !== null) {
@@ -1031,7 +1055,7 @@ class DiracForcing {
     const wgt = fd.weightMinus * ch;
     bordered.clear();
     if (kF >= 0) {
-      bandedForceJacobian(F1, fd, kF, t, q, q1, u, this.fp, this.fm2, this.e, this.save);
+      bandedForceJacobian(F1, this.nodeAt(t), kF, q, q1, u, this.fp, this.fm2, this.e, this.save);
       const w = 2 * kF + 1;
       for (let i = 0; i < n; i++) {
         const j0 = Math.max(0, i - kF);
@@ -1093,7 +1117,7 @@ class DiracForcing {
     const fd = this.discrete(h);
     this.residual = 0;
     const fm = this.fm;
-    fd.minus(fm, t, q, qNext, u);
+    this.nodeAt(t).minus(fm, q, qNext, u);
     let moved = false;
     for (let i = 0; i < n; i++) if (fm[i] !== 0) moved = true;
     let iterations = 0;
@@ -1102,7 +1126,7 @@ class DiracForcing {
       for (let i = 0; i < n; i++) x[i] = ws.qt[i]!;
       for (let a = 0; a < m; a++) x[n + a] = ws.lambda[a]!;
       const stallTol = Math.max(this.tol, 1e-11);
-      let res = this.residualAt(ws, q, base, ch, r, t, u, fd);
+      let res = this.residualAt(ws, q, base, ch, r, t, u);
       let prev = Number.POSITIVE_INFINITY;
       for (;;) {
         if (res <= this.tol) break;
@@ -1122,7 +1146,7 @@ class DiracForcing {
         }
         iterations++;
         prev = res;
-        res = this.residualAt(ws, q, base, ch, r, t, u, fd);
+        res = this.residualAt(ws, q, base, ch, r, t, u);
         if (!Number.isFinite(res))
           throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
         if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break; // x at working precision

@@ -1,6 +1,11 @@
 import { DiscreteForce, DomainError } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
-import { BorderedMatrix, bandedForceJacobian, forceBandwidth } from '../src/borderedStep.js';
+import {
+  BorderedMatrix,
+  bandedForceJacobian,
+  ForceNode,
+  forceBandwidth,
+} from '../src/borderedStep.js';
 import { RattleStepper } from '../src/comparators.js';
 import { DiracStepper } from '../src/diracIntegrators.js';
 import { zieglerColumn } from '../src/holonomicModels.js';
@@ -46,7 +51,9 @@ describe('banded force Jacobian (grouped central differences) of the damped Zieg
     const band = new Float64Array(n * w);
     const copy = Float64Array.from(q1);
     const s = () => new Float64Array(n);
-    bandedForceJacobian(band, fd, k, 0, q0, q1, u, s(), s(), s(), s());
+    const node = new ForceNode(fd);
+    node.setTime(0);
+    bandedForceJacobian(band, node, k, q0, q1, u, s(), s(), s(), s());
     expect(Array.from(q1)).toEqual(Array.from(copy));
     let diff = 0;
     for (let i = 0; i < n; i++)
