@@ -1,4 +1,5 @@
-// Cost per step of Dirac-2c and RATTLE on the Ziegler chain against the number of links
+// Cost per step of Dirac-2c and RATTLE on the Ziegler chain (undamped, and forced by the joint
+// damping 0.2) against the number of links
 // n = 2, 4, …, 128 (h = 0.01; the load and initial angles of common.mjs), with the fitted log-log
 // exponents of ns/step against n. Run after a build: `node bench/zieglerScaling.mjs` or `--json`.
 //
@@ -11,13 +12,25 @@
 // Columns: wall ns/step (median, min–max, the harness's batches) and CPU ns/step (common.mjs
 // perStep: median of 5 batches timed with process.cpuUsage; on a loaded machine the CPU time is
 // the steadier of the two, and the fitted exponents use it).
-import { dirac, emit, fmt, H, JSON_OUT, note, perStep, QUICK, slope, ziegler } from './common.mjs';
+import {
+  dirac,
+  emit,
+  fmt,
+  H,
+  JSON_OUT,
+  note,
+  perStep,
+  QUICK,
+  slope,
+  ziegler,
+  zieglerDamped,
+} from './common.mjs';
 
 const { DiracStepper, createComparatorStepper } = dirac;
 
 const LINKS = QUICK ? [2, 4, 8, 16, 32, 64] : [2, 4, 8, 16, 32, 64, 128];
 
-const series = { dirac2c: [], rattle: [] };
+const series = { dirac2c: [], rattle: [], dirac2cForced: [], rattleForced: [] };
 for (const links of LINKS) {
   const c = ziegler(links);
   const restart = links >= 32 ? 200 : links >= 16 ? 500 : 2000;
@@ -48,6 +61,36 @@ for (const links of LINKS) {
     for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
     series.rattle.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
   }
+  // the damped column (joint damping 0.2, a BandedForce of half-bandwidth 5): the forced Newton
+  // runs every step, on the banded bordered matrix
+  const cd = zieglerDamped(links);
+  {
+    const st = new DiracStepper(cd.sys, 'dirac-2c', { force: cd.force });
+    const start = st.initialState(cd.q0, new Float64Array(cd.sys.n));
+    const state = new Float64Array(start.length);
+    const reset = () => {
+      state.set(start);
+      st.reset();
+    };
+    const m = perStep(reset, (k) => st.step(state, k, 0, H), restart);
+    reset();
+    let its = 0;
+    for (let k = 0; k < restart; k++) its += st.step(state, k, 0, H);
+    series.dirac2cForced.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
+  }
+  {
+    const st = createComparatorStepper(cd.sys, 'rattle', { force: cd.force });
+    const z = new Float64Array(2 * cd.sys.n);
+    const reset = () => {
+      z.set(cd.q0);
+      st.reset();
+    };
+    const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
+    reset();
+    let its = 0;
+    for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+    series.rattleForced.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
+  }
 }
 
 const fit = (pts, from = 0, key = 'cpu') => {
@@ -75,6 +118,24 @@ const studies = [
     exponent: fit(series.rattle),
     exponentLarge: fit(series.rattle, 8),
     exponentWall: fit(series.rattle, 0, 'median'),
+  },
+  {
+    id: 'links-dirac2c-forced',
+    title: 'forced Dirac-2c step (joint damping 0.2), Ziegler chain, h = 0.01',
+    xLabel: 'links n',
+    points: series.dirac2cForced,
+    exponent: fit(series.dirac2cForced),
+    exponentLarge: fit(series.dirac2cForced, 8),
+    exponentWall: fit(series.dirac2cForced, 0, 'median'),
+  },
+  {
+    id: 'links-rattle-forced',
+    title: 'forced RATTLE step (joint damping 0.2), Ziegler chain, h = 0.01',
+    xLabel: 'links n',
+    points: series.rattleForced,
+    exponent: fit(series.rattleForced),
+    exponentLarge: fit(series.rattleForced, 8),
+    exponentWall: fit(series.rattleForced, 0, 'median'),
   },
 ];
 
