@@ -225,9 +225,11 @@ export function bandLuSolveTransposeInPlace(
   }
 }
 
-function checkIndex(what: string, i: number, n: number): void {
+function checkIndex(what: string, i: number, n: number, part = ''): void {
+  // `part` is appended to `what` only when the check fails, so a hot caller (BandMatrix.set/add)
+  // builds no string per call.
   if (!Number.isInteger(i) || i < 0 || i >= n)
-    throw new DimensionError(what, `integer in [0, ${n})`, i);
+    throw new DimensionError(part === '' ? what : `${what}: ${part}`, `integer in [0, ${n})`, i);
 }
 
 /**
@@ -473,8 +475,8 @@ export class BandMatrix {
   }
 
   private offset(what: string, i: number, j: number, v: number): number {
-    checkIndex(`${what}: row`, i, this.n);
-    checkIndex(`${what}: column`, j, this.n);
+    checkIndex(what, i, this.n, 'row');
+    checkIndex(what, j, this.n, 'column');
     const d = j - i;
     if (d >= -this.kl && d <= this.ku) return i * this.rowWidth + d + this.kl;
     if (v !== 0) this.outOfBand(what, i, j, v);
@@ -498,8 +500,8 @@ export class BandMatrix {
     a: ArrayLike<number>,
     off: number,
   ): void {
-    checkIndex(`${what}: first row`, i0, this.n);
-    checkIndex(`${what}: first column`, j0, this.n);
+    checkIndex(what, i0, this.n, 'first row');
+    checkIndex(what, j0, this.n, 'first column');
     if (!Number.isInteger(m) || m < 0 || i0 + m > this.n)
       throw new DimensionError(`${what}: rows`, `<= ${this.n - i0}`, m);
     if (!Number.isInteger(c) || c < 0 || j0 + c > this.n) {
@@ -643,8 +645,8 @@ export class BlockBandMatrix extends BandMatrix {
   }
 
   private checkBlock(what: string, I: number, J: number): void {
-    checkIndex(`${what}: block row`, I, this.blockCount);
-    checkIndex(`${what}: block column`, J, this.blockCount);
+    checkIndex(what, I, this.blockCount, 'block row');
+    checkIndex(what, J, this.blockCount, 'block column');
     const d = J - I;
     if (d < -this.blockLower || d > this.blockUpper) {
       throw new DimensionError(

@@ -100,6 +100,9 @@ describe('BandMatrix', () => {
     expect(() => a.add(0, 3, 1)).toThrow(DomainError);
     expect(() => a.get(5, 0)).toThrow(DimensionError);
     expect(() => a.set(0, -1, 1)).toThrow(DimensionError);
+    // The index message names the method and the argument (built only when the check fails).
+    expect(() => a.set(0, -1, 1)).toThrow(/BandMatrix\.set: column/);
+    expect(() => a.add(7, 0, 1)).toThrow(/BandMatrix\.add: row/);
     a.clear();
     expect(a.get(2, 4)).toBe(0);
   });
