@@ -537,7 +537,12 @@ export class DiracStepper implements Stepper<DiracSeries> {
     if (pairing !== 'same' && pairing !== 'shifted')
       throw new DomainError('DiracStepper: energyPairing', pairing, "must be 'same' or 'shifted'");
     this.sys = sys;
-    this.method = traits;
+    // The table's traits describe the constant-M, unforced step (one linear solve). With M(q), or a
+    // force whose f_d⁻ enters line 3 (any quadrature but 'right'), the step runs Newton: implicit.
+    const newton =
+      sys.massMatrix !== undefined ||
+      (options.force !== undefined && (options.forceQuadrature ?? 'midpoint') !== 'right');
+    this.method = newton ? Object.freeze({ ...traits, isExplicit: false }) : traits;
     this.startup = startup;
     this.energyPairing = pairing;
     this.ws = new DiracWorkspace(sys, {

@@ -127,6 +127,11 @@ describe('forced banded steps equal the dense path to ~1e-12 (damped Ziegler col
     ];
     expect(d[0]!.ws.band).not.toBeNull();
     expect(d[1]!.ws.band).toBeNull();
+    // f_d⁻ in line 3 makes the forced step a Newton solve; the right rectangle keeps it explicit.
+    expect(d[0]!.method.isExplicit).toBe(false);
+    expect(
+      new DiracStepper(sys, 'dirac-2c', { force, forceQuadrature: 'right' }).method.isExplicit,
+    ).toBe(true);
     const sd = d.map((st) => {
       const x = st.initialState(q0, new Float64Array(sys.n));
       st.reset(x);

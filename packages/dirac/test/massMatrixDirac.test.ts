@@ -2,7 +2,12 @@ import { type Force, integrateDopri5 } from '@geomech/core';
 import { describe, expect, it } from 'vitest';
 import { indexReducedRhs } from '../src/comparators.js';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
-import { type DiracMethodName, DiracStepper, integrateDirac } from '../src/diracIntegrators.js';
+import {
+  type DiracMethodName,
+  DiracStepper,
+  diracMethods,
+  integrateDirac,
+} from '../src/diracIntegrators.js';
 import { pendulum } from '../src/holonomicModels.js';
 import {
   angles,
@@ -76,6 +81,14 @@ describe('Dirac methods with M(q) (Newton on (7) with L_d = h L(q_k, q̃)): sphe
         for (let i = 0; i < sa.length; i++) expect(Math.abs(sa[i]! - sb[i]!)).toBeLessThan(1e-12);
       }
     }
+  });
+});
+
+describe('method traits of a Dirac stepper follow the step it runs', () => {
+  it('M(q) makes the step implicit (Newton); the table keeps the constant-M traits', () => {
+    expect(new DiracStepper(angles, 'dirac-1').method.isExplicit).toBe(false);
+    expect(new DiracStepper(angles, 'dirac-1').method.order).toBe(1);
+    expect(diracMethods['dirac-1'].isExplicit).toBe(true);
   });
 });
 
