@@ -392,12 +392,6 @@ export function holonomicRunner(model: HolonomicModel): SystemRunner {
           '--method',
         );
       }
-      if (sys.massMatrix !== undefined && !INDEX_REDUCED.has(request.method)) {
-        throw new UsageError(
-          `the model's mass matrix is not constant and diagonal (M depends on q or couples velocities): ${request.method} needs a constant diagonal mass; use euler, trapezium, ab3 or rk4`,
-          '--method',
-        );
-      }
       const out = integrateHolonomic(sys, q0, v0, request, force, inputs);
       return { ...out, warnings: [...initWarnings(sys, q0, v0), ...(out.warnings ?? [])] };
     },
