@@ -228,8 +228,10 @@ export class NewtonSolver {
    * Residual tolerance of the following solves (initially `options.tol`; a `tolOverride`
    * argument takes precedence for its solve). Assign it to change the tolerance per solve without
    * passing a double through a call, which V8 boxes (16 B) when the call is not inlined.
+   * Initialized to a double (not left `undefined` until the constructor assigns it), so that V8
+   * keeps the field unboxed and a per-solve assignment allocates nothing.
    */
-  tol: number;
+  tol = Number.NaN;
   /** Result slot of {@link finiteNorm2} (no boxed double return). */
   private norm2Value = 0;
   /** The factorization of n ≥ 4 (n ≤ 3 solve unrolled). */
