@@ -204,17 +204,45 @@ function prepare(sc: Float64Array, v: number, exp: number): void {
 }
 
 /**
- * sc[o..o+3) ← Mᵀw − sub·target with w = 𝕀ξ and M = dτ⁻¹_{sξ} from {@link prepare} (the operations
- * of mulTransposeVec: Σ_k M_ki w_k from 0 in k order).
+ * sc[o..o+3) ← Mᵀw − sub·target with w = 𝕀ξ, M = dτ⁻¹_{sξ} = axisForm3(sξ, a, b, c) on locals
+ * (the operations of {@link prepare} and mulTransposeVec, Σ_k M_ki w_k from 0 in k order), with
+ * (a, b, c) from sc[CO..] as in {@link prepare}.
  */
 function pullback(sc: Float64Array, o: number, v: number, exp: number, sub: number): void {
-  prepare(sc, v, exp);
-  const w0 = sc[W]!;
-  const w1 = sc[W + 1]!;
-  const w2 = sc[W + 2]!;
-  const p0 = 0 + sc[M]! * w0 + sc[M + 3]! * w1 + sc[M + 6]! * w2;
-  const p1 = 0 + sc[M + 1]! * w0 + sc[M + 4]! * w1 + sc[M + 7]! * w2;
-  const p2 = 0 + sc[M + 2]! * w0 + sc[M + 5]! * w1 + sc[M + 8]! * w2;
+  const s = sc[S]!;
+  const v0 = sc[v]!;
+  const v1 = sc[v + 1]!;
+  const v2 = sc[v + 2]!;
+  const w0 = sc[IN]! * v0;
+  const w1 = sc[IN + 1]! * v1;
+  const w2 = sc[IN + 2]! * v2;
+  const x0 = s * v0;
+  const x1 = s * v1;
+  const x2 = s * v2;
+  if (exp !== 0) {
+    sc[XS] = x0;
+    sc[XS + 1] = x1;
+    sc[XS + 2] = x2;
+    rjacInvCoefficientsSO3(sc, sc, CO, XS);
+  }
+  const a = sc[CO]!;
+  const b = sc[CO + 1]!;
+  const c = sc[CO + 2]!;
+  const cx0 = c * x0;
+  const cx1 = c * x1;
+  const cx2 = c * x2;
+  const m0 = a + cx0 * x0;
+  const m1 = cx0 * x1 - b * x2;
+  const m2 = cx0 * x2 + b * x1;
+  const m3 = cx1 * x0 + b * x2;
+  const m4 = a + cx1 * x1;
+  const m5 = cx1 * x2 - b * x0;
+  const m6 = cx2 * x0 - b * x1;
+  const m7 = cx2 * x1 + b * x0;
+  const m8 = a + cx2 * x2;
+  const p0 = 0 + m0 * w0 + m3 * w1 + m6 * w2;
+  const p1 = 0 + m1 * w0 + m4 * w1 + m7 * w2;
+  const p2 = 0 + m2 * w0 + m5 * w1 + m8 * w2;
   if (sub === 0) {
     sc[o] = p0;
     sc[o + 1] = p1;
