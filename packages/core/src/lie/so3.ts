@@ -177,8 +177,8 @@ function jacCoefficients(
  *
  * @example
  * ```ts
- * const k = rjacInvCoefficientsSO3(new Float64Array(3), Float64Array.of(0, 0, Math.PI / 2));
- * // k ≈ [π/4, 0.5, (1 − π/4)/(π/2)²]
+ * // θ = π/2: a = π/4, b = ½, c = (1 − π/4)/(π/2)²
+ * rjacInvCoefficientsSO3(new Float64Array(3), Float64Array.of(0, 0, Math.PI / 2)); // [0.785398163, 0.5, 0.0869748484]
  * ```
  */
 export function rjacInvCoefficientsSO3(

@@ -1374,8 +1374,8 @@ const AXIS_COEF = new Float64Array(3);
  *
  * @example
  * ```ts
- * axisForm3Coef(new Float64Array(9), Float64Array.of(0, 0, 1), Float64Array.of(1, 0.5, 0.25));
- * // I + x̂/2 + xxᵀ/4
+ * const k = Float64Array.of(1, 0.5, 0.25); // I + x̂/2 + xxᵀ/4
+ * axisForm3Coef(new Float64Array(9), Float64Array.of(0, 0, 1), k); // [1,-0.5,0, 0.5,1,0, 0,0,1.25]
  * ```
  */
 export function axisForm3Coef(
