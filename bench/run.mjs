@@ -207,12 +207,13 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
     for (const map of ['cayley', 'exp']) {
       const id = `rigid-body-${map}`;
       const js = runNode('bench/js/groupoid.mjs', [`--only=${id}`, '--hot-only'])?.results[id];
-      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.median);
+      // CPU ns/step on both sides (js: hot.cpu, C: cpuNsPerStep)
+      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.cpu);
       if (rbc)
         cRuns[id] = bestRun(
           cRuns[id],
           runJson(rbc, [map, '1000', String(RB_RUNS), '7']),
-          (r) => r.nsPerStep,
+          (r) => r.cpuNsPerStep,
         );
     }
     // the dirac families (issue 20): CPU ns/step on both sides (js: hot.cpu)
@@ -247,12 +248,12 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
     {
       const id = 'plate-ball-full';
       const js = runNode('bench/js/groupoid.mjs', [`--only=${id}`, '--hot-only'])?.results[id];
-      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.median);
+      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.cpu);
       if (pb)
         cRuns.plateball = bestRun(
           cRuns.plateball,
           runJson(pb, ['200', String(PB_RUNS), '7']),
-          (r) => r.nsPerStep,
+          (r) => r.cpuNsPerStep,
         );
     }
   }
@@ -311,6 +312,8 @@ const p = (s = '') => md.push(s);
 
 // Section 3 data first (the headline table uses it)
 const limits = [];
+/** { median, min, max } of the CPU ns/step of a section-3 JS hot path (bench/js/groupoid.mjs). */
+const cpuStats = (hot) => ({ median: hot.cpu, min: hot.cpuMin, max: hot.cpuMax });
 // the dirac families against their C references (CPU ns/step on both sides; issue 20)
 const diracVsC = [];
 for (const [id, what] of [
@@ -392,10 +395,10 @@ for (const [id, what] of [
       agree = `1000 steps: \\|Δ(G, ξ)\\| = ${e1(d)}, Newton ${js.final.iterations}/${c.iterations}${d <= 1e-12 && js.final.iterations === c.iterations ? '' : ' **MISMATCH**'}`;
     }
     limits.push({
-      label: `rigid body Lie–Poisson step (S3), ${map === 'cayley' ? 'Cayley' : 'exp'}`,
+      label: `rigid body Lie–Poisson step (S3), ${map === 'cayley' ? 'Cayley' : 'exp'}, CPU time`,
       unit: 'ns/step',
-      js: js?.hot,
-      c: c ? { median: c.nsPerStep, min: c.min, max: c.max } : null,
+      js: js ? cpuStats(js.hot) : null,
+      c: c ? { median: c.cpuNsPerStep, min: c.cpuMin, max: c.cpuMax } : null,
       target: 3,
       agreement: agree,
       family: 'groupoid',
@@ -411,24 +414,24 @@ for (const [id, what] of [
     agreePb = `200 steps: \\|Δ(x, y)\\| = ${e1(dx)}, \\|Δλ3\\| = ${e1(Math.abs(pb.final.lambda3 - cp.lambda3))}, Newton ${pb.final.iterations}/${cIts}`;
   }
   limits.push({
-    label: 'plate-ball Newton step (§8.2), per step',
+    label: 'plate-ball Newton step (§8.2), CPU time, per step',
     unit: 'ns/step',
-    js: pb?.hot,
-    c: cp ? { median: cp.nsPerStep, min: cp.min, max: cp.max } : null,
+    js: pb ? cpuStats(pb.hot) : null,
+    c: cp ? { median: cp.cpuNsPerStep, min: cp.cpuMin, max: cp.cpuMax } : null,
     target: 3,
     agreement: agreePb,
   });
   if (pb && cp) {
     const its = cp.iterations / (cp.runs * cp.steps);
     limits.push({
-      label: 'plate-ball Newton step (§8.2), per Newton iteration',
+      label: 'plate-ball Newton step (§8.2), CPU time, per Newton iteration',
       unit: 'ns/iteration',
       js: {
-        median: pb.hot.median / pb.iterations,
-        min: pb.hot.min / pb.iterations,
-        max: pb.hot.max / pb.iterations,
+        median: pb.hot.cpu / pb.iterations,
+        min: pb.hot.cpuMin / pb.iterations,
+        max: pb.hot.cpuMax / pb.iterations,
       },
-      c: { median: cp.nsPerStep / its, min: cp.min / its, max: cp.max / its },
+      c: { median: cp.cpuNsPerStep / its, min: cp.cpuMin / its, max: cp.cpuMax / its },
       target: 3,
       agreement: `${f2(pb.iterations)} / ${f2(its)} iterations per step`,
     });
@@ -601,7 +604,7 @@ p();
 if (!machine.cc) p('No C compiler (`cc`) on PATH: the C rows were skipped.');
 else {
   p(
-    `C compiled with \`cc -O2 -ffp-contract=off\` (no FMA contraction, so both languages round alike) and timed in the same run: packages/contact/bench/c/midpoint_pendulum.c (${STEPS} steps per run), bench/c/lu8.c (${LU_CALLS} calls per run), bench/c/plateball_step.c (${PB_RUNS} runs of 200 steps), bench/c/rigidbody_step.c (${RB_RUNS} runs of 1000 steps). The TypeScript side is the section-1 hot path (bench/js/kernels.mjs for the LU), re-measured here: TypeScript and C alternate in ${ROUNDS} round(s) and each side shows its best round (lowest median; a load spike on a shared machine then does not decide the ratio).`,
+    `C compiled with \`cc -O2 -ffp-contract=off\` (no FMA contraction, so both languages round alike) and timed in the same run: packages/contact/bench/c/midpoint_pendulum.c (${STEPS} steps per run), bench/c/lu8.c (${LU_CALLS} calls per run), bench/c/plateball_step.c (${PB_RUNS} runs of 200 steps), bench/c/rigidbody_step.c (${RB_RUNS} runs of 1000 steps); the rigid-body and plate-ball rows compare CPU time on both sides (process.cpuUsage, CLOCK_PROCESS_CPUTIME_ID). The TypeScript side is the section-1 hot path (bench/js/kernels.mjs for the LU), re-measured here: TypeScript and C alternate in ${ROUNDS} round(s) and each side shows its best round (lowest median; a load spike on a shared machine then does not decide the ratio).`,
   );
   p();
   p(
@@ -638,20 +641,20 @@ else {
     ],
     [
       'groupoid',
-      'rigid body Lie–Poisson, Cayley (S3)',
+      'rigid body Lie–Poisson, Cayley (S3), CPU time',
       'rigid body Lie–Poisson step (S3), Cayley',
       groupoid['rigid-body-cayley']?.bytes,
     ],
     [
       'groupoid',
-      'rigid body Lie–Poisson, exp (S3)',
+      'rigid body Lie–Poisson, exp (S3), CPU time',
       'rigid body Lie–Poisson step (S3), exp',
       groupoid['rigid-body-exp']?.bytes,
     ],
     [
       'groupoid',
-      'plate-ball stepForward (S5, 8×8 Newton)',
-      'plate-ball Newton step (§8.2), per step',
+      'plate-ball stepForward (S5, 8×8 Newton), CPU time',
+      'plate-ball Newton step (§8.2), CPU time, per step',
       groupoid['plate-ball-full']?.bytes,
     ],
     ...diracVsC.map((d) => [d.family, d.what, d.label, d.bytes]),
@@ -674,7 +677,7 @@ else {
     `- **8×8 LU.** The bare kernels (luFactorInPlace + luSolveInPlace) run at ${lr('8×8 LU factor + solve: core kernels')}× C: V8 bounds-checks every typed-array access and does not vectorize the row updates, which gcc -O2 does. DenseLU (${lr('8×8 LU factor + solve: core DenseLU')}× C) adds the per-call bookkeeping the integrators rely on: the copy of A, a finiteness check, the copy kept for the condition estimate's ‖A‖₁ and the solve guards. The finiteness check is one branch-free sum and ‖A‖₁ is computed only when conditionEstimate asks for it (both changed while building this suite: −15% per factor + solve); what remains is the price of a checked, reusable factorization object.`,
   );
   p(
-    `- **Plate-ball step** (${lr('plate-ball Newton step (§8.2), per Newton iteration')}× C per iteration, bit-identical iterates). About half of an iteration is the 8×8 DenseLU factor + solve (above). \`stepJacobian\` used to fill the full 13×13 element Jacobian and copy the 8×8 forward block out of it (3.15× C); it now writes the 64 entries directly, as the C port does (bit-identical to the element Jacobian's block, tested), which brought the step from 3.4 to 2.9 µs.`,
+    `- **Plate-ball step** (${lr('plate-ball Newton step (§8.2), CPU time, per Newton iteration')}× C per iteration, bit-identical iterates). About half of an iteration is the 8×8 DenseLU factor + solve (above). \`stepJacobian\` used to fill the full 13×13 element Jacobian and copy the 8×8 forward block out of it (3.15× C); it now writes the 64 entries directly, as the C port does (bit-identical to the element Jacobian's block, tested), which brought the step from 3.4 to 2.9 µs.`,
   );
   p(
     '- **Contact midpoint step.** The scalar Newton path of MidpointHerglotz mirrors the C operation for operation (identical iterates, identical Newton counts); the rest is the potential called through an interface on Float64Array(1) buffers and the per-step bookkeeping (σ check, statistics).',

@@ -20,8 +20,9 @@
  * steps restarted from g_1, like bench/js/groupoid.mjs.
  *
  * Usage: plateball_step [steps per run = 200] [runs = 20000] [reps = 7]
- * Prints {"nsPerStep", "min", "max", "iterations" (total of one batch), "x", "y", "lambda3"
- * (final state of a run)}.
+ * Prints {"nsPerStep", "min", "max" (wall time, CLOCK_MONOTONIC), "cpuNsPerStep", "cpuMin", "cpuMax"
+ * (CPU time of the process, CLOCK_PROCESS_CPUTIME_ID), "iterations" (total of one batch), "x",
+ * "y", "lambda3" (final state of a run)}.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <float.h>
@@ -306,6 +307,12 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static double cpuNow(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 int main(int argc, char **argv) {
   const int steps = argc > 1 ? atoi(argv[1]) : 200;
   const long runs = argc > 2 ? atol(argv[2]) : 20000;
@@ -319,26 +326,33 @@ int main(int argc, char **argv) {
   rotation_from_constraints(&pb, g1);
   const double lam1[3] = {0.5, -0.4, 0.3};
   double g[13], lam[3];
-  double ns[100];
+  double ns[100], cpu[100];
   long iterations = 0;
   for (int rep = -1; rep < reps; rep++) { /* rep -1 warms up */
     iterations = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double c0 = cpuNow();
     for (long run = 0; run < runs; run++) {
       memcpy(g, g1, sizeof g);
       memcpy(lam, lam1, sizeof lam);
       for (int k = 0; k < steps; k++) iterations += step_forward(&pb, g, lam);
     }
+    const double c1 = cpuNow();
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rep >= 0)
+    if (rep >= 0) {
       ns[rep] = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
                 ((double)runs * steps);
+      cpu[rep] = (c1 - c0) / ((double)runs * steps);
+    }
   }
   qsort(ns, reps, sizeof ns[0], cmp);
+  qsort(cpu, reps, sizeof cpu[0], cmp);
   const double med = reps % 2 ? ns[reps / 2] : 0.5 * (ns[reps / 2 - 1] + ns[reps / 2]);
-  printf("{ \"nsPerStep\": %.3f, \"min\": %.3f, \"max\": %.3f, \"iterations\": %ld, \"runs\": %ld, "
-         "\"steps\": %d, \"x\": %.17g, \"y\": %.17g, \"lambda3\": %.17g }\n",
-         med, ns[0], ns[reps - 1], iterations, runs, steps, g[2], g[3], lam[2]);
+  const double cmed = reps % 2 ? cpu[reps / 2] : 0.5 * (cpu[reps / 2 - 1] + cpu[reps / 2]);
+  printf("{ \"nsPerStep\": %.3f, \"min\": %.3f, \"max\": %.3f, \"cpuNsPerStep\": %.3f, \"cpuMin\": %.3f, "
+         "\"cpuMax\": %.3f, \"iterations\": %ld, \"runs\": %ld, \"steps\": %d, \"x\": %.17g, \"y\": %.17g, "
+         "\"lambda3\": %.17g }\n",
+         med, ns[0], ns[reps - 1], cmed, cpu[0], cpu[reps - 1], iterations, runs, steps, g[2], g[3], lam[2]);
   return 0;
 }

@@ -18,8 +18,9 @@
  * libm's sin/cos/tan against V8's).
  *
  * Usage: rigidbody_step MAP STEPS_PER_RUN RUNS [reps = 7]   (MAP = cayley | exp)
- * Prints {"nsPerStep": median, "min", "max", "xi": [...], "G": [...], "iterations"} for RUNS runs
- * of STEPS_PER_RUN steps from G_0 = I, xi_1 = (0.8, -0.5, 0.3), h = 0.1, I = diag(1, 2, 3); the
+ * Prints {"nsPerStep": median, "min", "max", "cpuNsPerStep": median, "cpuMin", "cpuMax", "xi": [...],
+ * "G": [...], "iterations"} for RUNS runs of STEPS_PER_RUN steps (wall time, CLOCK_MONOTONIC, and
+ * CPU time of the process, CLOCK_PROCESS_CPUTIME_ID, per step over each rep) from G_0 = I, xi_1 = (0.8, -0.5, 0.3), h = 0.1, I = diag(1, 2, 3); the
  * state and "iterations" are those of the last run (iterations summed over its steps).
  * With RUNS = 1 and reps = 0 it makes STEPS_PER_RUN steps once, untimed: the whole-process
  * yardstick of `geomech simulate rigid-body --steps N --every N` (README.md, "whole process").
@@ -339,6 +340,12 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static double cpuNow(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s cayley|exp STEPS_PER_RUN RUNS [reps <= 100]\n", argv[0]);
@@ -349,13 +356,14 @@ int main(int argc, char **argv) {
   const long runs = atol(argv[3]);
   int reps = argc > 4 ? atoi(argv[4]) : 7;
   if (steps < 1 || runs < 1 || reps < 0 || reps > 100) return 1;
-  double ns[100];
+  double ns[100], cpu[100];
   double G[9] = {0}, xi[3] = {0};
   long iterations = 0;
   /* reps = 0: one untimed pass (the whole-process comparison), else a warm-up pass and reps timed */
   for (int rep = reps == 0 ? 0 : -1; rep < (reps == 0 ? 1 : reps); rep++) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double c0 = cpuNow();
     for (long r = 0; r < runs; r++) {
       const double G0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
       memcpy(G, G0, sizeof G);
@@ -365,19 +373,26 @@ int main(int argc, char **argv) {
       iterations = 0;
       for (long k = 0; k < steps; k++) iterations += step(&b, G, xi);
     }
+    const double c1 = cpuNow();
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rep >= 0 && reps > 0)
+    if (rep >= 0 && reps > 0) {
       ns[rep] = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (double)(steps * runs);
+      cpu[rep] = (c1 - c0) / (double)(steps * runs);
+    }
   }
   if (reps == 0) {
     ns[0] = 0;
+    cpu[0] = 0;
     reps = 1;
   }
   qsort(ns, reps, sizeof ns[0], cmp);
+  qsort(cpu, reps, sizeof cpu[0], cmp);
   const double med = reps % 2 ? ns[reps / 2] : 0.5 * (ns[reps / 2 - 1] + ns[reps / 2]);
-  printf("{ \"nsPerStep\": %.3f, \"min\": %.3f, \"max\": %.3f, \"xi\": [%.17g, %.17g, %.17g], "
+  const double cmed = reps % 2 ? cpu[reps / 2] : 0.5 * (cpu[reps / 2 - 1] + cpu[reps / 2]);
+  printf("{ \"nsPerStep\": %.3f, \"min\": %.3f, \"max\": %.3f, \"cpuNsPerStep\": %.3f, \"cpuMin\": %.3f, "
+         "\"cpuMax\": %.3f, \"xi\": [%.17g, %.17g, %.17g], "
          "\"G\": [%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g], \"iterations\": %ld }\n",
-         med, ns[0], ns[reps - 1], xi[0], xi[1], xi[2], G[0], G[1], G[2], G[3], G[4], G[5], G[6], G[7], G[8],
-         iterations);
+         med, ns[0], ns[reps - 1], cmed, cpu[0], cpu[reps - 1], xi[0], xi[1], xi[2], G[0], G[1], G[2], G[3],
+         G[4], G[5], G[6], G[7], G[8], iterations);
   return 0;
 }

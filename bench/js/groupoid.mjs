@@ -13,7 +13,10 @@
 // Section 3: the JS side of the C comparisons, the rigid-body rows (bench/c/rigidbody_step.c, runs
 // of 1000 steps) and PlateBall.stepForward in runs of 200 steps from
 // g_1 exactly like bench/c/plateball_step.c, with the final state of a run for the agreement check.
-import { load, loadOptional, note, perStep, runSelected } from '../lib/util.mjs';
+// Every hot path also reports CPU ns/step (`hot.cpu`, `hot.cpuMin`, `hot.cpuMax`: 5 more batches
+// timed with process.cpuUsage), the number compared with the C programs' CPU time (on a loaded
+// machine wall time counts the other processes' turns).
+import { load, loadOptional, median, note, perStep, runSelected } from '../lib/util.mjs';
 
 const G = await load('groupoid');
 const rb = G.simulateRigidBody ? G : await loadOptional('groupoid', 'rigidBody.js');
@@ -21,6 +24,25 @@ const rb = G.simulateRigidBody ? G : await loadOptional('groupoid', 'rigidBody.j
 const REPS = 5;
 /** `--hot-only`: the hot path and the iteration data alone (bench/run.mjs's section-3 rounds). */
 const HOT_ONLY = process.argv.includes('--hot-only');
+
+/**
+ * perStep's result with the CPU ns/step of 5 more batches of `hot.batch` calls of `fn(k)` (k from
+ * 0, so each batch starts with a restart), timed with process.cpuUsage.
+ */
+function perStepCpu(fn, restart) {
+  const { hot, bytes } = perStep(fn, restart);
+  const ns = [];
+  for (let r = 0; r < 5; r++) {
+    const c0 = process.cpuUsage();
+    for (let k = 0; k < hot.batch; k++) fn(k);
+    const c = process.cpuUsage(c0);
+    ns.push(((c.user + c.system) * 1e3) / hot.batch);
+  }
+  return {
+    hot: { ...hot, cpu: median(ns), cpuMin: Math.min(...ns), cpuMax: Math.max(...ns) },
+    bytes,
+  };
+}
 
 /** ns/step of a driver over `steps` steps: 5 runs after 2 warm-ups. */
 function driverStats(run, steps) {
@@ -60,7 +82,7 @@ function rigidBodyRow(map) {
     if (k % restart === 0) state.set(init);
     its[0] += stepper.step(state, k, 0, 0.1);
   };
-  const { hot, bytes } = perStep(step, restart);
+  const { hot, bytes } = perStepCpu(step, restart);
   its[0] = 0;
   for (let k = 0; k < restart; k++) step(k);
   const iterations = its[0] / restart;
@@ -126,7 +148,7 @@ function plateBallRow(method) {
           }
           its[0] += pb.stepForwardReduced(g, lam, g, lam, k);
         };
-  const { hot, bytes } = perStep(step, restart);
+  const { hot, bytes } = perStepCpu(step, restart);
   its[0] = 0;
   for (let k = 0; k < restart; k++) step(k);
   const iterations = its[0] / restart;

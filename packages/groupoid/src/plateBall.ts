@@ -246,10 +246,7 @@ export class PlateBall {
     this.forwardSolver = this.stepSolver('plate-ball forward step', true);
     this.forwardF = (out, u) => this.stepResidual(out, u, true);
     this.backwardF = (out, u) => this.stepResidual(out, u, false);
-    this.forwardJ = (out, u) => {
-      this.lambdaOf(u);
-      this.stepJacobian(out, u, this.lx);
-    };
+    this.forwardJ = (out, u) => this.forwardJacobianInto(out, u, u, 13);
     this.backwardJ = (out, u) => {
       this.lambdaOf(u);
       this.backwardJacobian(out, u, this.lx);
@@ -586,50 +583,131 @@ export class PlateBall {
    */
   stepJacobian(out: Float64Array, gk1: ArrayLike<number>, lamk1: ArrayLike<number>): Float64Array {
     checkLength('PlateBall.stepJacobian: out', out, 64);
-    // The forward block of elementJacobian written directly in closed form (the hot path of
-    // every Newton iteration: assembling all 169 entries through the group Jacobians and
-    // copying 64 cost ≈ 30 % of a step): ∂Π⁻/∂ρ = w sᵀ + ½(Rᵀw)^; equal to elementJacobian's
-    // block to rounding (tested).
-    const g = gk1;
-    const { h, r, Omega, sv, dv, rtw } = this;
+    this.forwardJacobianInto(out, gk1, lamk1, 0);
+    return out;
+  }
+
+  /**
+   * out (8×8) ← {@link stepJacobian} at (g, λ = lam[lo..lo+3)): the forward block of
+   * elementJacobian written directly in closed form, all 64 entries on locals (the hot path of
+   * every Newton iteration; assembling all 169 entries through the group Jacobians and copying 64
+   * cost ≈ 30 % of a step), equal to elementJacobian's block to rounding (tested). Rows
+   * [P⁻ (2), Π⁻ (3), φ/h (3)], columns [x1, y1, δ (3), λ (3)]; with w = w(λ), s = vee((R − Rᵀ)/2),
+   * t = tr R, d = (r, −r, −σ3), ½(tI − Rᵀ)_ij = m_ij:
+   *
+   *   ∂Π⁻_i/∂δ_j = w_i s_j + ½((Rᵀw)^)_ij,  ∂Π⁻_i/∂λ_j = m_ij d_j,  ∂(φ/h)_i/∂δ_j = d_i m_ij / h.
+   */
+  private forwardJacobianInto(
+    out: Float64Array,
+    g: ArrayLike<number>,
+    lam: ArrayLike<number>,
+    lo: number,
+  ): void {
+    const { h, r, Omega } = this;
+    const s3 = this.lambda3Sign;
     const ih = 1 / h;
     const a = 0.5 * h * Omega;
-    out.fill(0, 0, 64);
-    const w = this.wOf(this.w3, lamk1);
-    const t = g[4]! + g[8]! + g[12]!;
-    sv[0] = 0.5 * (g[11]! - g[9]!);
-    sv[1] = 0.5 * (g[6]! - g[10]!);
-    sv[2] = 0.5 * (g[7]! - g[5]!);
-    dv[0] = r;
-    dv[1] = -r;
-    dv[2] = -this.lambda3Sign;
-    mulTVec3(rtw, g, w, 0, R0, 0);
-    const rtwh = hat3(this.rtwh9, rtw);
-    // P⁻ rows 0, 1; columns x1 0, y1 1, δ 2..4, λ 5..7
+    // w(λ) (wOf), d = (r, −r, −σ3), t = tr R, s = vee((R − Rᵀ)/2)
+    const w0 = -r * lam[lo]!;
+    const w1 = r * lam[lo + 1]!;
+    const w2 = s3 * lam[lo + 2]!;
+    const d0 = r;
+    const d1 = -r;
+    const d2 = -s3;
+    const R00 = g[4]!;
+    const R01 = g[5]!;
+    const R02 = g[6]!;
+    const R10 = g[7]!;
+    const R11 = g[8]!;
+    const R12 = g[9]!;
+    const R20 = g[10]!;
+    const R21 = g[11]!;
+    const R22 = g[12]!;
+    const t = R00 + R11 + R22;
+    const sv0 = 0.5 * (R21 - R12);
+    const sv1 = 0.5 * (R02 - R20);
+    const sv2 = 0.5 * (R10 - R01);
+    // q = Rᵀw (core's mulTVec3), whose hat is [0, −q2, q1; q2, 0, −q0; −q1, q0, 0] (core's hat3)
+    const q0 = R00 * w0 + R10 * w1 + R20 * w2;
+    const q1 = R01 * w0 + R11 * w1 + R21 * w2;
+    const q2 = R02 * w0 + R12 * w1 + R22 * w2;
+    // m_ij = ½(t δ_ij − R_ji)
+    const m00 = 0.5 * (t - R00);
+    const m01 = 0.5 * (0 - R10);
+    const m02 = 0.5 * (0 - R20);
+    const m10 = 0.5 * (0 - R01);
+    const m11 = 0.5 * (t - R11);
+    const m12 = 0.5 * (0 - R21);
+    const m20 = 0.5 * (0 - R02);
+    const m21 = 0.5 * (0 - R12);
+    const m22 = 0.5 * (t - R22);
+    // P⁻ rows 0, 1
     out[0] = ih;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[4] = 0;
     out[5] = a;
     out[6] = 1;
-    out[8 + 1] = ih;
-    out[8 + 5] = 1;
-    out[8 + 6] = -a;
-    for (let i = 0; i < 3; i++) {
-      const wi = w[i]!;
-      const di = dv[i]!;
-      const rowPm = (2 + i) * 8;
-      const rowPhi = (5 + i) * 8;
-      for (let j = 0; j < 3; j++) {
-        const dij = i === j ? t : 0;
-        const Rji = g[R0 + 3 * j + i]!;
-        out[rowPm + 2 + j] = wi * sv[j]! + 0.5 * rtwh[3 * i + j]!;
-        out[rowPm + 5 + j] = 0.5 * (dij - Rji) * dv[j]!;
-        out[rowPhi + 2 + j] = di * 0.5 * (dij - Rji) * ih;
-      }
-    }
-    out[40 + 0] = -0.5 * Omega;
-    out[40 + 1] = ih;
-    out[48 + 0] = ih;
-    out[48 + 1] = 0.5 * Omega;
-    return out;
+    out[7] = 0;
+    out[8] = 0;
+    out[9] = ih;
+    out[10] = 0;
+    out[11] = 0;
+    out[12] = 0;
+    out[13] = 1;
+    out[14] = -a;
+    out[15] = 0;
+    // Π⁻ rows 2..4
+    out[16] = 0;
+    out[17] = 0;
+    out[18] = w0 * sv0 + 0.5 * 0;
+    out[19] = w0 * sv1 + 0.5 * -q2;
+    out[20] = w0 * sv2 + 0.5 * q1;
+    out[21] = m00 * d0;
+    out[22] = m01 * d1;
+    out[23] = m02 * d2;
+    out[24] = 0;
+    out[25] = 0;
+    out[26] = w1 * sv0 + 0.5 * q2;
+    out[27] = w1 * sv1 + 0.5 * 0;
+    out[28] = w1 * sv2 + 0.5 * -q0;
+    out[29] = m10 * d0;
+    out[30] = m11 * d1;
+    out[31] = m12 * d2;
+    out[32] = 0;
+    out[33] = 0;
+    out[34] = w2 * sv0 + 0.5 * -q1;
+    out[35] = w2 * sv1 + 0.5 * q0;
+    out[36] = w2 * sv2 + 0.5 * 0;
+    out[37] = m20 * d0;
+    out[38] = m21 * d1;
+    out[39] = m22 * d2;
+    // φ/h rows 5..7
+    out[40] = -0.5 * Omega;
+    out[41] = ih;
+    out[42] = d0 * 0.5 * (t - R00) * ih;
+    out[43] = d0 * 0.5 * (0 - R10) * ih;
+    out[44] = d0 * 0.5 * (0 - R20) * ih;
+    out[45] = 0;
+    out[46] = 0;
+    out[47] = 0;
+    out[48] = ih;
+    out[49] = 0.5 * Omega;
+    out[50] = d1 * 0.5 * (0 - R01) * ih;
+    out[51] = d1 * 0.5 * (t - R11) * ih;
+    out[52] = d1 * 0.5 * (0 - R21) * ih;
+    out[53] = 0;
+    out[54] = 0;
+    out[55] = 0;
+    out[56] = 0;
+    out[57] = 0;
+    out[58] = d2 * 0.5 * (0 - R02) * ih;
+    out[59] = d2 * 0.5 * (0 - R12) * ih;
+    out[60] = d2 * 0.5 * (t - R22) * ih;
+    out[61] = 0;
+    out[62] = 0;
+    out[63] = 0;
   }
 
   /**

@@ -16,12 +16,13 @@
  * @module
  */
 import {
+  axisForm3Coef,
   DomainError,
   type JacobianFunction,
   NewtonSolver,
   NonFiniteError,
   type ResidualFunction,
-  SMALL_ANGLE,
+  rjacInvCoefficientsSO3,
 } from '@geomech/core';
 import { DEXP_C_SERIES, DEXP_SERIES_ANGLE } from './so3Dexp.js';
 
@@ -48,7 +49,12 @@ const D = 43;
 const H = 52;
 /** x = sξ. */
 const XS = 61;
-const SIZE = 64;
+/**
+ * (a, b, c) of dτ⁻¹_x = a·I + b·x̂ + c·xxᵀ (core's axisForm3Coef): (1, ½, ¼) for Cayley (core's
+ * dcayInv), written once; core's rjacInvCoefficientsSO3(x) for exp, written per evaluation.
+ */
+const CO = 64;
+const SIZE = 67;
 
 /**
  * The Newton solve of (6.1-e) for the free rigid body with diagonal inertia (spec 003 §8.1): from
@@ -94,6 +100,10 @@ export class RigidBodyNewton {
     }
     const exp = map === 'exp' ? 1 : 0;
     this.exp = exp;
+    // dcay⁻¹_x = I + x̂/2 + xxᵀ/4 (core's dcayInv); exp overwrites these per evaluation
+    sc[CO] = 1;
+    sc[CO + 1] = 0.5;
+    sc[CO + 2] = 0.25;
     this.h = h;
     this.newton = new NewtonSolver(3, {
       tol,
@@ -172,7 +182,11 @@ export class RigidBodyNewton {
   }
 }
 
-/** sc[XS..] ← s·ξ, sc[W..] ← 𝕀ξ for ξ = sc[v..v+3), and sc[M..] ← dτ⁻¹_{sξ} (core's axisForm3). */
+/**
+ * sc[XS..] ← s·ξ, sc[W..] ← 𝕀ξ for ξ = sc[v..v+3), and sc[M..] ← dτ⁻¹_{sξ} = core's
+ * axisForm3Coef(sξ, sc[CO..]), the coefficients of dcay⁻¹ or of SO3.rjacInv
+ * (rjacInvCoefficientsSO3): the operations of core's dcayInv / SO3.rjacInv, bit for bit.
+ */
 function prepare(sc: Float64Array, v: number, exp: number): void {
   const s = sc[S]!;
   const v0 = sc[v]!;
@@ -182,45 +196,17 @@ function prepare(sc: Float64Array, v: number, exp: number): void {
   sc[W] = sc[IN]! * v0;
   sc[W + 1] = sc[IN + 1]! * v1;
   sc[W + 2] = sc[IN + 2]! * v2;
-  const x0 = s * v0;
-  const x1 = s * v1;
-  const x2 = s * v2;
-  sc[XS] = x0;
-  sc[XS + 1] = x1;
-  sc[XS + 2] = x2;
-  // dcay⁻¹_x = axisForm3(x, 1, ½, ¼); dexp⁻¹_x = SO3.rjacInv(x) = axisForm3(x, halfCot θ, ½, c(θ))
-  let a = 1;
-  let c = 0.25;
-  if (exp !== 0) {
-    const t = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
-    if (t < SMALL_ANGLE) {
-      const t2 = t * t;
-      a = 1 - (t2 / 12) * (1 + t2 / 60);
-      c = 1 / 12 + (t2 / 720) * (1 + t2 / 42);
-    } else {
-      const hh = 0.5 * t;
-      a = (hh * Math.cos(hh)) / Math.sin(hh);
-      c = (1 - a) / (t * t);
-    }
-  }
-  const b = 0.5;
-  const cx0 = c * x0;
-  const cx1 = c * x1;
-  const cx2 = c * x2;
-  sc[M] = a + cx0 * x0;
-  sc[M + 1] = cx0 * x1 - b * x2;
-  sc[M + 2] = cx0 * x2 + b * x1;
-  sc[M + 3] = cx1 * x0 + b * x2;
-  sc[M + 4] = a + cx1 * x1;
-  sc[M + 5] = cx1 * x2 - b * x0;
-  sc[M + 6] = cx2 * x0 - b * x1;
-  sc[M + 7] = cx2 * x1 + b * x0;
-  sc[M + 8] = a + cx2 * x2;
+  sc[XS] = s * v0;
+  sc[XS + 1] = s * v1;
+  sc[XS + 2] = s * v2;
+  if (exp !== 0) rjacInvCoefficientsSO3(sc, sc, CO, XS);
+  axisForm3Coef(sc, sc, sc, M, XS, CO);
 }
 
 /**
- * sc[o..o+3) ← Mᵀw − sub·target with w = 𝕀ξ, M = dτ⁻¹_{sξ} = axisForm3(sξ, a, ½, c), on locals
- * (the operations of {@link prepare} and mulTransposeVec, Σ_k M_ki w_k from 0 in k order).
+ * sc[o..o+3) ← Mᵀw − sub·target with w = 𝕀ξ, M = dτ⁻¹_{sξ} = axisForm3(sξ, a, b, c) on locals
+ * (the operations of {@link prepare} and mulTransposeVec, Σ_k M_ki w_k from 0 in k order), with
+ * (a, b, c) from sc[CO..] as in {@link prepare}.
  */
 function pullback(sc: Float64Array, o: number, v: number, exp: number, sub: number): void {
   const s = sc[S]!;
@@ -233,21 +219,15 @@ function pullback(sc: Float64Array, o: number, v: number, exp: number, sub: numb
   const x0 = s * v0;
   const x1 = s * v1;
   const x2 = s * v2;
-  let a = 1;
-  let c = 0.25;
   if (exp !== 0) {
-    const t = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
-    if (t < SMALL_ANGLE) {
-      const t2 = t * t;
-      a = 1 - (t2 / 12) * (1 + t2 / 60);
-      c = 1 / 12 + (t2 / 720) * (1 + t2 / 42);
-    } else {
-      const hh = 0.5 * t;
-      a = (hh * Math.cos(hh)) / Math.sin(hh);
-      c = (1 - a) / (t * t);
-    }
+    sc[XS] = x0;
+    sc[XS + 1] = x1;
+    sc[XS + 2] = x2;
+    rjacInvCoefficientsSO3(sc, sc, CO, XS);
   }
-  const b = 0.5;
+  const a = sc[CO]!;
+  const b = sc[CO + 1]!;
+  const c = sc[CO + 2]!;
   const cx0 = c * x0;
   const cx1 = c * x1;
   const cx2 = c * x2;

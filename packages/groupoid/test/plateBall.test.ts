@@ -340,6 +340,9 @@ describe('analytic Jacobians against central differences', () => {
       pb.residual(out, gk, lk, g, l);
     };
     const Jf = pb.stepJacobian(new Float64Array(64), gk1, lk1);
+    // every entry is written (the structural zeros too): a NaN-filled out gives the same matrix
+    const Jnan = pb.stepJacobian(new Float64Array(64).fill(Number.NaN), gk1, lk1);
+    expect(Array.from(Jnan)).toEqual(Array.from(Jf));
     const Ff = finiteDifferenceJacobian(new Float64Array(64), fwd, new Float64Array(8), 8, 8);
     expect(maxAbsDiff(Jf, Ff)).toBeLessThan(1e-8);
     // the directly assembled forward block (closed form) is the elementJacobian block (through

@@ -8,8 +8,9 @@
  * @module
  */
 import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../constants.js';
+import { DimensionError } from '../errors.js';
 import {
-  axisForm3,
+  axisForm3Coef,
   identity3,
   mul3,
   mul3T,
@@ -99,66 +100,119 @@ export function coAdjointSO3(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Coefficients of the closed forms, with Taylor branches below SMALL_ANGLE (error O(θ⁶)).
+// Coefficients of the closed forms, with Taylor branches below SMALL_ANGLE (error O(θ⁶)). Each
+// helper writes the coefficients (a, b, c) of an axis form a·I + b·x̂ + c·xxᵀ (`axisForm3`) into
+// out[outOff..outOff+3), computing θ = |x| itself, and calls nothing but Math: no double crosses a
+// function boundary, because a double passed to or returned from a call V8 does not inline is
+// boxed on the heap (16 B per call; the rigid-body and plate-ball steps allocated 48–112 B per
+// step through the former `sinc(t)`, `cosc(t)`, `norm3v(x)` returning doubles).
 
-/** sin θ / θ. */
-function sinc(t: number): number {
+/**
+ * out[o..o+3) ← (cos θ, sin θ/θ, (1 − cos θ)/θ²), θ = |x|, the last as 2 sin²(θ/2)/θ² (no
+ * cancellation): Exp(x) = axisForm3(x, a, b, c) (Rodrigues, manif appendix B).
+ */
+function expCoefficients(
+  out: Float64Array,
+  x: ArrayLike<number>,
+  outOff: number,
+  xOff: number,
+): void {
+  const x0 = x[xOff]!;
+  const x1 = x[xOff + 1]!;
+  const x2 = x[xOff + 2]!;
+  const t = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
+  out[outOff] = Math.cos(t);
   if (t < SMALL_ANGLE) {
     const t2 = t * t;
-    return 1 - (t2 / 6) * (1 - t2 / 20);
+    out[outOff + 1] = 1 - (t2 / 6) * (1 - t2 / 20);
+    out[outOff + 2] = 0.5 - (t2 / 24) * (1 - t2 / 30);
+  } else {
+    out[outOff + 1] = Math.sin(t) / t;
+    const s = Math.sin(0.5 * t) / t;
+    out[outOff + 2] = 2 * s * s;
   }
-  return Math.sin(t) / t;
 }
 
-/** (1 − cos θ)/θ², computed as 2 sin²(θ/2)/θ² (no cancellation). */
-function cosc(t: number): number {
+/**
+ * out[o..o+3) ← (sin θ/θ, (1 − cos θ)/θ², (θ − sin θ)/θ³), θ = |x|: J_r(x) = axisForm3(x, a, −b,
+ * c) and J_l(x) = axisForm3(x, a, b, c) (manif eqs. 143, 145).
+ */
+function jacCoefficients(
+  out: Float64Array,
+  x: ArrayLike<number>,
+  outOff: number,
+  xOff: number,
+): void {
+  const x0 = x[xOff]!;
+  const x1 = x[xOff + 1]!;
+  const x2 = x[xOff + 2]!;
+  const t = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
   if (t < SMALL_ANGLE) {
     const t2 = t * t;
-    return 0.5 - (t2 / 24) * (1 - t2 / 30);
+    out[outOff] = 1 - (t2 / 6) * (1 - t2 / 20);
+    out[outOff + 1] = 0.5 - (t2 / 24) * (1 - t2 / 30);
+    out[outOff + 2] = 1 / 6 - (t2 / 120) * (1 - t2 / 42);
+  } else {
+    out[outOff] = Math.sin(t) / t;
+    const s = Math.sin(0.5 * t) / t;
+    out[outOff + 1] = 2 * s * s;
+    out[outOff + 2] = (t - Math.sin(t)) / (t * t * t);
   }
-  const s = Math.sin(0.5 * t) / t;
-  return 2 * s * s;
 }
 
-/** (θ − sin θ)/θ³. */
-function sinc3(t: number): number {
+/**
+ * out[outOff..outOff+3) ← (a, b, c) = ((θ/2)cot(θ/2), ½, (1 − (θ/2)cot(θ/2))/θ²) with θ = |x|,
+ * x = x[xOff..xOff+3): the coefficients of the inverse right Jacobian of SO(3) in axis form,
+ *
+ *   J_r⁻¹(x) = I + ½x̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) x̂² = a·I + b·x̂ + c·xxᵀ
+ *
+ * (manif eq. 144; `axisForm3(out9, x, a, b, c)` is {@link SO3Group.rjacInv} and
+ * `axisForm3(out9, x, a, −b, c)` is {@link SO3Group.ljacInv}, eq. 146). Below θ = `SMALL_ANGLE`
+ * a = 1 − θ²/12 − θ⁴/720 and c = 1/12 + θ²/720 + θ⁴/30240 (truncation O(θ⁶)). The scalar-out
+ * form lets a hot loop read a and c as unboxed locals (e.g. dexp⁻¹ of the exp-map Lie–Poisson
+ * step, spec 003 §8.1) without forming the matrix; `out` may alias `x` (x is read first).
+ * Computes the same operations as `SO3.rjacInv`, so the results are bit-identical.
+ *
+ * @throws DimensionError when `out` has fewer than outOff + 3 entries or `x` fewer than xOff + 3.
+ *
+ * @example
+ * ```ts
+ * // θ = π/2: a = π/4, b = ½, c = (1 − π/4)/(π/2)²
+ * rjacInvCoefficientsSO3(new Float64Array(3), Float64Array.of(0, 0, Math.PI / 2)); // [0.785398163, 0.5, 0.0869748484]
+ * ```
+ */
+export function rjacInvCoefficientsSO3(
+  out: Float64Array,
+  x: ArrayLike<number>,
+  outOff = 0,
+  xOff = 0,
+): Float64Array {
+  if (!(outOff >= 0 && out.length >= outOff + 3))
+    throw new DimensionError('rjacInvCoefficientsSO3: out', outOff + 3, out.length);
+  if (!(xOff >= 0 && x.length >= xOff + 3))
+    throw new DimensionError('rjacInvCoefficientsSO3: x', xOff + 3, x.length);
+  const x0 = x[xOff]!;
+  const x1 = x[xOff + 1]!;
+  const x2 = x[xOff + 2]!;
+  const t = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
   if (t < SMALL_ANGLE) {
     const t2 = t * t;
-    return 1 / 6 - (t2 / 120) * (1 - t2 / 42);
+    out[outOff] = 1 - (t2 / 12) * (1 + t2 / 60);
+    out[outOff + 2] = 1 / 12 + (t2 / 720) * (1 + t2 / 42);
+  } else {
+    const h = 0.5 * t;
+    const a = (h * Math.cos(h)) / Math.sin(h);
+    out[outOff] = a;
+    out[outOff + 2] = (1 - a) / (t * t);
   }
-  return (t - Math.sin(t)) / (t * t * t);
-}
-
-/** (θ/2)·cot(θ/2) = θ(1 + cos θ)/(2 sin θ). */
-function halfCot(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 1 - (t2 / 12) * (1 + t2 / 60);
-  }
-  const h = 0.5 * t;
-  return (h * Math.cos(h)) / Math.sin(h);
-}
-
-/** (1 − (θ/2)cot(θ/2))/θ² = 1/θ² − (1 + cos θ)/(2θ sin θ). */
-function invJacCoef(t: number): number {
-  if (t < SMALL_ANGLE) {
-    const t2 = t * t;
-    return 1 / 12 + (t2 / 720) * (1 + t2 / 42);
-  }
-  return (1 - halfCot(t)) / (t * t);
+  out[outOff + 1] = 0.5;
+  return out;
 }
 
 /** θ / sin θ, for the small-angle branch of log. */
 function invSinc(t: number): number {
   const t2 = t * t;
   return 1 + (t2 / 6) * (1 + (7 * t2) / 60);
-}
-
-function norm3v(x: ArrayLike<number>): number {
-  const x0 = x[0]!;
-  const x1 = x[1]!;
-  const x2 = x[2]!;
-  return Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
 }
 
 /**
@@ -298,6 +352,8 @@ export class SO3Group implements LieGroup {
   readonly layout = 'rowMajor9';
   private readonly scratch = new Float64Array(9);
   private readonly scratch2 = new Float64Array(9);
+  /** Axis-form coefficients (a, b, c) of the method at hand (the scalar-out helpers above). */
+  private readonly coef = new Float64Array(3);
   private readonly projector = new NearestRotation3();
 
   /** out ← I₃. */
@@ -345,9 +401,10 @@ export class SO3Group implements LieGroup {
   exp(out: Float64Array, tau: Float64Array, J_out_tau?: Float64Array): Float64Array {
     if (((out.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.exp', OUT_TAU, S93, [out, tau]);
-    const t = norm3v(tau);
-    if (J_out_tau !== undefined) this.expJacobians(tau, t, J_out_tau);
-    return axisForm3(out, tau, Math.cos(t), sinc(t), cosc(t));
+    if (J_out_tau !== undefined) this.expJacobians(tau, J_out_tau);
+    const k = this.coef;
+    expCoefficients(k, tau, 0, 0);
+    return axisForm3Coef(out, tau, k);
   }
 
   /**
@@ -433,10 +490,11 @@ export class SO3Group implements LieGroup {
   ): Float64Array {
     if (((out.length - 9) | (X.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.rplus', OUT_X_TAU, S993, [out, X, tau]);
-    const t = norm3v(tau);
-    const E = axisForm3(this.scratch, tau, Math.cos(t), sinc(t), cosc(t));
+    const k = this.coef;
+    expCoefficients(k, tau, 0, 0);
+    const E = axisForm3Coef(this.scratch, tau, k);
     if (J_out_X !== undefined || J_out_tau !== undefined)
-      this.rplusJacobians(E, tau, t, J_out_X, J_out_tau);
+      this.rplusJacobians(E, tau, J_out_X, J_out_tau);
     return mul3(out, X, E);
   }
 
@@ -465,10 +523,11 @@ export class SO3Group implements LieGroup {
   ): Float64Array {
     if (((out.length - 9) | (tau.length - 3) | (X.length - 9)) !== 0)
       lengthError('SO3.lplus', OUT_TAU_X, S939, [out, tau, X]);
-    const t = norm3v(tau);
     if (J_out_tau !== undefined || J_out_X !== undefined)
-      this.lplusJacobians(X, tau, t, J_out_tau, J_out_X);
-    return mul3(out, axisForm3(this.scratch, tau, Math.cos(t), sinc(t), cosc(t)), X);
+      this.lplusJacobians(X, tau, J_out_tau, J_out_X);
+    const k = this.coef;
+    expCoefficients(k, tau, 0, 0);
+    return mul3(out, axisForm3Coef(this.scratch, tau, k), X);
   }
 
   /** out ← Log(Y·Xᵀ). J_out_Y = J_r⁻¹(out)·X, J_out_X = −J_r⁻¹(out)·X. */
@@ -509,16 +568,19 @@ export class SO3Group implements LieGroup {
   rjac(out: Float64Array, tau: Float64Array): Float64Array {
     if (((out.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.rjac', OUT_TAU, S93, [out, tau]);
-    const t = norm3v(tau);
-    return axisForm3(out, tau, sinc(t), -cosc(t), sinc3(t));
+    const k = this.coef;
+    jacCoefficients(k, tau, 0, 0);
+    k[1] = -k[1]!;
+    return axisForm3Coef(out, tau, k);
   }
 
   /** out ← J_l(τ) = J_r(−τ) = I + ((1 − cos θ)/θ²) τ̂ + ((θ − sin θ)/θ³) τ̂² (manif eq. 145). */
   ljac(out: Float64Array, tau: Float64Array): Float64Array {
     if (((out.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.ljac', OUT_TAU, S93, [out, tau]);
-    const t = norm3v(tau);
-    return axisForm3(out, tau, sinc(t), cosc(t), sinc3(t));
+    const k = this.coef;
+    jacCoefficients(k, tau, 0, 0);
+    return axisForm3Coef(out, tau, k);
   }
 
   /**
@@ -529,16 +591,17 @@ export class SO3Group implements LieGroup {
   rjacInv(out: Float64Array, tau: Float64Array): Float64Array {
     if (((out.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.rjacInv', OUT_TAU, S93, [out, tau]);
-    const t = norm3v(tau);
-    return axisForm3(out, tau, halfCot(t), 0.5, invJacCoef(t));
+    const k = rjacInvCoefficientsSO3(this.coef, tau);
+    return axisForm3Coef(out, tau, k);
   }
 
   /** out ← J_l⁻¹(τ) = J_r⁻¹(−τ) = I − ½τ̂ + (1/θ² − (1 + cos θ)/(2θ sin θ)) τ̂² (manif eq. 146). */
   ljacInv(out: Float64Array, tau: Float64Array): Float64Array {
     if (((out.length - 9) | (tau.length - 3)) !== 0)
       lengthError('SO3.ljacInv', OUT_TAU, S93, [out, tau]);
-    const t = norm3v(tau);
-    return axisForm3(out, tau, halfCot(t), -0.5, invJacCoef(t));
+    const k = rjacInvCoefficientsSO3(this.coef, tau);
+    k[1] = -k[1]!;
+    return axisForm3Coef(out, tau, k);
   }
 
   /**
@@ -654,10 +717,13 @@ export class SO3Group implements LieGroup {
 
   /** The Jacobian outputs of `exp`, out of line: unexecuted Jacobian code inside the hot method
    * slowed it down up to 2× in V8 (SE2.rplus 45 → 82 ns). */
-  private expJacobians(tau: Float64Array, t: number, J_out_tau: Float64Array | undefined): void {
+  private expJacobians(tau: Float64Array, J_out_tau: Float64Array | undefined): void {
     if (J_out_tau !== undefined) {
       checkJac('SO3.exp', 'J_out_tau', J_out_tau, 9);
-      axisForm3(J_out_tau, tau, sinc(t), -cosc(t), sinc3(t));
+      const k = this.coef;
+      jacCoefficients(k, tau, 0, 0);
+      k[1] = -k[1]!;
+      axisForm3Coef(J_out_tau, tau, k);
     }
   }
 
@@ -666,8 +732,8 @@ export class SO3Group implements LieGroup {
   private logJacobians(out: Float64Array, J_out_X: Float64Array | undefined): void {
     if (J_out_X !== undefined) {
       checkJac('SO3.log', 'J_out_X', J_out_X, 9);
-      const t = norm3v(out);
-      axisForm3(J_out_X, out, halfCot(t), 0.5, invJacCoef(t));
+      const k = rjacInvCoefficientsSO3(this.coef, out);
+      axisForm3Coef(J_out_X, out, k);
     }
   }
 
@@ -694,7 +760,6 @@ export class SO3Group implements LieGroup {
   private rplusJacobians(
     E: Float64Array,
     tau: Float64Array,
-    t: number,
     J_out_X: Float64Array | undefined,
     J_out_tau: Float64Array | undefined,
   ): void {
@@ -704,7 +769,10 @@ export class SO3Group implements LieGroup {
     }
     if (J_out_tau !== undefined) {
       checkJac('SO3.rplus', 'J_out_tau', J_out_tau, 9);
-      axisForm3(J_out_tau, tau, sinc(t), -cosc(t), sinc3(t));
+      const k = this.coef;
+      jacCoefficients(k, tau, 0, 0);
+      k[1] = -k[1]!;
+      axisForm3Coef(J_out_tau, tau, k);
     }
   }
 
@@ -715,16 +783,16 @@ export class SO3Group implements LieGroup {
     J_out_Y: Float64Array | undefined,
     J_out_X: Float64Array | undefined,
   ): void {
-    const t = norm3v(out);
-    const h = halfCot(t);
-    const d = invJacCoef(t);
+    const k = rjacInvCoefficientsSO3(this.coef, out);
     if (J_out_Y !== undefined) {
       checkJac('SO3.rminus', 'J_out_Y', J_out_Y, 9);
-      axisForm3(J_out_Y, out, h, 0.5, d);
+      axisForm3Coef(J_out_Y, out, k);
     }
     if (J_out_X !== undefined) {
       checkJac('SO3.rminus', 'J_out_X', J_out_X, 9);
-      axisForm3(J_out_X, out, -h, 0.5, -d);
+      k[0] = -k[0]!;
+      k[2] = -k[2]!;
+      axisForm3Coef(J_out_X, out, k);
     }
   }
 
@@ -733,13 +801,15 @@ export class SO3Group implements LieGroup {
   private lplusJacobians(
     X: Float64Array,
     tau: Float64Array,
-    t: number,
     J_out_tau: Float64Array | undefined,
     J_out_X: Float64Array | undefined,
   ): void {
     if (J_out_tau !== undefined) {
       checkJac('SO3.lplus', 'J_out_tau', J_out_tau, 9);
-      mulT3(J_out_tau, X, axisForm3(this.scratch2, tau, sinc(t), -cosc(t), sinc3(t)));
+      const k = this.coef;
+      jacCoefficients(k, tau, 0, 0);
+      k[1] = -k[1]!;
+      mulT3(J_out_tau, X, axisForm3Coef(this.scratch2, tau, k));
     }
     if (J_out_X !== undefined) {
       checkJac('SO3.lplus', 'J_out_X', J_out_X, 9);
@@ -755,8 +825,8 @@ export class SO3Group implements LieGroup {
     J_out_Y: Float64Array | undefined,
     J_out_X: Float64Array | undefined,
   ): void {
-    const t = norm3v(out);
-    const J = mul3(this.scratch, axisForm3(this.scratch2, out, halfCot(t), 0.5, invJacCoef(t)), X);
+    const k = rjacInvCoefficientsSO3(this.coef, out);
+    const J = mul3(this.scratch, axisForm3Coef(this.scratch2, out, k), X);
     if (J_out_Y !== undefined) {
       checkJac('SO3.lminus', 'J_out_Y', J_out_Y, 9);
       copy9(J_out_Y, J);

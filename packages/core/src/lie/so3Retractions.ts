@@ -11,7 +11,7 @@
  * @module
  */
 import { DomainError, SingularMatrixError } from '../errors.js';
-import { axisForm3 } from '../linalg/small.js';
+import { axisForm3, axisForm3Coef } from '../linalg/small.js';
 import { check2, lengthError } from './internal.js';
 import { SO3 } from './so3.js';
 import type { Retraction } from './types.js';
@@ -22,6 +22,14 @@ function sq3(x: ArrayLike<number>): number {
   const x2 = x[2]!;
   return x0 * x0 + x1 * x1 + x2 * x2;
 }
+
+/**
+ * Coefficients (a, b, c) of the axis forms of the hot maps (cay, τ_skew, dτ_skew, dτ⁻¹_skew), passed
+ * to `axisForm3Coef` in an array: a double argument (or return value) of a call V8 does not inline
+ * is boxed, 16 B per call in a stepping loop. For the same reason these maps compute |x|² inline
+ * rather than through {@link sq3}.
+ */
+const COEF = new Float64Array(3);
 
 // ---------------------------------------------------------------------------------------------
 // exp
@@ -62,9 +70,15 @@ export const so3Exp: Retraction = {
  */
 export function cay(out: Float64Array, x: ArrayLike<number>): Float64Array {
   check2('cay', 'out', out, 9, 'x', x, 3);
-  const n2 = sq3(x);
+  const x0 = x[0]!;
+  const x1 = x[1]!;
+  const x2 = x[2]!;
+  const n2 = x0 * x0 + x1 * x1 + x2 * x2;
   const k = 1 / (4 + n2);
-  return axisForm3(out, x, (4 - n2) * k, 4 * k, 2 * k);
+  COEF[0] = (4 - n2) * k;
+  COEF[1] = 4 * k;
+  COEF[2] = 2 * k;
+  return axisForm3Coef(out, x, COEF);
 }
 
 /**
@@ -155,16 +169,22 @@ export const so3Cayley: Retraction = {
 // ---------------------------------------------------------------------------------------------
 // The plate-ball "sine" map
 
+/** Result slot of {@link skewCos} (a double returned from a call V8 does not inline is boxed). */
+const SKEW_COS = new Float64Array(1);
+
 /**
- * c = cos θ = √(1 − |s|²) of the near-identity branch, checked to lie in the closed unit ball;
- * `open` also rejects |s| = 1.
+ * SKEW_COS[0] ← c = cos θ = √(1 − |s|²) of the near-identity branch, s checked to lie in the
+ * closed unit ball; `open` also rejects |s| = 1.
  */
-function skewCos(what: string, s: ArrayLike<number>, open: boolean): number {
-  const n2 = sq3(s);
+function skewCos(what: string, s: ArrayLike<number>, open: boolean): void {
+  const s0 = s[0]!;
+  const s1 = s[1]!;
+  const s2 = s[2]!;
+  const n2 = s0 * s0 + s1 * s1 + s2 * s2;
   if (!(n2 < 1 || (!open && n2 === 1))) {
     throw new DomainError(`${what}: |s|`, Math.sqrt(n2), open ? 'must be < 1' : 'must be ≤ 1');
   }
-  return Math.sqrt(1 - n2);
+  SKEW_COS[0] = Math.sqrt(1 - n2);
 }
 
 /**
@@ -181,8 +201,12 @@ function skewCos(what: string, s: ArrayLike<number>, open: boolean): number {
  */
 export function tauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array {
   check2('tauSkew', 'out', out, 9, 's', s, 3);
-  const c = skewCos('tauSkew', s, true);
-  return axisForm3(out, s, c, 1, 1 / (1 + c));
+  skewCos('tauSkew', s, true);
+  const c = SKEW_COS[0]!;
+  COEF[0] = c;
+  COEF[1] = 1;
+  COEF[2] = 1 / (1 + c);
+  return axisForm3Coef(out, s, COEF);
 }
 
 /**
@@ -221,8 +245,12 @@ export function tauSkewInv(out: Float64Array, g: ArrayLike<number>): Float64Arra
  */
 export function dtauSkewInv(out: Float64Array, s: ArrayLike<number>): Float64Array {
   check2('dtauSkewInv', 'out', out, 9, 's', s, 3);
-  const c = skewCos('dtauSkewInv', s, false);
-  return axisForm3(out, s, 0.5 * (1 + c), 0.5, -0.5 / (1 + c));
+  skewCos('dtauSkewInv', s, false);
+  const c = SKEW_COS[0]!;
+  COEF[0] = 0.5 * (1 + c);
+  COEF[1] = 0.5;
+  COEF[2] = -0.5 / (1 + c);
+  return axisForm3Coef(out, s, COEF);
 }
 
 /**
@@ -245,10 +273,14 @@ export function dtauSkewInv(out: Float64Array, s: ArrayLike<number>): Float64Arr
  */
 export function dtauSkew(out: Float64Array, s: ArrayLike<number>): Float64Array {
   check2('dtauSkew', 'out', out, 9, 's', s, 3);
-  const c = skewCos('dtauSkew', s, false);
+  skewCos('dtauSkew', s, false);
+  const c = SKEW_COS[0]!;
   if (c === 0) throw new SingularMatrixError('dtauSkew: (tr g I − gᵀ)/2 at θ = π/2', -1);
   const k = 1 / (1 + c);
-  return axisForm3(out, s, 1, -k, k / c);
+  COEF[0] = 1;
+  COEF[1] = -k;
+  COEF[2] = k / c;
+  return axisForm3Coef(out, s, COEF);
 }
 
 /** Scratch for the right-trivialized sine-map tangents (−s). */

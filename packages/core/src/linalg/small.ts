@@ -1340,7 +1340,8 @@ function scaleN(
 /**
  * out ← a·I + b·x̂ + c·xxᵀ (3×3 row-major), the form of every closed-form matrix of SO(3): Rodrigues'
  * rotation, the Jacobians, the Cayley map and their inverses. `x̂` is the so(3) hat of x
- * (`CONVENTIONS.md`).
+ * (`CONVENTIONS.md`). Hot loops use {@link axisForm3Coef}, which reads (a, b, c) from an array:
+ * doubles passed to a call V8 does not inline are boxed (16 B each).
  *
  * @example
  * ```ts
@@ -1354,20 +1355,54 @@ export function axisForm3(
   b: number,
   c: number,
 ): Float64Array {
-  const x0 = x[0]!;
-  const x1 = x[1]!;
-  const x2 = x[2]!;
+  const k = AXIS_COEF;
+  k[0] = a;
+  k[1] = b;
+  k[2] = c;
+  return axisForm3Coef(out, x, k, 0, 0, 0);
+}
+
+/** Coefficient slot of {@link axisForm3}. */
+const AXIS_COEF = new Float64Array(3);
+
+/**
+ * out[outOff..outOff+9) ← a·I + b·x̂ + c·xxᵀ (3×3 row-major) with x = x[xOff..xOff+3) and
+ * (a, b, c) = coef[coefOff..coefOff+3): {@link axisForm3} with its coefficients read from an
+ * array, so that a hot loop passes no double through the call (a double argument of a call V8
+ * does not inline is boxed, 16 B). Unchecked kernel (the offsets are the caller's); `out` may
+ * alias `x` or `coef` (both are read first). Evaluated as a + (c·x_i)·x_i on the diagonal, (c·x_i)·x_j ∓ b·x_k off it.
+ *
+ * @example
+ * ```ts
+ * const k = Float64Array.of(1, 0.5, 0.25); // I + x̂/2 + xxᵀ/4
+ * axisForm3Coef(new Float64Array(9), Float64Array.of(0, 0, 1), k); // [1,-0.5,0, 0.5,1,0, 0,0,1.25]
+ * ```
+ */
+export function axisForm3Coef(
+  out: Float64Array,
+  x: ArrayLike<number>,
+  coef: ArrayLike<number>,
+  outOff = 0,
+  xOff = 0,
+  coefOff = 0,
+): Float64Array {
+  const a = coef[coefOff]!;
+  const b = coef[coefOff + 1]!;
+  const c = coef[coefOff + 2]!;
+  const x0 = x[xOff]!;
+  const x1 = x[xOff + 1]!;
+  const x2 = x[xOff + 2]!;
   const cx0 = c * x0;
   const cx1 = c * x1;
   const cx2 = c * x2;
-  out[0] = a + cx0 * x0;
-  out[1] = cx0 * x1 - b * x2;
-  out[2] = cx0 * x2 + b * x1;
-  out[3] = cx1 * x0 + b * x2;
-  out[4] = a + cx1 * x1;
-  out[5] = cx1 * x2 - b * x0;
-  out[6] = cx2 * x0 - b * x1;
-  out[7] = cx2 * x1 + b * x0;
-  out[8] = a + cx2 * x2;
+  out[outOff] = a + cx0 * x0;
+  out[outOff + 1] = cx0 * x1 - b * x2;
+  out[outOff + 2] = cx0 * x2 + b * x1;
+  out[outOff + 3] = cx1 * x0 + b * x2;
+  out[outOff + 4] = a + cx1 * x1;
+  out[outOff + 5] = cx1 * x2 - b * x0;
+  out[outOff + 6] = cx2 * x0 - b * x1;
+  out[outOff + 7] = cx2 * x1 + b * x0;
+  out[outOff + 8] = a + cx2 * x2;
   return out;
 }

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SMALL_ANGLE, SO3_LOG_NEAR_PI } from '../../src/constants.js';
+import { DimensionError } from '../../src/errors.js';
 import { coAdjoint } from '../../src/lie/retractions.js';
-import { coAdjointSO3, hat3, SO3, vee3 } from '../../src/lie/so3.js';
+import { coAdjointSO3, hat3, rjacInvCoefficientsSO3, SO3, vee3 } from '../../src/lie/so3.js';
+import { axisForm3 } from '../../src/linalg/small.js';
 import { describeLieGroup, expmSeries } from '../../src/testing/index.js';
 import { rng } from '../support/random.js';
 
@@ -442,5 +444,97 @@ describe('coadjoint action on SO(3) (spec 003 §2): Ad*_g ν = gᵀν', () => {
     const nu = Float64Array.of(0.3, -1, 2);
     const expected = coAdjointSO3(new Float64Array(3), g, nu);
     expect(maxAbsDiff(coAdjointSO3(nu, g, nu), expected)).toBe(0);
+  });
+});
+
+describe('rjacInvCoefficientsSO3: the axis-form coefficients of J_r⁻¹ (the D7 helper)', () => {
+  // θ = 0, 1e-8, across SMALL_ANGLE, moderate, and up to π − 1e-6, in fixed random directions,
+  // plus 300 random τ with |τ| < π
+  const angles = [
+    0,
+    1e-8,
+    1e-6,
+    SMALL_ANGLE * (1 - 1e-12),
+    SMALL_ANGLE,
+    SMALL_ANGLE * (1 + 1e-12),
+    1e-3,
+    0.1,
+    0.5,
+    1,
+    2,
+    3,
+    Math.PI - 1e-3,
+    Math.PI - 1e-6,
+  ];
+  const cases: Float64Array[] = [];
+  for (const [k, t] of angles.entries()) cases.push(unitVec(100 + k).map((v) => v * t));
+  const rand = rng(2026);
+  for (let k = 0; k < 300; k++) {
+    const n = unitVec(1000 + k);
+    cases.push(n.map((v) => v * Math.PI * rand()));
+  }
+
+  it('axisForm3(τ, a, b, c) with its (a, b, c) is SO3.rjacInv(τ), and with (a, −b, c) SO3.ljacInv(τ), bit for bit', () => {
+    const k = new Float64Array(3);
+    for (const tau of cases) {
+      rjacInvCoefficientsSO3(k, tau);
+      expect(k[1]).toBe(0.5);
+      expect(Array.from(axisForm3(new Float64Array(9), tau, k[0]!, k[1]!, k[2]!))).toEqual(
+        Array.from(SO3.rjacInv(new Float64Array(9), tau)),
+      );
+      expect(Array.from(axisForm3(new Float64Array(9), tau, k[0]!, -k[1]!, k[2]!))).toEqual(
+        Array.from(SO3.ljacInv(new Float64Array(9), tau)),
+      );
+    }
+  });
+
+  it('a = (θ/2)cot(θ/2) to 2ε, c = (1 − a)/θ² (series 1/12 + θ²/720 + θ⁴/30240 near 0) to 2e-15 relative + 3e-16/θ²; J_r⁻¹·J_r = I to 1e-13', () => {
+    const k = new Float64Array(3);
+    for (const tau of cases) {
+      rjacInvCoefficientsSO3(k, tau);
+      const t = Math.hypot(tau[0]!, tau[1]!, tau[2]!);
+      // references independent of the helper: the closed forms in another arrangement
+      // (θ/2)/tan(θ/2) and, where they cancel (θ < 1e-2), their Maclaurin series to θ⁸
+      const t2 = t * t;
+      const aRef =
+        t < 1e-2 ? 1 - t2 / 12 - (t2 * t2) / 720 - (t2 * t2 * t2) / 30240 : t / 2 / Math.tan(t / 2);
+      const cRef =
+        t < 1e-2
+          ? 1 / 12 + t2 / 720 + (t2 * t2) / 30240 + (t2 * t2 * t2) / 1209600
+          : (1 - aRef) / t2;
+      // a ∈ (0, 1]: to 2ε absolute (near θ = π both forms lose relative accuracy as a → 0)
+      expect(Math.abs(k[0]! - aRef)).toBeLessThanOrEqual(4.5e-16);
+      // c's closed form (1 − a)/θ² cancels above SMALL_ANGLE: ≈ ε/θ² relative, harmless in
+      // J_r⁻¹ where c multiplies ττᵀ (|c·ττᵀ| error ≤ ε)
+      expect(Math.abs(k[2]! - cRef)).toBeLessThanOrEqual(
+        2e-15 * Math.abs(cRef) + (t > 0 ? 3e-16 / t2 : 0),
+      );
+      if (t === 0) {
+        expect(k[0]).toBe(1);
+        expect(k[2]).toBe(1 / 12);
+      }
+      if (t < Math.PI - 1e-3) {
+        const prod = mul(
+          axisForm3(new Float64Array(9), tau, k[0]!, k[1]!, k[2]!),
+          SO3.rjac(new Float64Array(9), tau),
+        );
+        expect(maxAbsDiff(prod, I3)).toBeLessThan(1e-13);
+      }
+    }
+  });
+
+  it('reads x[xOff..xOff+3), writes out[outOff..outOff+3) only (out may alias x), checks the lengths', () => {
+    const tau = Float64Array.of(0.3, -0.4, 1.2);
+    const ref = rjacInvCoefficientsSO3(new Float64Array(3), tau);
+    const buf = Float64Array.of(7, 0.3, -0.4, 1.2, 7, 7, 7, 7);
+    rjacInvCoefficientsSO3(buf, buf, 4, 1);
+    expect(Array.from(buf)).toEqual([7, 0.3, -0.4, 1.2, ref[0], ref[1], ref[2], 7]);
+    // in place over its own input
+    const same = Float64Array.of(0.3, -0.4, 1.2);
+    expect(Array.from(rjacInvCoefficientsSO3(same, same))).toEqual(Array.from(ref));
+    expect(() => rjacInvCoefficientsSO3(new Float64Array(2), tau)).toThrow(DimensionError);
+    expect(() => rjacInvCoefficientsSO3(new Float64Array(5), tau, 3)).toThrow(DimensionError);
+    expect(() => rjacInvCoefficientsSO3(new Float64Array(3), tau, 0, 1)).toThrow(DimensionError);
+    expect(() => rjacInvCoefficientsSO3(new Float64Array(3), tau, -1)).toThrow(DimensionError);
   });
 });

@@ -8,6 +8,8 @@ import {
   add4,
   addVec3,
   addVec4,
+  axisForm3,
+  axisForm3Coef,
   cross3,
   det3,
   det4,
@@ -44,7 +46,7 @@ import {
   transpose3,
   transpose4,
 } from '../../src/linalg/small.js';
-import { vec } from '../support/random.js';
+import { rng, vec } from '../support/random.js';
 
 /** Unit roundoff u = 2⁻⁵³. */
 const U = Number.EPSILON / 2;
@@ -615,5 +617,37 @@ describe('scalar kernels at offsets', () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe('axisForm3Coef: a·I + b·x̂ + c·xxᵀ with (a, b, c) read from an array', () => {
+  it('equals axisForm3 bit for bit, at offsets, in place over x or coef, and equals the definition', () => {
+    const rand = rng(77);
+    for (let k = 0; k < 200; k++) {
+      const x = Float64Array.of(rand() - 0.5, 2 * rand() - 1, 3 * rand() - 1.5);
+      const [a, b, c] = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+      const ref = axisForm3(new Float64Array(9), x, a, b, c);
+      // the definition: a·I + b·x̂ + c·xxᵀ, x̂ = [[0, −x₃, x₂], [x₃, 0, −x₁], [−x₂, x₁, 0]]
+      const hat = [0, -x[2]!, x[1]!, x[2]!, 0, -x[0]!, -x[1]!, x[0]!, 0];
+      for (let i = 0; i < 3; i++)
+        for (let j = 0; j < 3; j++) {
+          const def = (i === j ? a : 0) + b * hat[3 * i + j]! + c * x[i]! * x[j]!;
+          expect(Math.abs(ref[3 * i + j]! - def)).toBeLessThan(1e-15);
+        }
+      expect(Array.from(axisForm3Coef(new Float64Array(9), x, Float64Array.of(a, b, c)))).toEqual(
+        Array.from(ref),
+      );
+      // offsets: out at 2, x at 1, coef at 3 of one buffer each
+      const out = new Float64Array(12).fill(7);
+      const xs = Float64Array.of(9, x[0]!, x[1]!, x[2]!);
+      const ks = Float64Array.of(9, 9, 9, a, b, c);
+      axisForm3Coef(out, xs, ks, 2, 1, 3);
+      expect(Array.from(out)).toEqual([7, 7, ...Array.from(ref), 7]);
+      // in place: x and coef inside the output buffer (both are read before the first write)
+      const buf = new Float64Array(9);
+      buf.set(x, 0);
+      buf.set([a, b, c], 3);
+      expect(Array.from(axisForm3Coef(buf, buf, buf, 0, 0, 3))).toEqual(Array.from(ref));
+    }
   });
 });

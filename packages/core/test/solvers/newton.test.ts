@@ -544,3 +544,77 @@ describe('manifold Newton (retraction hook) and bordered unknowns', () => {
     }
   });
 });
+
+describe("NewtonSolver n ≥ 4 under conditionCheck 'pivot' (core's LU kernels, no DenseLU)", () => {
+  // F_i(x) = x_i³/3 + x_i + Σ_j A_ij x_j − b_i with a fixed well-conditioned A (n = 6)
+  const n = 6;
+  const A = Float64Array.from({ length: n * n }, (_, k) =>
+    Math.floor(k / n) === k % n ? 4 : 0.3 * Math.sin(1 + k),
+  );
+  const b = Float64Array.from({ length: n }, (_, i) => 1 + 0.5 * i);
+  const F: Fn = (out, x) => {
+    for (let i = 0; i < n; i++) {
+      let s = x[i]! ** 3 / 3 + x[i]! - b[i]!;
+      for (let j = 0; j < n; j++) s += A[i * n + j]! * x[j]!;
+      out[i] = s;
+    }
+  };
+  const J: Fn = (out, x) => {
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) out[i * n + j] = A[i * n + j]! + (i === j ? x[i]! ** 2 + 1 : 0);
+  };
+
+  it("takes the same steps as 'estimate' (DenseLU), bit for bit, with the same history", () => {
+    const x0 = new Array(n).fill(0);
+    const est = new NewtonSolver(n, { tol: 1e-14 });
+    const piv = new NewtonSolver(n, { tol: 1e-14, conditionCheck: 'pivot' });
+    const re = est.solve(F, J, x0);
+    const xe = Array.from(re.x);
+    const rp = piv.solve(F, J, x0);
+    expect(rp.converged).toBe(true);
+    expect(rp.iterations).toBe(re.iterations);
+    expect(rp.iterations).toBeGreaterThanOrEqual(3);
+    expect(Array.from(rp.x)).toEqual(xe);
+    expect(Array.from(piv.history.subarray(0, rp.iterations + 1))).toEqual(
+      Array.from(est.history.subarray(0, re.iterations + 1)),
+    );
+    expect(piv.lastCondition).toBeNaN();
+  });
+
+  it('reports a non-finite Jacobian entry as NonFiniteError (its index) and a zero pivot as singular, with J intact for onSingular', () => {
+    const Jnan: Fn = (out, x) => {
+      J(out, x);
+      out[2 * n + 3] = Number.POSITIVE_INFINITY;
+    };
+    try {
+      new NewtonSolver(n, { conditionCheck: 'pivot', what: 'test step' }).solve(
+        F,
+        Jnan,
+        [0, 0, 0, 0, 0, 0],
+      );
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(NonFiniteError);
+      expect((e as NonFiniteError).message).toMatch(/test step.*J\(x\)/);
+      expect((e as NonFiniteError).index).toBe(2 * n + 3);
+    }
+    // rows 0 and 1 equal: exactly singular; onSingular receives the Jacobian, not its LU factors
+    const Jsing: Fn = (out, x) => {
+      J(out, x);
+      for (let j = 0; j < n; j++) out[n + j] = out[j]!;
+    };
+    let seen: Float64Array | undefined;
+    const solver = new NewtonSolver(n, {
+      conditionCheck: 'pivot',
+      onSingular: (jac, _n, it) => {
+        seen = jac;
+        return new DomainError('custom', it, 'singular');
+      },
+    });
+    expect(() => solver.solve(F, Jsing, new Array(n).fill(0))).toThrow(/custom: singular/);
+    const expected = new Float64Array(n * n);
+    Jsing(expected, new Float64Array(n));
+    expect(Array.from(seen!)).toEqual(Array.from(expected));
+    expect(solver.lastCondition).toBe(Number.POSITIVE_INFINITY);
+  });
+});
