@@ -1476,19 +1476,52 @@ export class IpmCore {
     const barr = this.fTrial - this.barrier * lg + o.kappaD * this.barrier * sum;
     this.testBarr = barr;
     if (!(barr - barr === 0)) return false;
+    // The tests below are isFtype, armijoHolds, acceptableToCurrentIterate(false) and
+    // acceptableToFilter written out (same expressions, same order): TurboFan compiles this method
+    // during its first calls, from its loops, and did not inline those calls, which then ran
+    // unoptimized. IpmCore.le(l, r, b) is l − r ≤ 10ε|b|.
+    const eps10 = 10 * Number.EPSILON;
+    const refTheta = this.refTheta;
+    const refBarr = this.refBarr;
+    const alphaTest = this.alphaTest;
     let accept: boolean;
-    if (this.alphaTest > 0 && this.isFtype() && this.refTheta <= this.thetaMin) {
-      accept = this.armijoHolds();
+    let ftype = false;
+    if (alphaTest > 0) {
+      let g = this.refGradBarrTDelta;
+      if (refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
+        g = -Number.EPSILON;
+        this.refGradBarrTDelta = g;
+      }
+      ftype = g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * refTheta ** o.sTheta;
+    }
+    if (ftype && refTheta <= this.thetaMin) {
+      // Armijo [WB (20)]
+      accept =
+        barr - refBarr - o.etaPhi * alphaTest * this.refGradBarrTDelta <=
+        eps10 * Math.abs(refBarr);
     } else {
-      accept = this.acceptableToCurrentIterate(false);
+      // sufficient decrease [WB (18)] and obj_max_inc
+      accept = true;
+      if (barr > refBarr) {
+        const basval = Math.abs(refBarr) > 10 ? Math.log10(Math.abs(refBarr)) : 1;
+        if (Math.log10(barr - refBarr) > o.objMaxInc + basval) accept = false;
+      }
+      accept &&=
+        t - (1 - o.gammaTheta) * refTheta <= eps10 * Math.abs(refTheta) ||
+        barr - refBarr - -o.gammaPhi * refTheta <= eps10 * Math.abs(refBarr);
     }
     if (!accept) {
       this.lastRejectionByFilter = false;
       return false;
     }
-    if (!this.acceptableToFilter()) {
-      this.lastRejectionByFilter = true;
-      return false;
+    // the filter
+    const fTheta = this.filterTheta;
+    const fPhi = this.filterPhi;
+    for (let i = 0; i < this.filterCount; i++) {
+      if (!(t <= fTheta[i]! || barr <= fPhi[i]!)) {
+        this.lastRejectionByFilter = true;
+        return false;
+      }
     }
     if (o.maxFilterResets > 0 && this.filterResets < o.maxFilterResets) {
       if (this.lastRejectionByFilter) {
