@@ -1497,8 +1497,7 @@ export class IpmCore {
     if (ftype && refTheta <= this.thetaMin) {
       // Armijo [WB (20)]
       accept =
-        barr - refBarr - o.etaPhi * alphaTest * this.refGradBarrTDelta <=
-        eps10 * Math.abs(refBarr);
+        barr - refBarr - o.etaPhi * alphaTest * this.refGradBarrTDelta <= eps10 * Math.abs(refBarr);
     } else {
       // sufficient decrease [WB (18)] and obj_max_inc
       accept = true;
