@@ -47,6 +47,11 @@ const TOL = 1e-10;
  * it is installed the unoptimised code allocates a heap number per operation.
  */
 const WARM_SOLVES = 6;
+/**
+ * …and at least this many iterations in all: V8 tiers a function up by the work it has done, so a
+ * problem solved in 2–3 iterations (so3-steering) needs more solves than one taking 15.
+ */
+const WARM_ITERATIONS = 60;
 
 const I3 = G.axisAngleToRotation(0, 0, 0);
 
@@ -120,8 +125,8 @@ const PROBLEMS = {
 /**
  * Bytes allocated per iteration after the first (see the header), or NaN without --expose-gc:
  * the heap in use read by the solver's per-iteration callback during three solves (after
- * WARM_SOLVES warm-up solves that create the instance and the solver's buffers and let V8
- * optimise, and a forced GC before each). The callback reads the heap twice, back to back: the
+ * WARM_SOLVES warm-up solves, and WARM_ITERATIONS iterations, that create the instance and the
+ * solver's buffers and let V8 optimise, and a forced GC before each). The callback reads the heap twice, back to back: the
  * second reading less the first is what one reading allocates, measured where it runs (median
  * over the lines of the solve); the interval from a line's second reading to the next line's
  * first is one iteration of the solver plus one reading. Per solve, the intervals after the
@@ -146,7 +151,12 @@ function bytesPerIteration(solve, n) {
     return true;
   };
   const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
-  for (let i = 0; i < WARM_SOLVES; i++) solve(n, extra);
+  let lines = 0;
+  for (let i = 0; i < WARM_SOLVES || lines < WARM_ITERATIONS; i++) {
+    m = 0;
+    solve(n, extra);
+    lines += m;
+  }
   const d = [];
   const means = [];
   const readings = [];
