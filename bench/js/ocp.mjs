@@ -15,8 +15,14 @@
 // evaluations and the linear algebra (a separate `profile` run), and the bytes allocated per
 // iteration after the first (the heap in use sampled at every iteration of one solve from a
 // perturbed guess, after warm-up solves and a forced GC, median over 3 such solves;
-// bytesPerIteration below). Per id: the fitted log-log exponent of the
-// ms per iteration against n. And the cold cost in a fresh process at n = 200: importing the
+// bytesPerIteration below). The same timed solves also give the time of the iterations alone:
+// from the solver's line of iteration 0 (after the guess, the problem's set-up, the first
+// evaluation, scaling and multiplier initialization) to its last line (before the second-order
+// verdict and the optimality check), per iteration, wall and CPU (iterationMs, iterationCpuMs),
+// and the set-up before the first line and the work after the last (setupMs, postMs). Per id:
+// the fitted log-log exponents against n of the ms per iteration (whole solve / iterations, the
+// set-up included), of the iterations alone (set-up excluded) and of the whole solve. And the
+// cold cost in a fresh process at n = 200: importing the
 // package, tracing and compiling the problem, and the first (unoptimized-JIT) solve.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +47,11 @@ const TOL = 1e-10;
  * it is installed the unoptimised code allocates a heap number per operation.
  */
 const WARM_SOLVES = 6;
+/**
+ * …and at least this many iterations in all: V8 tiers a function up by the work it has done, so a
+ * problem solved in 2–3 iterations (so3-steering) needs more solves than one taking 15.
+ */
+const WARM_ITERATIONS = 60;
 
 const I3 = G.axisAngleToRotation(0, 0, 0);
 
@@ -113,46 +124,100 @@ const PROBLEMS = {
 
 /**
  * Bytes allocated per iteration after the first (see the header), or NaN without --expose-gc:
- * the heap in use sampled by the solver's per-iteration callback during three solves (after
- * WARM_SOLVES warm-up solves that create the instance and the solver's buffers and let V8
- * optimise, and a forced GC before each), the median of the differences between consecutive
- * samples after the first iteration, less what one sample itself allocates. The solve starts from a perturbed guess so that every problem takes several
+ * the heap in use read by the solver's per-iteration callback during three solves (after
+ * WARM_SOLVES warm-up solves, and WARM_ITERATIONS iterations, that create the instance and the
+ * solver's buffers and let V8 optimise, and a forced GC before each). The callback reads the heap twice, back to back: the
+ * second reading less the first is what one reading allocates, measured where it runs (median
+ * over the lines of the solve); the interval from a line's second reading to the next line's
+ * first is one iteration of the solver plus one reading. Per solve, the intervals after the
+ * first iteration less that cost; `bytes` is their median over the three solves, `mean` the
+ * median over the solves of their mean (spikes, such as V8 installing optimized code on the
+ * heap, included). The solve starts from a perturbed guess so that every problem takes several
  * iterations; run with a large young generation (--max-semi-space-size) so that no scavenge
- * falls inside the solve (one that does shows as a negative difference, which the median
- * ignores).
+ * falls inside the solve (a solve with a negative interval had one and is not counted).
  */
 function bytesPerIteration(solve, n) {
-  if (typeof globalThis.gc !== 'function') return { bytes: Number.NaN, samples: 0 };
-  const heap = new Float64Array(1024);
+  if (typeof globalThis.gc !== 'function')
+    return { bytes: Number.NaN, mean: Number.NaN, samples: 0 };
+  const first = new Float64Array(1024);
+  const second = new Float64Array(1024);
   let m = 0;
   const sample = () => {
-    if (m < heap.length) heap[m++] = process.memoryUsage().heapUsed;
+    if (m < first.length) {
+      first[m] = process.memoryUsage().heapUsed;
+      second[m] = process.memoryUsage().heapUsed;
+      m++;
+    }
     return true;
   };
   const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
-  for (let i = 0; i < WARM_SOLVES; i++) solve(n, extra);
-  globalThis.gc();
-  m = 0;
-  for (let i = 0; i < 32; i++) sample();
-  const calib = [];
-  for (let i = 1; i < m; i++) calib.push(heap[i] - heap[i - 1]);
-  const perSample = median(calib);
+  let lines = 0;
+  for (let i = 0; i < WARM_SOLVES || lines < WARM_ITERATIONS; i++) {
+    m = 0;
+    solve(n, extra);
+    lines += m;
+  }
   const d = [];
   const means = [];
+  const readings = [];
   for (let rep = 0; rep < 3; rep++) {
     globalThis.gc();
     m = 0;
     solve(n, extra);
-    for (let i = 2; i < m; i++) d.push(heap[i] - heap[i - 1] - perSample);
-    // everything from the first iteration's line to the last one's, per iteration: the heap
-    // difference between a shorter and a longer solve, spikes (V8 installing optimized code,
-    // which lives on the heap) included
-    if (m > 2) means.push((heap[m - 1] - heap[1]) / (m - 2) - perSample);
+    if (m < 3) continue;
+    const own = [];
+    for (let i = 0; i < m; i++) own.push(second[i] - first[i]);
+    const perReading = median(own);
+    readings.push(perReading);
+    const di = [];
+    for (let i = 1; i + 1 < m; i++) di.push(first[i + 1] - second[i] - perReading);
+    if (di.some((v) => v < 0)) continue; // a scavenge inside the solve
+    d.push(...di);
+    means.push(di.reduce((a, b) => a + b, 0) / di.length);
   }
   return {
     bytes: d.length ? median(d) : Number.NaN,
     mean: means.length ? median(means) : Number.NaN,
     samples: d.length,
+    perReading: readings.length ? median(readings) : Number.NaN,
+  };
+}
+
+/**
+ * A timed solve's split from its iteration lines (wall and CPU milliseconds): set-up before the
+ * line of iteration 0, the iterations from it to the last line, per iteration, and the rest.
+ */
+function lineTimer() {
+  const wall = new Float64Array(4096);
+  const cpu = new Float64Array(4096);
+  let m = 0;
+  const onIteration = () => {
+    if (m < wall.length) {
+      wall[m] = performance.now();
+      const c = process.cpuUsage();
+      cpu[m] = (c.user + c.system) / 1000;
+      m++;
+    }
+    return true;
+  };
+  return {
+    extra: { solver: { onIteration } },
+    start() {
+      m = 0;
+    },
+    /** The split of the solve that ran from (t0, c0) to (t1, c1) (ms). */
+    split(t0, c0, t1, c1) {
+      if (m === 0) return null;
+      const its = m - 1;
+      return {
+        setupMs: wall[0] - t0,
+        postMs: t1 - wall[m - 1],
+        iterationMs: its > 0 ? (wall[m - 1] - wall[0]) / its : Number.NaN,
+        iterationCpuMs: its > 0 ? (cpu[m - 1] - cpu[0]) / its : Number.NaN,
+        setupCpuMs: cpu[0] - c0,
+        postCpuMs: c1 - cpu[m - 1],
+      };
+    },
   };
 }
 
@@ -163,12 +228,20 @@ function study(id) {
   for (const n of SIZES) {
     note(`ocp: ${id} n = ${n}`);
     const cpu = [];
+    const splits = [];
+    const lines = lineTimer();
     const r = timeRuns(
       () => {
+        lines.start();
+        const t0 = performance.now();
         const c0 = process.cpuUsage();
-        const out = solve(n);
+        const out = solve(n, lines.extra);
         const c = process.cpuUsage(c0);
-        cpu.push((c.user + c.system) / 1000);
+        const t1 = performance.now();
+        const ms = (c.user + c.system) / 1000;
+        cpu.push(ms);
+        const c0ms = (c0.user + c0.system) / 1000;
+        splits.push(lines.split(t0, c0ms, t1, c0ms + ms));
         return out;
       },
       5,
@@ -176,6 +249,7 @@ function study(id) {
     );
     const s = r.last;
     const cpuMs = stats(cpu.slice(1)); // the first entry is the warm-up
+    const split = (k) => median(splits.slice(1).map((q) => q?.[k] ?? Number.NaN));
     const prof = solve(n, { solver: { profile: true } }).solution.timings;
     rows.push({
       id,
@@ -185,6 +259,13 @@ function study(id) {
       iterations: s.iterations,
       msPerIteration: r.t.median / Math.max(1, s.iterations),
       cpuMsPerIteration: cpuMs.median / Math.max(1, s.iterations),
+      // the iterations alone (from the line of iteration 0 to the last line), and the rest
+      iterationMs: split('iterationMs'),
+      iterationCpuMs: split('iterationCpuMs'),
+      setupMs: split('setupMs'),
+      postMs: split('postMs'),
+      setupCpuMs: split('setupCpuMs'),
+      postCpuMs: split('postCpuMs'),
       cost: s.cost,
       status: s.status,
       secondOrder: s.secondOrder ?? 'not-checked',
@@ -193,10 +274,11 @@ function study(id) {
       evaluationMs: prof.evaluationMs,
       linearAlgebraMs: prof.linearAlgebraMs,
       profiledMs: prof.totalMs,
-      ...(({ bytes, mean, samples }) => ({
+      ...(({ bytes, mean, samples, perReading }) => ({
         bytesPerIteration: bytes,
         bytesPerIterationMean: mean,
         bytesSamples: samples,
+        bytesPerHeapReading: perReading,
       }))(bytesPerIteration(solve, n)),
     });
   }
@@ -211,6 +293,23 @@ function study(id) {
     exponentPerIterationCpu: slope(
       rows.map((q) => q.n),
       rows.map((q) => q.cpuMsPerIteration),
+    ),
+    // the iterations alone, set-up excluded (wall and CPU), and the whole solve
+    exponentIteration: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.iterationMs),
+    ),
+    exponentIterationCpu: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.iterationCpuMs),
+    ),
+    exponentSolve: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.ms.median),
+    ),
+    exponentSolveCpu: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.cpuMs.median),
     ),
   };
 }

@@ -86,6 +86,14 @@ export type RestorationExitCheck = (core: IpmCore) => boolean;
 
 const S_MAX = 100;
 
+/** Modes of {@link IpmCore.computeErrors}. */
+const ERRORS_ONLY = 0;
+/** The errors, then the tests of the iteration (convergence, acceptable, diverging) and its line. */
+const ERRORS_ITERATE = 1;
+/** μ ← the next barrier parameter [WB (7)] first; nothing else when it does not change. */
+const ERRORS_DECREASE_BARRIER = 2;
+type ErrorsMode = typeof ERRORS_ONLY | typeof ERRORS_ITERATE | typeof ERRORS_DECREASE_BARRIER;
+
 /** The interior-point iteration state and algorithm for one problem (see the module comment). */
 export class IpmCore {
   readonly problem: StageOcp;
@@ -188,8 +196,10 @@ export class IpmCore {
   iterBase = 0;
   /** Iteration budget of this run (counting from iterBase). */
   iterLimit = 0;
-  /** Wall-clock deadline (performance.now() milliseconds). */
+  /** Wall-clock deadline (performance.now() milliseconds); set with {@link setDeadline}. */
   deadline = Number.POSITIVE_INFINITY;
+  /** Whether {@link deadline} is finite (a boolean, so that the per-iteration test reads no double). */
+  private hasDeadline = false;
   deltaW = 0;
   deltaC = 0;
   private deltaWLast = 0;
@@ -210,6 +220,21 @@ export class IpmCore {
   private acceptableCount = 0;
   private lastObjective = Number.NaN;
   private firstIteration = true;
+  /** Whether θ_max and θ_min of this run are set (by the first iteration). */
+  private thetaBoundsSet = false;
+  /** μ_min of the monotone barrier update [WB (7)], from the options (constant per core). */
+  private readonly muMin: number;
+  // Tests of the current point, computed at the end of computeErrors (see its comment)
+  /** {@link isConverged} at the last `computeErrors(ERRORS_ITERATE)`. */
+  private testConverged = false;
+  /** {@link isAcceptable} at the last `computeErrors(ERRORS_ITERATE)`. */
+  private testAcceptable = false;
+  /** {@link isDiverging} at the last `computeErrors(ERRORS_ITERATE)`. */
+  private testDiverging = false;
+  /** E_μ ≤ κ_ε·μ [WB (7)] at the last computeErrors. */
+  private barrierReached = false;
+  /** Whether the last `computeErrors(ERRORS_DECREASE_BARRIER)` changed μ. */
+  private barrierChanged = false;
   // error measures at the current point
   dualInf = 0;
   primalInf = 0;
@@ -392,6 +417,10 @@ export class IpmCore {
         hess: junkHess.subarray(0, (nwk + nyk) ** 2),
       });
     }
+    this.muMin = Math.max(
+      options.muTarget,
+      Math.min(options.tol, options.complInfTol) / (options.barrierTolFactor + 1),
+    );
     const cap = Math.min(options.maxIterations, 1_000_000) + 16;
     this.filterTheta = new Float64Array(cap);
     this.filterPhi = new Float64Array(cap);
@@ -494,18 +523,8 @@ export class IpmCore {
   private ftb = 0.5;
   private relStep = 0.5;
 
-  /** mTheta ← θ at the current (false) or trial (true) point. */
+  /** mTheta ← θ = ‖(c, g, h − s)‖₁ at the current (false) or trial (true) point. */
   thetaInto(trial: boolean): void {
-    this.mTheta = this.theta(trial);
-  }
-
-  /** mBarr ← φ_μ at the current or trial point. */
-  barrierInto(trial: boolean): void {
-    this.mBarr = this.barrierObjective(trial);
-  }
-
-  /** θ = ‖(c, g, h − s)‖₁ at the current (false) or trial (true) point. */
-  theta(trial: boolean): number {
     const c = trial ? this.cT : this.c;
     const g = trial ? this.gT : this.g;
     const h = trial ? this.hT : this.h;
@@ -514,11 +533,11 @@ export class IpmCore {
     for (let i = 0; i < c.length; i++) t += Math.abs(c[i]!);
     for (let i = 0; i < g.length; i++) t += Math.abs(g[i]!);
     for (let i = 0; i < h.length; i++) t += Math.abs(h[i]! - s[i]!);
-    return t;
+    this.mTheta = t;
   }
 
-  /** φ_μ = f − μ Σ ln s + κ_d μ Σ s at the current or trial point. */
-  barrierObjective(trial: boolean): number {
+  /** mBarr ← φ_μ = f − μ Σ ln s + κ_d μ Σ s at the current or trial point. */
+  barrierInto(trial: boolean): void {
     const s = trial ? this.sT : this.s;
     let lg = 0;
     let sum = 0;
@@ -527,7 +546,19 @@ export class IpmCore {
       sum += s[i]!;
     }
     const f = trial ? this.fTrial : this.fCur;
-    return f - this.barrier * lg + this.o.kappaD * this.barrier * sum;
+    this.mBarr = f - this.barrier * lg + this.o.kappaD * this.barrier * sum;
+  }
+
+  /** θ at the current (false) or trial (true) point (the per-iteration code uses thetaInto). */
+  theta(trial: boolean): number {
+    this.thetaInto(trial);
+    return this.mTheta;
+  }
+
+  /** φ_μ at the current or trial point (the per-iteration code uses barrierInto). */
+  barrierObjective(trial: boolean): number {
+    this.barrierInto(trial);
+    return this.mBarr;
   }
 
   /** ‖(c, g, h − s)‖∞ at the current point (scaled). */
@@ -587,9 +618,33 @@ export class IpmCore {
   /**
    * The optimality errors at the current point [WB (5)–(6)]: scaled dual infeasibility, primal
    * infeasibility, complementarity, E₀ and E_μ, and the unscaled measures of IPOPT's termination
-   * test (through the problem's scaling when it has one).
+   * test (through the problem's scaling when it has one); then whether E_μ ≤ κ_ε·μ.
+   *
+   * The once-per-iteration scalar work lives here, behind the per-stage loops, rather than in small
+   * methods of its own: a method that runs a few times per iteration stays in V8's unoptimized tiers
+   * for hundreds of solves, and there every double it reads or computes is a heap allocation,
+   * whereas this method is optimized within the first solve. `mode`:
+   * - ERRORS_ITERATE: also the tests of {@link run} (isConverged, isAcceptable, isDiverging,
+   *   as booleans), the objective of the acceptable test's next iteration, and the iteration line
+   *   ({@link info}, of the main phase);
+   * - ERRORS_DECREASE_BARRIER: first the monotone update μ ← max(μ_min, min(κ_μμ, μ^θ_μ)),
+   *   τ ← max(τ_min, 1 − μ) [WB (7)]; `barrierChanged` tells whether μ changed, and when it did
+   *   not, nothing else is done.
    */
-  computeErrors(): void {
+  computeErrors(mode: ErrorsMode = ERRORS_ONLY): void {
+    const o = this.o;
+    if (mode === ERRORS_DECREASE_BARRIER) {
+      const mu0 = this.barrier;
+      let next = Math.min(o.muLinearDecreaseFactor * mu0, mu0 ** o.muSuperlinearDecreasePower);
+      next = Math.max(next, this.muMin);
+      if (next === mu0) {
+        this.barrierChanged = false;
+        return;
+      }
+      this.barrierChanged = true;
+      this.barrier = next;
+      this.tau = Math.max(o.tauMin, 1 - next);
+    }
     this.computeGradLag();
     const { gradLag, y, z, s, lam, mu, nTotalH } = this;
     let du = 0;
@@ -643,19 +698,57 @@ export class IpmCore {
       this.unscaledPrimalInf = up;
       this.unscaledComplInf = uc;
     }
-  }
-
-  private isConverged(): boolean {
-    const o = this.o;
-    return (
+    this.barrierReached = this.errorBarrier <= o.barrierTolFactor * this.barrier;
+    if (mode !== ERRORS_ITERATE) return;
+    // isConverged and isAcceptable (IPOPT's tests), written out: see the method comment
+    this.testConverged =
       this.errorNlp <= o.tol &&
       this.unscaledDualInf <= o.dualInfTol &&
       this.unscaledPrimalInf <= o.constrViolTol &&
-      this.unscaledComplInf <= o.complInfTol
-    );
+      this.unscaledComplInf <= o.complInfTol;
+    let objOk = true;
+    if (o.acceptableObjChangeTol < 1e20 && !Number.isNaN(this.lastObjective)) {
+      objOk =
+        Math.abs(this.fCur - this.lastObjective) / Math.max(1, Math.abs(this.fCur)) <=
+        o.acceptableObjChangeTol;
+    }
+    this.testAcceptable =
+      o.acceptableIter !== 0 &&
+      this.errorNlp <= o.acceptableTol &&
+      this.unscaledDualInf <= o.acceptableDualInfTol &&
+      this.unscaledPrimalInf <= o.acceptableConstrViolTol &&
+      this.unscaledComplInf <= o.acceptableComplInfTol &&
+      objOk;
+    // the acceptable test of the next iteration compares with this objective
+    this.lastObjective = this.fCur;
+    // isDiverging
+    const t = o.divergingIteratesTol;
+    const { x, u } = this;
+    let div = false;
+    for (let i = 0; i < x.length && !div; i++) if (!(Math.abs(x[i]!) <= t)) div = true;
+    for (let i = 0; i < u.length && !div; i++) if (!(Math.abs(u[i]!) <= t)) div = true;
+    for (let i = 0; i < s.length && !div; i++) if (!(Math.abs(s[i]!) <= t)) div = true;
+    this.testDiverging = div;
+    // the iteration line (fillInfo; a restoration phase's reporter fills its own)
+    const info = this.info;
+    const first = this.iter === 0;
+    info.iteration = this.iterBase + this.iter;
+    info.restoration = false;
+    info.objective = sc0 === null ? this.fCur : this.fCur / sc0.objScale;
+    info.infPr = this.unscaledPrimalInf;
+    info.infDu = this.dualInf;
+    info.mu = this.barrier;
+    info.dNorm = first ? 0 : this.dNorm;
+    info.deltaW = first ? 0 : this.deltaW;
+    info.alphaDu = first ? 0 : this.alphaDu;
+    info.alphaPr = first ? 0 : this.alphaPr;
+    info.lsTrials = first ? 0 : this.lsTrials;
   }
 
-  /** IPOPT's "acceptable" test of the current point (without the iteration count). */
+  /**
+   * IPOPT's "acceptable" test of the current point (without the iteration count); the main loop
+   * uses the same test as computed by `computeErrors(ERRORS_ITERATE)`.
+   */
   isAcceptable(): boolean {
     const o = this.o;
     if (o.acceptableIter === 0) return false;
@@ -790,6 +883,12 @@ export class IpmCore {
     }
   }
 
+  /** Sets the wall-clock deadline of the runs (performance.now() milliseconds; +∞: none). */
+  setDeadline(ms: number): void {
+    this.deadline = ms;
+    this.hasDeadline = ms !== Number.POSITIVE_INFINITY;
+  }
+
   /** Resets the filter and line-search state for a new run. */
   resetForRun(mu0: number): void {
     this.barrier = mu0;
@@ -800,6 +899,7 @@ export class IpmCore {
     this.successiveFilterRejections = 0;
     this.thetaMax = -1;
     this.thetaMin = -1;
+    this.thetaBoundsSet = false;
     this.tinyStepLast = false;
     this.tinyStepFlag = false;
     this.acceptableCount = 0;
@@ -824,9 +924,12 @@ export class IpmCore {
   run(): CoreExit {
     const o = this.o;
     for (;;) {
-      this.computeErrors();
-      if (this.thetaMax < 0) {
-        const th = this.theta(false);
+      // the errors and the scalar tests of this iteration (booleans read below), in one call
+      this.computeErrors(ERRORS_ITERATE);
+      if (!this.thetaBoundsSet) {
+        this.thetaBoundsSet = true;
+        this.thetaInto(false);
+        const th = this.mTheta;
         this.thetaMax = (this.role === 'main' ? o.thetaMaxFact : 1e8) * Math.max(1, th);
         this.thetaMin = o.thetaMinFact * Math.max(1, th);
       }
@@ -838,26 +941,25 @@ export class IpmCore {
         this.message = 'stopped by the onIteration callback';
         return 'userStop';
       }
-      if (this.isConverged()) {
+      if (this.testConverged) {
         this.message = `optimal solution found (scaled optimality error ${this.errorNlp.toExponential(2)} ≤ tol)`;
         return 'converged';
       }
-      if (this.isAcceptable()) this.acceptableCount++;
+      if (this.testAcceptable) this.acceptableCount++;
       else this.acceptableCount = 0;
       if (o.acceptableIter > 0 && this.acceptableCount >= o.acceptableIter) {
         this.message = `solved to an acceptable level (${o.acceptableIter} consecutive iterations with optimality error ≤ ${o.acceptableTol})`;
         return 'acceptable';
       }
-      this.lastObjective = this.fCur;
       if (this.iter >= this.iterLimit) {
         this.message = `iteration limit reached (${this.iterBase + this.iter} iterations)`;
         return 'maxIterations';
       }
-      if (this.deadline !== Number.POSITIVE_INFINITY && performance.now() > this.deadline) {
+      if (this.hasDeadline && performance.now() > this.deadline) {
         this.message = 'wall-clock budget exhausted';
         return 'maxWallTime';
       }
-      if (this.isDiverging()) {
+      if (this.testDiverging) {
         this.message = `iterates diverging (‖x‖∞ > ${o.divergingIteratesTol})`;
         return 'diverging';
       }
@@ -889,40 +991,28 @@ export class IpmCore {
     }
   }
 
-  private isDiverging(): boolean {
-    const t = this.o.divergingIteratesTol;
-    const { x, u, s } = this;
-    for (let i = 0; i < x.length; i++) if (!(Math.abs(x[i]!) <= t)) return true;
-    for (let i = 0; i < u.length; i++) if (!(Math.abs(u[i]!) <= t)) return true;
-    for (let i = 0; i < s.length; i++) if (!(Math.abs(s[i]!) <= t)) return true;
-    return false;
-  }
-
-  /** Monotone Fiacco–McCormick update of μ and τ [WB (7), IPOPT MonotoneMuUpdate]. */
+  /**
+   * Monotone Fiacco–McCormick update of μ and τ [WB (7), IPOPT MonotoneMuUpdate]: while
+   * E_μ ≤ κ_ε·μ (or after tiny steps), μ ← max(μ_min, min(κ_μμ, μ^θ_μ)), τ ← max(τ_min, 1 − μ),
+   * and the errors at the new μ (all in `computeErrors(ERRORS_DECREASE_BARRIER)`). When μ is at
+   * μ_min it is left as is (τ then already is max(τ_min, 1 − μ)).
+   */
   private updateBarrier(): CoreExit | null {
-    const o = this.o;
     if (this.role === 'restoration' && this.firstIteration) return null;
-    const muMin = Math.max(o.muTarget, Math.min(o.tol, o.complInfTol) / (o.barrierTolFactor + 1));
     let tiny = this.tinyStepFlag;
     this.tinyStepFlag = false;
     let changedAny = false;
     for (let guard = 0; guard < 100; guard++) {
-      if (!(this.errorBarrier <= o.barrierTolFactor * this.barrier || tiny)) break;
-      const mu0 = this.barrier;
-      let next = Math.min(o.muLinearDecreaseFactor * mu0, mu0 ** o.muSuperlinearDecreasePower);
-      next = Math.max(next, muMin);
-      const changed = next !== mu0;
-      if (!changed && tiny) {
+      if (!(this.barrierReached || tiny)) break;
+      this.computeErrors(ERRORS_DECREASE_BARRIER);
+      if (!this.barrierChanged && tiny) {
         this.message =
           'search direction becomes too small (tiny steps at the smallest barrier parameter)';
         return 'stepTooSmall';
       }
       tiny = false;
-      this.barrier = next;
-      this.tau = Math.max(o.tauMin, 1 - next);
-      if (!changed) break;
+      if (!this.barrierChanged) break;
       changedAny = true;
-      this.computeErrors();
     }
     if (changedAny) this.resetFilter();
     return null;
@@ -1361,28 +1451,76 @@ export class IpmCore {
     this.filterCount = j + 1;
   }
 
-  /** [WB A-5.3/A-5.4] plus IPOPT's θ_max test and filter-reset heuristic. */
+  /**
+   * [WB A-5.3/A-5.4] plus IPOPT's θ_max test and filter-reset heuristic. θ and φ_μ of the trial
+   * point are computed here, as thetaInto(true) and barrierInto(true) do, rather than by calls:
+   * with these loops in its body this method is optimized within the first solve, and its scalar
+   * tests (and the small methods it calls, inlined) with it; called a few times per iteration
+   * without them, it would stay unoptimized, allocating every double it touches.
+   */
   private checkAcceptability(): boolean {
     const o = this.o;
-    this.thetaInto(true);
-    this.testTheta = this.mTheta;
-    if (this.thetaMax > 0 && this.testTheta > this.thetaMax) return false;
-    this.barrierInto(true);
-    this.testBarr = this.mBarr;
-    if (!(this.testBarr - this.testBarr === 0)) return false;
+    const { cT, gT, hT, sT } = this;
+    let t = 0;
+    for (let i = 0; i < cT.length; i++) t += Math.abs(cT[i]!);
+    for (let i = 0; i < gT.length; i++) t += Math.abs(gT[i]!);
+    for (let i = 0; i < hT.length; i++) t += Math.abs(hT[i]! - sT[i]!);
+    this.testTheta = t;
+    if (this.thetaMax > 0 && t > this.thetaMax) return false;
+    let lg = 0;
+    let sum = 0;
+    for (let i = 0; i < sT.length; i++) {
+      lg += Math.log(sT[i]!);
+      sum += sT[i]!;
+    }
+    const barr = this.fTrial - this.barrier * lg + o.kappaD * this.barrier * sum;
+    this.testBarr = barr;
+    if (!(barr - barr === 0)) return false;
+    // The tests below are isFtype, armijoHolds, acceptableToCurrentIterate(false) and
+    // acceptableToFilter written out (same expressions, same order): TurboFan compiles this method
+    // during its first calls, from its loops, and did not inline those calls, which then ran
+    // unoptimized. IpmCore.le(l, r, b) is l − r ≤ 10ε|b|.
+    const eps10 = 10 * Number.EPSILON;
+    const refTheta = this.refTheta;
+    const refBarr = this.refBarr;
+    const alphaTest = this.alphaTest;
     let accept: boolean;
-    if (this.alphaTest > 0 && this.isFtype() && this.refTheta <= this.thetaMin) {
-      accept = this.armijoHolds();
+    let ftype = false;
+    if (alphaTest > 0) {
+      let g = this.refGradBarrTDelta;
+      if (refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
+        g = -Number.EPSILON;
+        this.refGradBarrTDelta = g;
+      }
+      ftype = g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * refTheta ** o.sTheta;
+    }
+    if (ftype && refTheta <= this.thetaMin) {
+      // Armijo [WB (20)]
+      accept =
+        barr - refBarr - o.etaPhi * alphaTest * this.refGradBarrTDelta <= eps10 * Math.abs(refBarr);
     } else {
-      accept = this.acceptableToCurrentIterate(false);
+      // sufficient decrease [WB (18)] and obj_max_inc
+      accept = true;
+      if (barr > refBarr) {
+        const basval = Math.abs(refBarr) > 10 ? Math.log10(Math.abs(refBarr)) : 1;
+        if (Math.log10(barr - refBarr) > o.objMaxInc + basval) accept = false;
+      }
+      accept &&=
+        t - (1 - o.gammaTheta) * refTheta <= eps10 * Math.abs(refTheta) ||
+        barr - refBarr - -o.gammaPhi * refTheta <= eps10 * Math.abs(refBarr);
     }
     if (!accept) {
       this.lastRejectionByFilter = false;
       return false;
     }
-    if (!this.acceptableToFilter()) {
-      this.lastRejectionByFilter = true;
-      return false;
+    // the filter
+    const fTheta = this.filterTheta;
+    const fPhi = this.filterPhi;
+    for (let i = 0; i < this.filterCount; i++) {
+      if (!(t <= fTheta[i]! || barr <= fPhi[i]!)) {
+        this.lastRejectionByFilter = true;
+        return false;
+      }
     }
     if (o.maxFilterResets > 0 && this.filterResets < o.maxFilterResets) {
       if (this.lastRejectionByFilter) {
@@ -1399,7 +1537,10 @@ export class IpmCore {
     return true;
   }
 
-  /** max over the primal unknowns of |dᵢ|/(1 + |wᵢ|) (states: relative to their storage's ∞-norm). */
+  /**
+   * relStep ← max over the primal unknowns of |dᵢ|/(1 + |wᵢ|) (states: relative to their storage's
+   * ∞-norm), and relStepTiny ← the first test of {@link detectTinyStep}, relStep ≤ tiny_step_tol.
+   */
   private relativeStepSize(dw: Float64Array, ds: Float64Array): void {
     const { kkt, s } = this;
     let m = 0;
@@ -1418,12 +1559,16 @@ export class IpmCore {
     for (let i = 0; i < this.nTotalH; i++)
       m = Math.max(m, Math.abs(ds[i]!) / (1 + Math.abs(s[i]!)));
     this.relStep = m;
+    const tol = this.o.tinyStepTol;
+    this.relStepTiny = !(tol === 0 || m > tol);
   }
+
+  /** Whether relStep ≤ tiny_step_tol (set by relativeStepSize). */
+  private relStepTiny = false;
 
   /** IPOPT's DetectTinyStep: every |dᵢ| ≤ tol·(1 + |wᵢ|) and the violation is small. */
   private detectTinyStep(): boolean {
-    const tol = this.o.tinyStepTol;
-    if (tol === 0 || this.relStep > tol) return false;
+    if (!this.relStepTiny) return false;
     this.thetaInto(false);
     return this.mTheta <= 1e-4;
   }

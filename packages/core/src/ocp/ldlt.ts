@@ -118,7 +118,29 @@ export function bunchKaufmanFactorInPlace(
       }
     }
     const kk = k + size - 1;
-    if (kp !== kk) symmetricSwap(a, n, off, k, kk, kp, perm, permOff);
+    if (kp !== kk) {
+      // symmetric swap of positions kk and kp (both ≥ k): rows kk, kp in full (their columns below
+      // k are the L entries computed so far, which move with the rows), then columns kk, kp of the
+      // rows ≥ k (the trailing matrix; rows above k keep only L and D below their diagonal).
+      // Written out here rather than as a function: pivoting is rare, so a separate function
+      // would stay unoptimized (allocating a number per element moved) long after this one is not
+      const rp = off + kk * n;
+      const rq = off + kp * n;
+      for (let j = 0; j < n; j++) {
+        const t = a[rp + j]!;
+        a[rp + j] = a[rq + j]!;
+        a[rq + j] = t;
+      }
+      for (let i = k; i < n; i++) {
+        const ri = off + i * n;
+        const t = a[ri + kk]!;
+        a[ri + kk] = a[ri + kp]!;
+        a[ri + kp] = t;
+      }
+      const t = perm[permOff + kk]!;
+      perm[permOff + kk] = perm[permOff + kp]!;
+      perm[permOff + kp] = t;
+    }
     if (size === 1) {
       const d = a[rk + k]!;
       blocks[permOff + k] = 1;
@@ -205,39 +227,6 @@ export function bunchKaufmanFactorInPlace(
     }
   }
   return zeros;
-}
-
-/**
- * Swaps positions p and q (both ≥ k) of the symmetric matrix: rows p, q in full (their columns
- * below k are the L entries computed so far, which move with the rows), then columns p, q of the
- * rows ≥ k (the trailing matrix; rows above k keep only L and D below their diagonal).
- */
-function symmetricSwap(
-  a: Float64Array,
-  n: number,
-  off: number,
-  k: number,
-  p: number,
-  q: number,
-  perm: Int32Array,
-  permOff: number,
-): void {
-  const rp = off + p * n;
-  const rq = off + q * n;
-  for (let j = 0; j < n; j++) {
-    const t = a[rp + j]!;
-    a[rp + j] = a[rq + j]!;
-    a[rq + j] = t;
-  }
-  for (let i = k; i < n; i++) {
-    const ri = off + i * n;
-    const t = a[ri + p]!;
-    a[ri + p] = a[ri + q]!;
-    a[ri + q] = t;
-  }
-  const t = perm[permOff + p]!;
-  perm[permOff + p] = perm[permOff + q]!;
-  perm[permOff + q] = t;
 }
 
 /**

@@ -354,7 +354,7 @@ export class RestorationPhase implements RestorationHandler {
     core.resetForRun(muR);
     core.iterBase = main.iterBase + main.iter;
     core.iterLimit = main.iterLimit - main.iter;
-    core.deadline = main.deadline;
+    core.setDeadline(main.deadline);
     core.reporter = this.reporter;
     let exit: CoreExit;
     if (!core.evaluate(2, false)) {

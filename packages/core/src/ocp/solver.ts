@@ -279,18 +279,14 @@ export class OcpSolver {
   private report(c: IpmCore, restoration: boolean): boolean {
     const o = this.options;
     if (o.onIteration === undefined && !o.history) return true;
-    const sf = this.scaled.objScale;
-    let objective: number;
+    // the main phase's line was filled by the core's computeErrors (no double is read here)
+    let info = c.info;
     if (restoration) {
+      const sf = this.scaled.objScale;
       const R = this.restorationPhase!.problem;
       let f = 0;
       for (let k = 0; k < R.innerCost.length; k++) f += R.innerCost[k]!;
-      objective = f / sf;
-    } else {
-      objective = c.fCur / sf;
-    }
-    const info = c.fillInfo(restoration, objective);
-    if (restoration) {
+      info = c.fillInfo(true, f / sf);
       info.infPr = this.restorationPhase!.originalInfPr(
         this.scaled.cScale,
         this.scaled.gScale,
@@ -319,9 +315,9 @@ export class OcpSolver {
     }
     core.iterBase = 0;
     core.iterLimit = o.maxIterations;
-    core.deadline = Number.isFinite(o.maxWallTime)
-      ? t0 + 1000 * o.maxWallTime
-      : Number.POSITIVE_INFINITY;
+    core.setDeadline(
+      Number.isFinite(o.maxWallTime) ? t0 + 1000 * o.maxWallTime : Number.POSITIVE_INFINITY,
+    );
     for (let i = 0; i < core.x.length; i++) core.x[i] = guess.x[i]!;
     for (let i = 0; i < core.u.length; i++) core.u[i] = guess.u[i]!;
     const restorationsBefore = this.restorationPhase?.calls ?? 0;

@@ -749,6 +749,38 @@ describe('warm start, options and inputs', () => {
     expect(Array.from(b.x)).toEqual(Array.from(a.x));
   });
 
+  it('the per-iteration scratch is allocated once: a second solve reuses every buffer and line object', () => {
+    // the interior-point core's and the KKT system's typed arrays (iterates, steps, right-hand
+    // sides, Jacobians, Hessian, factors, filter) are created by the constructor and kept; a
+    // solve with inequalities, the filter and inertia corrections must not replace any of them
+    const N = 40;
+    const lines: unknown[] = [];
+    const solver = new OcpSolver(doubleIntegratorBangBang(N), {
+      tol: 1e-10,
+      onIteration: (info) => lines.push(info),
+    });
+    const guess = { x: new Float64Array(2 * (N + 1)), u: new Float64Array(N) };
+    const core = (solver as unknown as { core: Record<string, unknown> }).core;
+    const kkt = core.kkt as Record<string, unknown>;
+    const buffers = (o: Record<string, unknown>, prefix: string) =>
+      Object.entries(o)
+        .filter(([, v]) => ArrayBuffer.isView(v))
+        .map(([k, v]) => [`${prefix}.${k}`, v] as [string, ArrayBufferView]);
+    const a = solver.solve(guess);
+    const before = [...buffers(core, 'core'), ...buffers(kkt, 'kkt')];
+    expect(before.length).toBeGreaterThan(60);
+    const b = solver.solve(guess);
+    const after = new Map([...buffers(core, 'core'), ...buffers(kkt, 'kkt')]);
+    for (const [name, buf] of before) expect(after.get(name), name).toBe(buf);
+    expect(after.size).toBe(before.length);
+    // one reused line object for every iteration of both solves
+    expect(lines).toHaveLength(a.iterations + b.iterations + 2);
+    expect(new Set(lines).size).toBe(1);
+    // and the same iterates
+    expect(b.iterations).toBe(a.iterations);
+    expect(Array.from(b.u)).toEqual(Array.from(a.u));
+  });
+
   it('the history option keeps one line per iteration, as onIteration sees them', () => {
     const res = new OcpSolver(hs071(), { history: true }).solve({ x: [1, 5], u: [5, 1] });
     expect(res.history).toHaveLength(res.iterations + 1);
