@@ -10,7 +10,7 @@ import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SEN_RANDOM_MAX_ANGLE } from '../co
 import { DomainError } from '../errors.js';
 import { Expm, Logm, Phi1m } from '../linalg/expm.js';
 import { DenseLU } from '../linalg/lu.js';
-import { svd } from '../linalg/mlmatrix.js';
+import { svd } from '../linalg/spectral.js';
 import {
   allFinite,
   checkJac,
