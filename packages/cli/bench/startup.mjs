@@ -2,7 +2,9 @@
 // accounting of the finished child, read by wait4) and the wall time of whole processes, from exec
 // to exit, for `--version`, a 10-step built-in run and a model file against the equivalent
 // built-in at 10 and 10⁶ steps. Run after a build: `node packages/cli/bench/startup.mjs`
-// (`--quick`: fewer runs; `--runs=N`; `--json`: the `@@RESULT` line with the markdown section).
+// (`--quick`: fewer runs; `--runs=N`; `--json`: the `@@RESULT` line with the markdown section;
+// `--vs=DIR`: the same commands also from the built checkout DIR (e.g. main), alternating, with the
+// paired CPU ratio of this checkout against it; `--bare-only`: only the first table).
 //
 // Commands of one comparison alternate (A B A B …), so a change of the machine's load weighs on
 // both alike; each row reports the median and the min–max of its runs, and each ratio is the
@@ -22,6 +24,10 @@ const RUNS = runsFlag ? Number(runsFlag.slice(7)) : QUICK ? 10 : 20;
 /** Runs of the 10⁶-step rows (each takes a second or more). */
 const BIG_RUNS = Math.min(RUNS, Math.max(5, RUNS >> 1));
 const bin = fileURLToPath(new URL('../bin/geomech.js', import.meta.url));
+const vsFlag = process.argv.find((a) => a.startsWith('--vs='));
+/** The `geomech` launcher of the checkout compared against (`--vs=DIR`), or null. */
+const vsBin = vsFlag ? join(vsFlag.slice(5), 'packages', 'cli', 'bin', 'geomech.js') : null;
+const BARE_ONLY = process.argv.includes('--bare-only');
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const note = (s) => process.stderr.write(`${s}\n`);
 
@@ -53,6 +59,8 @@ function once(cmd) {
 }
 /** `geomech ARGS` as a command line. */
 const geomech = (...args) => [process.execPath, bin, ...args];
+/** The same from the checkout of `--vs`. */
+const geomechVs = (...args) => [process.execPath, vsBin, ...args];
 
 const median = (xs) => {
   const v = [...xs].sort((a, b) => a - b);
@@ -83,28 +91,49 @@ const pairedRatio = (a, b) => median(a.cpuSamples.map((x, k) => x / b.cpuSamples
 
 const load0 = os.loadavg();
 note('start-up: node alone, --version, 10-step built-in runs');
+/** The start-up commands: one built-in per library, an OCP solve and a model file, 10 steps. */
+const BARE = [
+  ['`geomech --version`', ['--version']],
+  ['`geomech list`', ['list']],
+  ['`geomech simulate pendulum --steps 10` (dirac)', ['simulate', 'pendulum', '--steps', '10']],
+  [
+    '`geomech simulate rolling-disk --steps 10` (dirac)',
+    ['simulate', 'rolling-disk', '--steps', '10'],
+  ],
+  [
+    '`geomech simulate damped-oscillator --steps 10` (contact)',
+    ['simulate', 'damped-oscillator', '--steps', '10'],
+  ],
+  [
+    '`geomech simulate rigid-body --steps 10` (groupoid)',
+    ['simulate', 'rigid-body', '--steps', '10'],
+  ],
+  ['`geomech solve so3-steering --n 10` (core OCP)', ['solve', 'so3-steering', '--n', '10']],
+  [
+    '`geomech simulate --model examples/pendulum.json --steps 10`',
+    ['simulate', '--model', join(examples, 'pendulum.json'), '--steps', '10'],
+  ],
+];
 const bare = compare([
   { name: '`node -e 0` (the floor: Node.js itself)', cmd: [process.execPath, '-e', '0'] },
-  { name: '`geomech --version`', cmd: geomech('--version') },
-  {
-    name: '`geomech simulate pendulum --steps 10`',
-    cmd: geomech('simulate', 'pendulum', '--steps', '10'),
-  },
-  {
-    name: '`geomech simulate damped-oscillator --steps 10`',
-    cmd: geomech('simulate', 'damped-oscillator', '--steps', '10'),
-  },
-  {
-    name: '`geomech simulate rigid-body --steps 10`',
-    cmd: geomech('simulate', 'rigid-body', '--steps', '10'),
-  },
+  ...BARE.flatMap(([name, args]) => [
+    { name, cmd: geomech(...args) },
+    ...(vsBin === null ? [] : [{ name: `${name}, --vs`, cmd: geomechVs(...args), vs: true }]),
+  ]),
 ]);
+/** Rows of the first table: this checkout's run and, with --vs, the other's and the ratio. */
+const bareRows = bare
+  .filter((r) => !r.vs)
+  .map((r) => {
+    const other = bare.find((o) => o.vs && o.name === `${r.name}, --vs`);
+    return other === undefined ? { r } : { r, other, ratio: pairedRatio(r, other) };
+  });
 
 note('start-up: model files against the built-ins');
 const model = join(examples, 'pendulum.json');
 const oscillator = join(examples, 'damped-oscillator.json');
 const pairs = [];
-for (const steps of [10, 1_000_000]) {
+for (const steps of BARE_ONLY ? [] : [10, 1_000_000]) {
   const every = String(Math.max(1, steps / 10));
   const common = ['--h', '0.01', '--steps', String(steps), '--every', every, '--quiet'];
   const [file, builtin] = compare(
@@ -146,9 +175,21 @@ const markdown = [
   '',
   `Measured by \`node packages/cli/bench/startup.mjs\`${QUICK ? ' --quick' : ''}: whole processes from exec to exit, CPU = user + system of the child (wait4), median (min–max) of ${RUNS} runs (${BIG_RUNS} for the 10⁶-step rows) after a warm-up run, the commands of one table alternating. Load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at the end; Node ${process.version}.`,
   '',
-  '| command | CPU ms | wall ms |',
-  '|---|---:|---:|',
-  ...bare.map((r) => `| ${r.name} | ${cell(r.cpu)} | ${cell(r.wall)} |`),
+  ...(vsBin === null
+    ? [
+        '| command | CPU ms | wall ms |',
+        '|---|---:|---:|',
+        ...bareRows.map(({ r }) => `| ${r.name} | ${cell(r.cpu)} | ${cell(r.wall)} |`),
+      ]
+    : [
+        `| command | CPU ms, this checkout | CPU ms, ${vsFlag.slice(5)} | CPU ratio (paired median) |`,
+        '|---|---:|---:|---:|',
+        ...bareRows.map(({ r, other, ratio }) =>
+          other === undefined
+            ? `| ${r.name} | ${cell(r.cpu)} | | |`
+            : `| ${r.name} | ${cell(r.cpu)} | ${cell(other.cpu)} | ${ratio.toFixed(2)} |`,
+        ),
+      ]),
   '',
   '| model file against the equivalent built-in (h = 0.01, `--every` steps/10, `--quiet`) | CPU ms | wall ms | CPU ratio file / built-in (paired median) | target |',
   '|---|---:|---:|---:|---:|',
@@ -163,6 +204,7 @@ const result = {
   runs: RUNS,
   load: [load0, load1],
   bare: bare.map(strip),
+  vs: vsFlag ? vsFlag.slice(5) : null,
   pairs: pairs.map((p) => ({
     steps: p.steps,
     ratio: p.ratio,

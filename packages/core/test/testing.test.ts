@@ -41,8 +41,8 @@ describe('@geomech/core/testing', () => {
       types: './dist/testing/index.d.ts',
       import: './dist/testing/index.js',
     });
-    expect(pkg.dependencies.vitest).toBeUndefined();
-    expect(pkg.dependencies['fast-check']).toBeUndefined();
+    expect(pkg.dependencies?.vitest).toBeUndefined();
+    expect(pkg.dependencies?.['fast-check']).toBeUndefined();
     expect(pkg.peerDependenciesMeta.vitest.optional).toBe(true);
     expect(pkg.peerDependenciesMeta['fast-check'].optional).toBe(true);
   });

@@ -90,7 +90,7 @@ export default defineConfig({
     // the examples run in a module Web Worker that loads the packages on demand
     worker: { format: 'es' },
     // pre-bundled for `vitepress dev`, so the first Run does not trigger a dependency re-optimization
-    optimizeDeps: { include: ['chart.js', 'vue', '@geomech/core > ml-matrix'] },
+    optimizeDeps: { include: ['chart.js', 'vue'] },
     build: { chunkSizeWarningLimit: 2000 },
   },
   themeConfig: {

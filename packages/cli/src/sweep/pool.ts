@@ -21,12 +21,20 @@ import { Worker } from 'node:worker_threads';
 import type { Row } from './table.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker.js';
 
-/** The compiled worker module (from the sources under vitest, the built one in dist/). */
+/**
+ * The worker module: the bundled one that `pnpm build` writes to dist/worker.js (one file and a
+ * few chunks shared with the program, instead of ~150 modules each worker would load again), else
+ * tsc's dist/sweep/worker.js. From the bundle (a chunk in dist/), from tsc's dist/sweep/pool.js
+ * and from the sources under vitest alike.
+ */
 function workerPath(): string {
   const here = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(here)) return here;
-  const built = here.replace(/([\\/])src([\\/]sweep[\\/]worker\.js)$/, '$1dist$2');
-  if (existsSync(built)) return built;
+  const candidates = [
+    here.replace(/([\\/])(?:src|dist)[\\/]sweep[\\/]worker\.js$/, '$1dist$1worker.js'),
+    here,
+    here.replace(/([\\/])src([\\/]sweep[\\/]worker\.js)$/, '$1dist$2'),
+  ];
+  for (const path of candidates) if (existsSync(path)) return path;
   throw new Error(`sweep worker not found at ${here} (run \`pnpm build\`)`);
 }
 

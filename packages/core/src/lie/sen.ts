@@ -10,7 +10,7 @@ import { GROUP_VALIDITY_TOL, LOG_ELEMENT_TOL, SEN_RANDOM_MAX_ANGLE } from '../co
 import { DomainError } from '../errors.js';
 import { Expm, Logm, Phi1m } from '../linalg/expm.js';
 import { DenseLU } from '../linalg/lu.js';
-import { svd } from '../linalg/mlmatrix.js';
+import { svd } from '../linalg/spectral.js';
 import {
   allFinite,
   checkJac,
@@ -584,7 +584,7 @@ export class SEnGroup implements LieGroup {
    * out ← X with its rotation block replaced by the nearest rotation in the Frobenius norm, the
    * translation kept and the last row reset. Newton–Schulz to the polar factor when
    * ‖RᵀR − I‖_F < `ROTATION_NEWTON_SCHULZ_RADIUS` and det R > 0 (allocation-free), otherwise the
-   * SVD R = UΣVᵀ ↦ U·diag(1, …, 1, det(UVᵀ))·Vᵀ (ml-matrix, allocates: a cold path). `out` may
+   * SVD R = UΣVᵀ ↦ U·diag(1, …, 1, det(UVᵀ))·Vᵀ (core's Jacobi SVD, allocates: a cold path). `out` may
    * alias `X`.
    *
    * @throws DomainError when an entry is not finite.

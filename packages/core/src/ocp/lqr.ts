@@ -60,13 +60,13 @@
  * with the threshold {@link LQR_RANK_RTOL} relative to the largest entry of the level's rows.
  *
  * Everything here is a cold path (once per solution): the matrices are allocated per stage and the
- * rank decisions use core's SVD (`linalg/mlmatrix.ts`).
+ * rank decisions use core's SVD (`linalg/spectral.ts`).
  *
  * @module
  */
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
 import { DenseLU } from '../linalg/lu.js';
-import { columnSpace, nullSpace, pseudoInverse } from '../linalg/mlmatrix.js';
+import { columnSpace, nullSpace, pseudoInverse } from '../linalg/spectral.js';
 import { newStageEval, type StageOcp } from './problem.js';
 
 /**

@@ -10,7 +10,7 @@ import { SEn } from '../../src/lie/sen.js';
 import { SO2 } from '../../src/lie/so2.js';
 import { SO3 } from '../../src/lie/so3.js';
 import { SO3Quat } from '../../src/lie/so3quat.js';
-import { svd } from '../../src/linalg/mlmatrix.js';
+import { svd } from '../../src/linalg/spectral.js';
 import { maxAbsDiff, rng } from '../../src/testing/index.js';
 
 const I3 = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DenseLU } from '../../src/linalg/lu.js';
-import { symmetricEigen } from '../../src/linalg/mlmatrix.js';
+import { symmetricEigen } from '../../src/linalg/spectral.js';
 import {
   bunchKaufmanFactorInPlace,
   bunchKaufmanSolveInPlace,

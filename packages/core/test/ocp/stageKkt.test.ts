@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DimensionError } from '../../src/errors.js';
 import { DenseLU } from '../../src/linalg/lu.js';
-import { symmetricEigen } from '../../src/linalg/mlmatrix.js';
+import { symmetricEigen } from '../../src/linalg/spectral.js';
 import { StageKktSystem } from '../../src/ocp/stageKkt.js';
 import { rng } from '../support/random.js';
 import { assembleDense, compactRowOffsets, randomDims, randomKkt } from './kktSupport.js';

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { DimensionError, DomainError, NonFiniteError } from '../../src/errors.js';
 import {
@@ -20,7 +21,7 @@ import {
   singularValues,
   svd,
   symmetricEigen,
-} from '../../src/linalg/mlmatrix.js';
+} from '../../src/linalg/spectral.js';
 import { uniformArray } from '../support/random.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -520,5 +521,171 @@ describe('asymmetry', () => {
     expect(asymmetry(new Float64Array(4), 2)).toBe(0);
     // the largest defect wins, over the largest entry
     expect(asymmetry(Float64Array.of(4, 1, 0, 1.5, 1, 0, 0.25, 0, 1), 3)).toBeCloseTo(0.5 / 4, 15);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// core's own kernels against ml-matrix (the JAMA ports core used before them)
+
+/** An m×n ml-matrix `Matrix` of the row-major `a`. */
+function ml(a: ArrayLike<number>, m: number, n: number): Matrix {
+  const M = new Matrix(m, n);
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) M.set(i, j, a[i * n + j]!);
+  return M;
+}
+
+/** The orthogonal projector B·Bᵀ (rows×rows) onto the span of the columns of B (rows×d). */
+function projector(b: Float64Array, rows: number, d: number): Float64Array {
+  return mul(b, tr(b, rows, d), rows, d, rows);
+}
+
+describe('against ml-matrix (random matrices up to 12×12)', () => {
+  const bigger = fc.record({
+    m: fc.integer({ min: 1, max: 12 }),
+    n: fc.integer({ min: 1, max: 12 }),
+    seed: fc.integer(),
+  });
+
+  it('singular values agree to 1e-13·s₀', () => {
+    fc.assert(
+      fc.property(bigger, ({ m, n, seed }) => {
+        const a = uniformArray(m * n, seed);
+        const ours = singularValues(a, m, n);
+        const ref = new SingularValueDecomposition(ml(a, m, n), { autoTranspose: true }).diagonal;
+        const s0 = Math.max(ours[0]!, 1e-300);
+        for (let i = 0; i < ours.length; i++)
+          expect(Math.abs(ours[i]! - ref[i]!)).toBeLessThanOrEqual(1e-13 * s0);
+      }),
+      FC,
+    );
+  });
+
+  it('null and column spaces (as projectors) and ranks agree to 1e-12 on rank-deficient matrices', () => {
+    fc.assert(
+      fc.property(lowRank, ({ m, n, r, a }) => {
+        const dec = new SingularValueDecomposition(ml(a, m, n), { autoTranspose: true });
+        const refS = dec.diagonal;
+        const tol = Math.max(m, n) * Number.EPSILON * (refS[0] ?? 0);
+        const refRank = refS.filter((x) => x > tol).length;
+        expect(rank(a, m, n)).toBe(refRank);
+        expect(refRank).toBe(r);
+        // column space: the first r left singular vectors of ml-matrix's SVD
+        const col = columnSpace(a, m, n);
+        const U = dec.leftSingularVectors;
+        const refCol = new Float64Array(m * r);
+        for (let i = 0; i < m; i++) for (let j = 0; j < r; j++) refCol[i * r + j] = U.get(i, j);
+        expect(
+          diffNorm(projector(col.basis, m, col.d), projector(refCol, m, r)),
+        ).toBeLessThanOrEqual(1e-12);
+        // null space: I − (projector onto the row space)
+        const ns = nullSpace(a, m, n);
+        const V = dec.rightSingularVectors;
+        const refRow = new Float64Array(n * r);
+        for (let i = 0; i < n; i++) for (let j = 0; j < r; j++) refRow[i * r + j] = V.get(i, j);
+        const refNull = sub(identity(n), projector(refRow, n, r));
+        expect(diffNorm(projector(ns.basis, n, ns.d), refNull)).toBeLessThanOrEqual(1e-12);
+      }),
+      FC,
+    );
+  });
+
+  it('pseudo-inverses agree to 1e-11·‖A⁺‖ on rank-deficient matrices', () => {
+    fc.assert(
+      fc.property(lowRank, ({ m, n, a }) => {
+        const ours = pseudoInverse(a, m, n);
+        const dec = new SingularValueDecomposition(ml(a, m, n), { autoTranspose: true });
+        const s = dec.diagonal;
+        const U = dec.leftSingularVectors;
+        const V = dec.rightSingularVectors;
+        const tol = Math.max(m, n) * Number.EPSILON * (s[0] ?? 0);
+        const ref = new Float64Array(n * m);
+        for (let l = 0; l < s.length; l++) {
+          if (!(s[l]! > tol)) continue;
+          for (let i = 0; i < n; i++)
+            for (let j = 0; j < m; j++)
+              ref[i * m + j] = ref[i * m + j]! + (V.get(i, l) * U.get(j, l)) / s[l]!;
+        }
+        expect(diffNorm(ours, ref)).toBeLessThanOrEqual(1e-11 * Math.max(1, norm2(ref)));
+      }),
+      FC,
+    );
+  });
+
+  it('symmetric eigenvalues agree to 1e-13·‖A‖_F; eigenvectors span the same eigenspaces', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.integer(), (n, seed) => {
+        const b = uniformArray(n * n, seed);
+        const a = new Float64Array(n * n);
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < n; j++) a[i * n + j] = b[i * n + j]! + b[j * n + i]!;
+        const { values, vectors } = symmetricEigen(a, n);
+        const dec = new EigenvalueDecomposition(ml(a, n, n), { assumeSymmetric: true });
+        const ref = [...dec.realEigenvalues].sort((x, y) => x - y);
+        const scale = norm2(a);
+        for (let i = 0; i < n; i++)
+          expect(Math.abs(values[i]! - ref[i]!)).toBeLessThanOrEqual(1e-13 * scale);
+        // Q·diag(λ)·Qᵀ = A (basis-independent check against the same matrix ml-matrix decomposed)
+        const ql = vectors.map((v, idx) => v * values[idx % n]!);
+        expect(diffNorm(mul(ql, tr(vectors, n, n), n, n, n), a)).toBeLessThanOrEqual(1e-13 * scale);
+      }),
+      FC,
+    );
+  });
+
+  it('general eigenvalues agree to 1e-10·‖A‖_F (random non-symmetric, complex pairs included)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.integer(), (n, seed) => {
+        const a = uniformArray(n * n, seed);
+        const { re, im } = eigenvalues(a, n);
+        const dec = new EigenvalueDecomposition(ml(a, n, n));
+        const scale = Math.max(norm2(a), 1e-300);
+        // match each reference eigenvalue to the nearest unused one of ours
+        const used = new Array<boolean>(n).fill(false);
+        for (let i = 0; i < n; i++) {
+          const x = dec.realEigenvalues[i]!;
+          const y = dec.imaginaryEigenvalues[i]!;
+          let best = -1;
+          let bestD = Number.POSITIVE_INFINITY;
+          for (let j = 0; j < n; j++) {
+            if (used[j]) continue;
+            const d = Math.hypot(re[j]! - x, im[j]! - y);
+            if (d < bestD) {
+              bestD = d;
+              best = j;
+            }
+          }
+          used[best] = true;
+          expect(bestD).toBeLessThanOrEqual(1e-10 * scale);
+        }
+      }),
+      FC,
+    );
+  });
+
+  it('larger sizes: 40×30 SVD and 40×40 eigenproblems agree to the same tolerances', () => {
+    const m = 40;
+    const n = 30;
+    const a = uniformArray(m * n, 7);
+    const s = singularValues(a, m, n);
+    const ref = new SingularValueDecomposition(ml(a, m, n)).diagonal;
+    for (let i = 0; i < n; i++)
+      expect(Math.abs(s[i]! - ref[i]!)).toBeLessThanOrEqual(1e-13 * s[0]!);
+    const b = uniformArray(m * m, 8);
+    const sym = new Float64Array(m * m);
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < m; j++) sym[i * m + j] = b[i * m + j]! + b[j * m + i]!;
+    const ev = symmetricEigen(sym, m).values;
+    const refEv = [
+      ...new EigenvalueDecomposition(ml(sym, m, m), { assumeSymmetric: true }).realEigenvalues,
+    ].sort((x, y) => x - y);
+    for (let i = 0; i < m; i++)
+      expect(Math.abs(ev[i]! - refEv[i]!)).toBeLessThanOrEqual(1e-13 * norm2(sym));
+    const general = eigenvalues(b, m);
+    const refRe = [...new EigenvalueDecomposition(ml(b, m, m)).realEigenvalues].sort(
+      (x, y) => x - y,
+    );
+    const oursRe = [...general.re].sort((x, y) => x - y);
+    for (let i = 0; i < m; i++)
+      expect(Math.abs(oursRe[i]! - refRe[i]!)).toBeLessThanOrEqual(1e-10 * norm2(b));
   });
 });
