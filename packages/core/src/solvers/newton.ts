@@ -253,6 +253,8 @@ export class NewtonSolver {
    * passing a double through a call, which V8 boxes (16 B) when the call is not inlined.
    */
   tol: number;
+  /** n = 1 without a retraction, a line search or a stall test: {@link solveScalar}'s plain path. */
+  private readonly scalarPlain: boolean;
   /** Result slot of {@link finiteNorm2} (no boxed double return). */
   private norm2Value = 0;
   /** The factorization of n ≥ 4 (n ≤ 3 solve unrolled). */
@@ -285,6 +287,8 @@ export class NewtonSolver {
     this.options = Object.freeze(resolved);
     this.history = new Float64Array(resolved.maxIterations + 1);
     this.tol = resolved.tol;
+    this.scalarPlain =
+      n === 1 && resolved.retract === undefined && !resolved.lineSearch && resolved.stallTol === 0;
     this.lu = n > 3 ? new DenseLU(n) : undefined;
     this.x = new Float64Array(ns);
     this.f = new Float64Array(n);
@@ -491,6 +495,114 @@ export class NewtonSolver {
    * ```
    */
   solveScalar(problem: ScalarNewtonProblem, x0: ArrayLike<number>, step?: number): NewtonResult {
+    // The common case (no line search, no stall test) in a body small enough for V8 to inline
+    // into the caller, with every rare outcome in cold methods: the private scalar loops this
+    // replaced were ~20 % faster than the full iteration below behind a call (issue 20).
+    if (!this.scalarPlain) return this.solveScalarGeneral(problem, x0, step);
+    const tol = this.tol;
+    if (!(tol >= 0) || x0.length !== 1) this.scalarBadCall(x0);
+    const { history, result } = this;
+    const { stepTol, maxIterations } = this.options;
+    let x = +x0[0]!;
+    let fx = problem.residual(x);
+    let r = Math.abs(fx);
+    if (!Number.isFinite(r)) this.scalarFailure(0, fx, 0, r, step);
+    history[0] = r;
+    let xNorm = Math.abs(x);
+    let stepNorm = 0;
+    let k = 0;
+    let smallStep = false;
+    while (r > tol && k < maxIterations) {
+      const j0 = problem.derivative(x);
+      if (!(j0 - j0 === 0 && j0 !== 0)) this.scalarFailure(1, j0, k, r, step);
+      const dx = -fx / j0;
+      k++;
+      const dxNorm = Math.abs(dx);
+      if (!Number.isFinite(dxNorm)) this.scalarFailure(2, dx, k, r, step);
+      smallStep = stepTol > 0 && dxNorm <= stepTol * Math.max(1, xNorm);
+      x = x + dx;
+      stepNorm = dxNorm;
+      xNorm = Math.abs(x);
+      if (!Number.isFinite(xNorm)) this.scalarFailure(3, x, k, r, step);
+      fx = problem.residual(x);
+      r = Math.abs(fx);
+      history[k] = r;
+      if (!Number.isFinite(r)) this.scalarFailure(4, fx, k, r, step);
+      if (smallStep) break;
+    }
+    this.lastCondition = k > 0 ? 1 : Number.NaN;
+    this.x[0] = x;
+    result.iterations = k;
+    result.residualNorm = r;
+    result.stepNorm = stepNorm;
+    if (r <= tol) {
+      result.converged = true;
+      result.reason = 'residual';
+    } else if (smallStep) {
+      result.converged = true;
+      result.reason = 'step';
+    } else {
+      result.converged = false;
+      result.reason = 'maxIterations';
+      if (this.options.throwOnFailure) throw this.diverged(k, r, step, 'did not converge');
+    }
+    return result;
+  }
+
+  /**
+   * The throws of {@link solveScalar}'s plain path (cold): `kind` 0 a non-finite f(x₀), 1 a
+   * non-finite or zero f′ (`value`) at iteration `k`, 2–4 a non-finite step, iterate or residual
+   * after step `k`, with the errors, messages and `lastCondition` of {@link solve}.
+   */
+  private scalarFailure(
+    kind: number,
+    value: number,
+    k: number,
+    r: number,
+    step: number | undefined,
+  ): never {
+    const what = this.options.what;
+    if (kind === 0) {
+      this.lastCondition = Number.NaN;
+      throw new NonFiniteError(label(what, 'F(x0)'), 0);
+    }
+    if (kind === 1) {
+      this.jac[0] = value;
+      this.lastCondition = k > 0 ? 1 : Number.NaN;
+      if (value - value !== 0) throw new NonFiniteError(label(what, 'J(x)'), 0);
+      this.lastCondition = Number.POSITIVE_INFINITY;
+      throw this.singular(k, Number.POSITIVE_INFINITY, step);
+    }
+    this.lastCondition = 1;
+    throw this.diverged(
+      k,
+      r,
+      step,
+      kind === 2
+        ? 'produced a non-finite step'
+        : kind === 3
+          ? 'produced a non-finite iterate'
+          : 'produced a non-finite residual',
+    );
+  }
+
+  /** The argument errors of {@link solveScalar} (cold). */
+  private scalarBadCall(x0: ArrayLike<number>): never {
+    const tol = this.tol;
+    if (!(tol >= 0))
+      throw new DomainError('NewtonSolver.solveScalar: tol (the tol field)', tol, 'must be ≥ 0');
+    throw new DimensionError('NewtonSolver.solveScalar: x0', 1, x0.length);
+  }
+
+  /**
+   * {@link solveScalar} with every option (line search, stall test), and its unsupported
+   * configurations (n ≠ 1, a retraction): the iteration of {@link solve} for n = 1, term by term.
+   */
+  private solveScalarGeneral(
+    problem: ScalarNewtonProblem,
+    x0: ArrayLike<number>,
+    step: number | undefined,
+  ): NewtonResult {
     const { result, history, f, jac } = this;
     if (this.n !== 1) throw new DimensionError('NewtonSolver.solveScalar: size n', 1, this.n);
     const { stepTol, maxIterations, stallTol, lineSearch, throwOnFailure, retract, what } =
