@@ -52,9 +52,10 @@ import {
   NEWTON_DEFAULT_TOL,
   NewtonDivergedError,
   NewtonSolver,
+  NonFiniteError,
   SingularMatrixError,
 } from '@geomech/core';
-import { assertFinite } from './internal.js';
+import { assertFinite, assertFiniteQP } from './internal.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import {
@@ -381,7 +382,9 @@ export class ContactIntegrator extends ContactStepper {
       fd.plus(this.fq1, t, qk, x, u);
       for (let i = 0; i < n; i++) pNext[i] = pNext[i]! + this.fq1[i]!;
     }
-    assertFinite(x, pNext, zNext, k);
+    // q and p, then z, as assertFinite, without passing the double zNext through a call
+    assertFiniteQP(x, pNext, k);
+    if (!Number.isFinite(zNext)) throw new NonFiniteError(`step ${k}: z`);
     if (!this.peeking) {
       // the step's data, for stepDerivatives
       this.lastQ.set(qk);
