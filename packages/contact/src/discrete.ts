@@ -39,6 +39,7 @@ import {
   checkPoint,
   checkStepSize,
   potentialHessian,
+  SOLVES_BY_SOLVE_SCALAR,
 } from './internal.js';
 import type {
   ContactLagrangian,
@@ -471,6 +472,7 @@ class ImplicitZMidpointLd implements DiscreteContactLagrangian {
       what: 'implicitZMidpointLd: Λ',
     });
     this.equation = new ImplicitZEquation(L, h, this.qm, this.v, this.s);
+    SOLVES_BY_SOLVE_SCALAR.add(this);
     Object.freeze(this);
   }
 

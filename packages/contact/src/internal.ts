@@ -91,3 +91,10 @@ export function assertFiniteQP(q: Float64Array, p: Float64Array, k: number): voi
   for (let i = 0; i < p.length; i++)
     if (!Number.isFinite(p[i]!)) throw new NonFiniteError(`step ${k}: p`, i);
 }
+
+/**
+ * The discrete Lagrangians whose own evaluation runs core's `NewtonSolver.solveScalar` (the
+ * implicit-z midpoint): `ContactIntegrator` does not step them through `solveScalar` as well (two
+ * problem classes make the solver's call sites polymorphic; see its constructor).
+ */
+export const SOLVES_BY_SOLVE_SCALAR: WeakSet<object> = new WeakSet();
