@@ -176,6 +176,10 @@ const best = (a, b) => (!a || (b && b.median < a.median) ? b : a);
 const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
 {
   const mid = compile('midpoint_pendulum', 'packages/contact/bench/c/midpoint_pendulum.c');
+  const cos = compile(
+    'contact_oscillator_step',
+    'packages/contact/bench/c/contact_oscillator_step.c',
+  );
   const lu = compile('lu8', 'bench/c/lu8.c');
   const pb = compile('plateball_step', 'bench/c/plateball_step.c');
   const rbc = compile('rigidbody_step', 'bench/c/rigidbody_step.c');
@@ -195,6 +199,20 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
         if (round === 1)
           cRuns[`midpoint ${gamma} check`] = runJson(mid, ['2000', String(gamma), '1']);
       }
+    }
+    // the generic ContactIntegrator step with the exact and the implicit-z L_d (CPU ns/step)
+    for (const [id, method] of [
+      ['contact-exact-oscillator', 'exact'],
+      ['contact-implicit-z-oscillator', 'implicit-z'],
+    ]) {
+      const js = runNode('bench/js/contact.mjs', [`--only=${id}`, '--hot-only'])?.results[id];
+      if (js) s3js[id] = bestRun(s3js[id], js, (r) => r.hot.cpu);
+      if (cos)
+        cRuns[id] = bestRun(
+          cRuns[id],
+          runJson(cos, [method, String(js?.steps ?? STEPS), '7']),
+          (r) => r.nsPerStep,
+        );
     }
     for (const id of ['lu8-dense', 'lu8-kernels']) {
       const r = runNode('bench/js/kernels.mjs', [`--only=${id}`, `--calls=${LU_CALLS}`])?.results[
@@ -331,6 +349,30 @@ for (const [id, what] of [
     bytes: js?.bytes,
     js: js ? { median: js.hot.cpu } : null,
     c: c ? { median: c.nsPerStep } : null,
+  });
+}
+// the generic contact step (ContactIntegrator) against its C reference (CPU ns/step on both sides)
+const contactVsC = [];
+for (const [id, what] of [
+  ['contact-exact-oscillator', 'exact L_d (§8.2), damped oscillator (ContactIntegrator)'],
+  [
+    'contact-implicit-z-oscillator',
+    'implicit-z midpoint (§7.4), damped oscillator (ContactIntegrator)',
+  ],
+]) {
+  const js = s3js[id];
+  const c = cRuns[id];
+  const f = js?.final;
+  const gap =
+    f && c ? Math.max(Math.abs(f.q - c.q), Math.abs(f.p - c.p), Math.abs(f.z - c.z)) : NaN;
+  contactVsC.push({
+    family: 'contact',
+    what: `${what}, CPU time`,
+    label: `contact ${id}`,
+    bytes: contact[id]?.bytes,
+    js: js ? { median: js.hot.cpu } : null,
+    c: c ? { median: c.nsPerStep } : null,
+    agreement: f && c ? `${js.steps} restarted steps: \\|Δ(q, p, z)\\| = ${e1(gap)}` : '',
   });
 }
 {
@@ -604,7 +646,7 @@ p();
 if (!machine.cc) p('No C compiler (`cc`) on PATH: the C rows were skipped.');
 else {
   p(
-    `C compiled with \`cc -O2 -ffp-contract=off\` (no FMA contraction, so both languages round alike) and timed in the same run: packages/contact/bench/c/midpoint_pendulum.c (${STEPS} steps per run), bench/c/lu8.c (${LU_CALLS} calls per run), bench/c/plateball_step.c (${PB_RUNS} runs of 200 steps), bench/c/rigidbody_step.c (${RB_RUNS} runs of 1000 steps); the rigid-body and plate-ball rows compare CPU time on both sides (process.cpuUsage, CLOCK_PROCESS_CPUTIME_ID). The TypeScript side is the section-1 hot path (bench/js/kernels.mjs for the LU), re-measured here: TypeScript and C alternate in ${ROUNDS} round(s) and each side shows its best round (lowest median; a load spike on a shared machine then does not decide the ratio).`,
+    `C compiled with \`cc -O2 -ffp-contract=off\` (no FMA contraction, so both languages round alike) and timed in the same run: packages/contact/bench/c/midpoint_pendulum.c (${STEPS} steps per run), packages/contact/bench/c/contact_oscillator_step.c (the same steps, CPU time), bench/c/lu8.c (${LU_CALLS} calls per run), bench/c/plateball_step.c (${PB_RUNS} runs of 200 steps), bench/c/rigidbody_step.c (${RB_RUNS} runs of 1000 steps); the rigid-body, plate-ball and contact-oscillator rows compare CPU time on both sides (process.cpuUsage, CLOCK_PROCESS_CPUTIME_ID). The TypeScript side is the section-1 hot path (bench/js/kernels.mjs for the LU), re-measured here: TypeScript and C alternate in ${ROUNDS} round(s) and each side shows its best round (lowest median; a load spike on a shared machine then does not decide the ratio).`,
   );
   p();
   p(
@@ -657,10 +699,11 @@ else {
       'plate-ball Newton step (§8.2), CPU time, per step',
       groupoid['plate-ball-full']?.bytes,
     ],
+    ...contactVsC.map((d) => [d.family, d.what, d.label, d.bytes]),
     ...diracVsC.map((d) => [d.family, d.what, d.label, d.bytes]),
   ];
   for (const [family, what, label, b] of fam) {
-    const l = [...limits, ...diracVsC].find((x) => x.label.startsWith(label));
+    const l = [...limits, ...contactVsC, ...diracVsC].find((x) => x.label.startsWith(label));
     if (!l?.js || !l.c) continue;
     p(
       `| ${family} | ${what} | ${ft(l.js.median)} | ${ft(l.c.median)} | ${ratio(l.js.median, l.c.median)} | ${bytes(b)} |`,
@@ -671,6 +714,13 @@ else {
     const l = limits.find((x) => x.label.startsWith(label));
     return l?.js && l.c ? (l.js.median / l.c.median).toFixed(1) : '?';
   };
+  const cAgree = contactVsC.filter((d) => d.agreement);
+  if (cAgree.length > 0) {
+    p(
+      `Agreement of the contact ContactIntegrator rows with packages/contact/bench/c/contact_oscillator_step.c (state after the last 4000-step restart period): ${cAgree.map((d) => `${d.label.slice(8)}: ${d.agreement}`).join('; ')}.`,
+    );
+    p();
+  }
   p('Where the time goes (node --cpu-prof of the TypeScript rows; details in README.md):');
   p();
   p(

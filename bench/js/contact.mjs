@@ -4,15 +4,18 @@
 // - MidpointHerglotz on the damped pendulum V = 1 − cos q, γ = −0.1 (the specified problem of
 //   packages/contact/bench/midpoint.mjs: 1e6 steps from (1, 0, 0) per timed batch, no restart,
 //   so ~96% of the late steps need no Newton iteration) and γ = 0 (every step iterates);
-// - MidpointHerglotz and the exact discrete Lagrangian (ContactIntegrator + dampedOscillatorExactLd)
-//   on the damped oscillator k = 1, γ = −0.1, restarted from (1, 0, 0) every 4000 steps (t = 40)
-//   so that the state never decays into subnormal numbers.
+// - MidpointHerglotz, the exact discrete Lagrangian (ContactIntegrator + dampedOscillatorExactLd)
+//   and the implicit-z midpoint (ContactIntegrator + implicitZMidpointLd) on the damped oscillator
+//   k = 1, γ = −0.1, restarted from (1, 0, 0) every 4000 steps (t = 40) so that the state never
+//   decays into subnormal numbers (packages/contact/bench/c/contact_oscillator_step.c is the C
+//   reference of the last two, bench/run.mjs section 3).
 // Section 2: MidpointHerglotz.integrate(…, N, { every: N }) on the γ = 0 pendulum for N = 1e3 … 1e7.
 // Section 3(a): the JS side of the C comparison (the `step()` rows above, plus the final q and the
 // Newton totals of `integrate` for the agreement check against packages/contact/bench/c).
 import {
   bytesPerCall,
   load,
+  median,
   note,
   nsPerCall,
   QUICK,
@@ -26,6 +29,7 @@ const {
   ContactIntegrator,
   MidpointHerglotz,
   dampedOscillatorExactLd,
+  implicitZMidpointLd,
   mechanicalContactLagrangian,
   pendulumPotential,
   quadraticPotential,
@@ -48,9 +52,10 @@ function midpoint(potential, gamma) {
   };
 }
 
-function exact(k, gamma) {
+/** ContactIntegrator with the discrete Lagrangian `makeLd(lag)` of the oscillator. */
+function generic(k, gamma, makeLd) {
   const lag = mechanicalContactLagrangian(quadraticPotential(k), gamma);
-  const it = new ContactIntegrator(dampedOscillatorExactLd(k, gamma, H), { lagrangian: lag });
+  const it = new ContactIntegrator(makeLd(lag), { lagrangian: lag });
   return {
     step: (state, kk) => it.step(state, kk, kk * H),
     driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
@@ -78,8 +83,22 @@ function measure(id, system, method, make, restart) {
     STEPS,
     REPS,
   );
+  // CPU time of the same batches (the C reference of section 3 reports CPU time): median of REPS
+  const cpu = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    const c0 = process.cpuUsage();
+    for (let k = 0; k < STEPS; k++) {
+      if (k === 0 || (restart > 0 && k % restart === 0)) reset();
+      m.step(state, k);
+    }
+    const c = process.cpuUsage(c0);
+    cpu.push(((c.user + c.system) * 1e3) / STEPS);
+  }
+  hot.cpu = median(cpu);
   const qFinal = state[0];
-  if (HOT_ONLY) return { id, hot, qFinal };
+  // the state after the last batch (its last restart period when restarted), for the C agreement
+  const final = { q: state[0], p: state[1], z: state[2] };
+  if (HOT_ONLY) return { id, hot, qFinal, final, steps: STEPS };
   // Newton iterations per step over one batch (untimed)
   let its = 0;
   for (let k = 0; k < STEPS; k++) {
@@ -113,6 +132,7 @@ function measure(id, system, method, make, restart) {
     bytes,
     driverBytes,
     iterations: its / STEPS,
+    final,
     protocol:
       restart > 0
         ? `restart from (1, 0, 0) every ${restart} steps`
@@ -151,7 +171,15 @@ const ROWS = {
       'contact-exact-oscillator',
       'damped oscillator k = 1, γ = −0.1',
       'exact L_d (§8.2)',
-      () => exact(1, -0.1),
+      () => generic(1, -0.1, () => dampedOscillatorExactLd(1, -0.1, H)),
+      RESTART,
+    ),
+  'contact-implicit-z-oscillator': () =>
+    measure(
+      'contact-implicit-z-oscillator',
+      'damped oscillator k = 1, γ = −0.1',
+      'implicit-z midpoint (§7.4)',
+      () => generic(1, -0.1, (lag) => implicitZMidpointLd(lag, H)),
       RESTART,
     ),
 };

@@ -26,15 +26,26 @@
  *
  * @module
  */
-import { DomainError, NewtonSolver, type Potential, SingularJacobianError } from '@geomech/core';
+import {
+  DomainError,
+  NewtonSolver,
+  type Potential,
+  type ScalarNewtonProblem,
+  SingularJacobianError,
+} from '@geomech/core';
 import {
   checkDimension,
   checkOut,
   checkPoint,
   checkStepSize,
   potentialHessian,
+  SOLVES_BY_SOLVE_SCALAR,
 } from './internal.js';
-import type { ContactLagrangian, DiscreteContactLagrangian } from './types.js';
+import type {
+  ContactLagrangian,
+  DiscreteContactLagrangian,
+  DiscreteLagrangianTraits,
+} from './types.js';
 
 /**
  * Default relative tolerance of the scalar Newton iteration of {@link implicitZMidpointLd}: it
@@ -295,7 +306,7 @@ export interface ImplicitZMidpointOptions {
  *   L_d(q0, q1, z0, t_k) = Λ,   Λ = h L(q_m, v, z0 + Λ/2, t_k + h/2),
  *   q_m = (q0 + q1)/2,  v = (q1 − q0)/h.
  *
- * Λ is found by core's scalar Newton (`NewtonSolver` of size 1) on
+ * Λ is found by core's scalar Newton (`NewtonSolver.solveScalar`) on
  * F(Λ) = Λ − h L(q_m, v, z0 + Λ/2, t_k + h/2), F′ = c = 1 − (h/2)L_z, from Λ = 0, stopping when a
  * correction satisfies |δΛ| ≤ tol·max(1, |Λ|) (or F(Λ) = 0 exactly); its first iterate
  * h L(q_m, v, z0)/(1 − (h/2)L_z) is already the root when L is affine in z, L = L0(q, v) + γz,
@@ -335,169 +346,299 @@ export function implicitZMidpointLd(
   h: number,
   options: ImplicitZMidpointOptions = {},
 ): DiscreteContactLagrangian {
-  checkStepSize('implicitZMidpointLd', h);
-  const n = L.n;
-  checkDimension('implicitZMidpointLd', n);
-  const tol = options.tol ?? IMPLICIT_Z_NEWTON_TOL;
-  if (!(tol > 0) || !Number.isFinite(tol))
-    throw new DomainError('implicitZMidpointLd: tol', tol, 'must be a finite number > 0');
-  const maxIterations = options.maxIterations ?? IMPLICIT_Z_NEWTON_MAX_ITERATIONS;
-  if (!Number.isInteger(maxIterations) || maxIterations < 1)
-    throw new DomainError('implicitZMidpointLd: maxIterations', maxIterations, 'must be >= 1');
-  const what = 'implicitZMidpointLd';
-  const qm = new Float64Array(n);
-  const v = new Float64Array(n);
-  const gq = new Float64Array(n); // L_q
-  const gv = new Float64Array(n); // L_v
-  const gqz = new Float64Array(n); // L_qz
-  const gvz = new Float64Array(n); // L_vz
-  const d2 = new Float64Array(n); // D2 L_d
-  const ell = new Float64Array(n); // ℓ, the total q1-derivative of L_z
-  const mqq = new Float64Array(n * n);
-  const mvq = new Float64Array(n * n);
-  const mvv = new Float64Array(n * n);
-  const cq0 = new Float64Array(n);
-  const cq1 = new Float64Array(n);
-  let cz0 = Number.NaN;
-  let ct = Number.NaN;
-  let cLambda = Number.NaN;
-  let cached = false;
-  // the scalar equation F(Λ) = Λ − h L(q_m, v, z0 + Λ/2, t_m) = 0 of the point being solved
-  let zSolve = 0;
-  let tSolve = 0;
-  const lambda0 = new Float64Array(1);
-  const newton = new NewtonSolver(1, {
-    tol: 0,
-    stepTol: tol,
-    maxIterations,
-    throwOnFailure: true,
-    conditionCheck: 'pivot',
-    what: 'implicitZMidpointLd: Λ',
-  });
-  const F = (out: Float64Array, x: Float64Array): void => {
-    out[0] = x[0]! - h * L.L(qm, v, zSolve + 0.5 * x[0]!, tSolve);
-  };
-  const J = (out: Float64Array, x: Float64Array): void => {
-    out[0] = 1 - 0.5 * h * L.Lz(qm, v, zSolve + 0.5 * x[0]!, tSolve);
-  };
+  return new ImplicitZMidpointLd(L, h, options);
+}
+
+// Slots of ImplicitZMidpointLd's scratch: the doubles of the point being evaluated and of the
+// cached root live in a Float64Array, not in fields of closures (a double written to a closure
+// variable is a fresh heap number) nor in arguments of calls V8 does not inline (boxed).
+/** z0 of the point being evaluated. */
+const Z0 = 0;
+/** Its start time t_k. */
+const T = 1;
+/** Its quadrature time t_m = t_k + h/2 (set by `prepare`). */
+const TM = 2;
+/** Λ = L_d at the prepared point. */
+const LAMBDA = 3;
+/** z⋆ = z0 + Λ/2 at the prepared point. */
+const ZSTAR = 4;
+/** z0, t_m of the cached root, and 1 when the cache holds one. */
+const CZ0 = 5;
+const CTM = 6;
+const CACHED = 7;
+/** c = 1 − (h/2)L_z and D_z L_d, left by `denominator`. */
+const C = 8;
+const DZ = 9;
+// what ImplicitZMidpointLd.evaluate computes
+const LD = 0;
+const D1 = 1;
+const D2 = 2;
+const DZ_KIND = 3;
+const D2D1 = 4;
+const D2DZ = 5;
+
+/**
+ * The scalar equation F(Λ) = Λ − h L(q_m, v, z0 + Λ/2, t_m) = 0 of {@link implicitZMidpointLd}, with
+ * F′(Λ) = 1 − (h/2)L_z, for core's `NewtonSolver.solveScalar`; q_m, v and (z0, t_m) are read from
+ * the discrete Lagrangian's scratch.
+ */
+class ImplicitZEquation implements ScalarNewtonProblem {
+  constructor(
+    private readonly L: ContactLagrangian,
+    private readonly h: number,
+    private readonly qm: Float64Array,
+    private readonly v: Float64Array,
+    private readonly s: Float64Array,
+  ) {}
+
+  residual(x: number): number {
+    const s = this.s;
+    return x - this.h * this.L.L(this.qm, this.v, s[Z0]! + 0.5 * x, s[TM]!);
+  }
+
+  derivative(x: number): number {
+    const s = this.s;
+    return 1 - 0.5 * this.h * this.L.Lz(this.qm, this.v, s[Z0]! + 0.5 * x, s[TM]!);
+  }
+}
+
+/**
+ * {@link implicitZMidpointLd}'s object. Each method of the interface only stores its doubles
+ * (z0, t) into the scratch and calls one worker, `evaluate`, that takes arrays and a small integer:
+ * the methods are small enough for V8 to inline at every call site, so no double crosses a call
+ * boundary, and the worker is too large to be inlined into them (which would make them too large
+ * to inline in turn): the step of a `ContactIntegrator` on a mechanical L allocates nothing
+ * (issue 20; a double passed to or returned from a call V8 does not inline is a 16-byte box).
+ */
+class ImplicitZMidpointLd implements DiscreteContactLagrangian {
+  readonly name = 'implicit-z-midpoint';
+  readonly n: number;
+  readonly traits: DiscreteLagrangianTraits = Object.freeze({ order: 2, isExact: false });
+  private readonly s = new Float64Array(10);
+  private readonly qm: Float64Array;
+  private readonly v: Float64Array;
+  private readonly gq: Float64Array; // L_q
+  private readonly gv: Float64Array; // L_v
+  private readonly gqz: Float64Array; // L_qz
+  private readonly gvz: Float64Array; // L_vz
+  private readonly d2: Float64Array; // D2 L_d
+  private readonly ell: Float64Array; // ℓ, the total q1-derivative of L_z
+  private readonly mqq: Float64Array;
+  private readonly mvq: Float64Array;
+  private readonly mvv: Float64Array;
+  private readonly cq0: Float64Array;
+  private readonly cq1: Float64Array;
+  private readonly lambda0 = new Float64Array(1);
+  private readonly newton: NewtonSolver;
+  private readonly equation: ImplicitZEquation;
+
+  constructor(
+    private readonly L: ContactLagrangian,
+    readonly h: number,
+    options: ImplicitZMidpointOptions,
+  ) {
+    checkStepSize('implicitZMidpointLd', h);
+    const n = L.n;
+    checkDimension('implicitZMidpointLd', n);
+    const tol = options.tol ?? IMPLICIT_Z_NEWTON_TOL;
+    if (!(tol > 0) || !Number.isFinite(tol))
+      throw new DomainError('implicitZMidpointLd: tol', tol, 'must be a finite number > 0');
+    const maxIterations = options.maxIterations ?? IMPLICIT_Z_NEWTON_MAX_ITERATIONS;
+    if (!Number.isInteger(maxIterations) || maxIterations < 1)
+      throw new DomainError('implicitZMidpointLd: maxIterations', maxIterations, 'must be >= 1');
+    this.n = n;
+    const vec = () => new Float64Array(n);
+    this.qm = vec();
+    this.v = vec();
+    this.gq = vec();
+    this.gv = vec();
+    this.gqz = vec();
+    this.gvz = vec();
+    this.d2 = vec();
+    this.ell = vec();
+    this.cq0 = vec();
+    this.cq1 = vec();
+    this.mqq = new Float64Array(n * n);
+    this.mvq = new Float64Array(n * n);
+    this.mvv = new Float64Array(n * n);
+    this.s[CZ0] = Number.NaN;
+    this.s[CTM] = Number.NaN;
+    this.newton = new NewtonSolver(1, {
+      tol: 0,
+      stepTol: tol,
+      maxIterations,
+      throwOnFailure: true,
+      conditionCheck: 'pivot',
+      what: 'implicitZMidpointLd: Λ',
+    });
+    this.equation = new ImplicitZEquation(L, h, this.qm, this.v, this.s);
+    SOLVES_BY_SOLVE_SCALAR.add(this);
+    Object.freeze(this);
+  }
+
+  Ld(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
+    const s = this.s;
+    s[Z0] = z0;
+    s[T] = t;
+    this.evaluate(LD, s, q0, q1);
+    return s[LAMBDA]!;
+  }
+
+  D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
+    const s = this.s;
+    s[Z0] = z0;
+    s[T] = t;
+    this.evaluate(D1, out, q0, q1);
+    return out;
+  }
+
+  D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
+    const s = this.s;
+    s[Z0] = z0;
+    s[T] = t;
+    this.evaluate(D2, out, q0, q1);
+    return out;
+  }
+
+  Dz(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
+    const s = this.s;
+    s[Z0] = z0;
+    s[T] = t;
+    this.evaluate(DZ_KIND, s, q0, q1);
+    return s[DZ]!;
+  }
+
+  D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
+    const s = this.s;
+    s[Z0] = z0;
+    s[T] = t;
+    this.evaluate(D2D1, out, q0, q1);
+    return out;
+  }
+
+  D2Dz(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
+    const s = this.s;
+    s[Z0] = z0;
+    s[T] = t;
+    this.evaluate(D2DZ, out, q0, q1);
+    return out;
+  }
 
   /**
-   * Solves Λ = h L(q_m, v, z0 + Λ/2, t_m) (or reuses the cached root of the same point), leaves
-   * q_m and v in the scratch, and returns z⋆ = z0 + Λ/2.
+   * The one worker of the methods above, at (q0, q1, z0 = s[Z0], t = s[T]): `kind` says which
+   * quantity goes to `out` (LD and DZ_KIND leave theirs in the scratch). One function, so that
+   * V8 does not inline the work into the methods (whose own optimized code then stays small
+   * enough to be inlined wherever they are called; see the class doc).
    */
-  const solve = (q0: Float64Array, q1: Float64Array, z0: number, tm: number): number => {
-    checkPoint(what, n, q0, q1);
+  private evaluate(kind: number, out: Float64Array, q0: Float64Array, q1: Float64Array): void {
+    const { n } = this;
+    if (kind === D1 || kind === D2 || kind === D2DZ) checkOut('implicitZMidpointLd', n, out);
+    else if (kind === D2D1) checkOut('implicitZMidpointLd', n * n, out);
+    this.prepare(q0, q1);
+    if (kind === LD) return;
+    this.denominator();
+    if (kind === D1 || kind === D2) this.firstTerms(out, kind === D1 ? -1 : 1);
+    else if (kind === D2D1) this.mixed(out);
+    else if (kind === D2DZ) this.mixedZ(out);
+  }
+
+  /**
+   * At the point (q0, q1, z0 = s[Z0], t = s[T]): q_m, v and t_m into the scratch, and Λ solved
+   * (or the cached root of the same point reused), with z⋆ = z0 + Λ/2.
+   */
+  private prepare(q0: Float64Array, q1: Float64Array): void {
+    const { n, h, s, qm, v, cq0, cq1 } = this;
+    checkPoint('implicitZMidpointLd', n, q0, q1);
     midpointAndVelocity(qm, v, q0, q1, h);
-    if (cached && z0 === cz0 && tm === ct) {
+    const z0 = s[Z0]!;
+    const tm = s[T]! + 0.5 * h;
+    s[TM] = tm;
+    if (s[CACHED] === 1 && z0 === s[CZ0] && tm === s[CTM]) {
       let same = true;
       for (let i = 0; i < n && same; i++) same = q0[i] === cq0[i] && q1[i] === cq1[i];
-      if (same) return z0 + 0.5 * cLambda;
+      if (same) {
+        s[ZSTAR] = z0 + 0.5 * s[LAMBDA]!;
+        return;
+      }
     }
-    cached = false;
-    zSolve = z0;
-    tSolve = tm;
-    const lambda = newton.solve(F, J, lambda0).x[0]!;
-    cq0.set(q0);
-    cq1.set(q1);
-    cz0 = z0;
-    ct = tm;
-    cLambda = lambda;
-    cached = true;
-    return z0 + 0.5 * lambda;
-  };
+    s[CACHED] = 0;
+    this.lambda0[0] = 0;
+    const lambda = this.newton.solveScalar(this.equation, this.lambda0).x[0]!;
+    for (let i = 0; i < n; i++) {
+      cq0[i] = q0[i]!;
+      cq1[i] = q1[i]!;
+    }
+    s[CZ0] = z0;
+    s[CTM] = tm;
+    s[LAMBDA] = lambda;
+    s[CACHED] = 1;
+    s[ZSTAR] = z0 + 0.5 * lambda;
+  }
 
-  /** c = 1 − (h/2)L_z at (q_m, v, z⋆, t_m), with q_m and v already in the scratch. */
-  const denominator = (zs: number, tm: number): number => {
-    const c = 1 - 0.5 * h * L.Lz(qm, v, zs, tm);
+  /** s[C] ← c = 1 − (h/2)L_z at (q_m, v, z⋆, t_m) of the prepared point; throws when c = 0. */
+  private denominator(): void {
+    const s = this.s;
+    const hlz = this.h * this.L.Lz(this.qm, this.v, s[ZSTAR]!, s[TM]!);
+    const c = 1 - 0.5 * hlz;
     if (c === 0) throw new SingularJacobianError(0);
-    return c;
-  };
+    s[C] = c;
+    s[DZ] = hlz / c;
+  }
 
-  /** gq ← L_q, gv ← L_v at (q_m, v, z⋆, t_m); out ← ((h/2)L_q + s·L_v)/c. */
-  const firstDerivative = (
-    out: Float64Array,
-    s: number,
-    zs: number,
-    tm: number,
-    c: number,
-  ): Float64Array => {
+  /** gq ← L_q, gv ← L_v at (q_m, v, z⋆, t_m); out ← ((h/2)L_q + sign·L_v)/c, c = s[C]. */
+  private firstTerms(out: Float64Array, sign: number): void {
+    const { n, h, s, L, qm, v, gq, gv } = this;
+    const zs = s[ZSTAR]!;
+    const tm = s[TM]!;
+    const c = s[C]!;
     L.Lq(gq, qm, v, zs, tm);
     L.Lv(gv, qm, v, zs, tm);
-    for (let i = 0; i < n; i++) out[i] = (0.5 * h * gq[i]! + s * gv[i]!) / c;
-    return out;
-  };
+    for (let i = 0; i < n; i++) out[i] = (0.5 * h * gq[i]! + sign * gv[i]!) / c;
+  }
 
-  /** d2 ← D2 L_d, gq ← L_q, gv ← L_v, gqz ← L_qz, gvz ← L_vz, ell ← ℓ, all at (q_m, v, z⋆, t_m). */
-  const secondOrderData = (zs: number, tm: number, c: number): void => {
-    firstDerivative(d2, 1, zs, tm, c);
+  /** d2 ← D2 L_d, gq, gv, gqz ← L_qz, gvz ← L_vz, ell ← ℓ at the prepared point (after c). */
+  private secondOrderData(): void {
+    const { n, h, s, L, qm, v, gqz, gvz, d2, ell } = this;
+    this.firstTerms(d2, 1);
+    const zs = s[ZSTAR]!;
+    const tm = s[TM]!;
     const lzz = L.Lzz(qm, v, zs, tm);
     L.Lqz(gqz, qm, v, zs, tm);
     L.Lvz(gvz, qm, v, zs, tm);
     for (let j = 0; j < n; j++) ell[j] = 0.5 * gqz[j]! + gvz[j]! / h + 0.5 * lzz * d2[j]!;
-  };
+  }
 
-  return Object.freeze({
-    name: 'implicit-z-midpoint',
-    n,
-    h,
-    traits: Object.freeze({ order: 2, isExact: false }),
-    Ld(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
-      solve(q0, q1, z0, t + 0.5 * h);
-      return cLambda;
-    },
-    D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
-      checkOut(what, n, out);
-      const tm = t + 0.5 * h;
-      const zs = solve(q0, q1, z0, tm);
-      return firstDerivative(out, -1, zs, tm, denominator(zs, tm));
-    },
-    D2(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
-      checkOut(what, n, out);
-      const tm = t + 0.5 * h;
-      const zs = solve(q0, q1, z0, tm);
-      return firstDerivative(out, 1, zs, tm, denominator(zs, tm));
-    },
-    Dz(q0: Float64Array, q1: Float64Array, z0: number, t = 0): number {
-      const tm = t + 0.5 * h;
-      const zs = solve(q0, q1, z0, tm);
-      const hlz = h * L.Lz(qm, v, zs, tm);
-      const c = 1 - 0.5 * hlz;
-      if (c === 0) throw new SingularJacobianError(0);
-      return hlz / c;
-    },
-    D2D1(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
-      checkOut(what, n * n, out);
-      const tm = t + 0.5 * h;
-      const zs = solve(q0, q1, z0, tm);
-      const c = denominator(zs, tm);
-      secondOrderData(zs, tm, c);
-      L.Lqq(mqq, qm, v, zs, tm);
-      L.Lvq(mvq, qm, v, zs, tm);
-      L.Lvv(mvv, qm, v, zs, tm);
-      for (let i = 0; i < n; i++) {
-        const d1i = (0.5 * h * gq[i]! - gv[i]!) / c;
-        const qzi = gqz[i]!;
-        const vzi = gvz[i]!;
-        for (let j = 0; j < n; j++) {
-          const ij = i * n + j;
-          const dN1 =
-            0.5 * h * (0.5 * mqq[ij]! + mvq[j * n + i]! / h + 0.5 * qzi * d2[j]!) -
-            (0.5 * mvq[ij]! + mvv[ij]! / h + 0.5 * vzi * d2[j]!);
-          out[ij] = (dN1 + 0.5 * h * d1i * ell[j]!) / c;
-        }
+  /** out ← ∂(D1 L_d)/∂q1 (module formula) at the prepared point, after `denominator`. */
+  private mixed(out: Float64Array): void {
+    const { n, h, s, L, qm, v, gq, gv, gqz, gvz, d2, ell, mqq, mvq, mvv } = this;
+    this.secondOrderData();
+    const zs = s[ZSTAR]!;
+    const tm = s[TM]!;
+    const c = s[C]!;
+    L.Lqq(mqq, qm, v, zs, tm);
+    L.Lvq(mvq, qm, v, zs, tm);
+    L.Lvv(mvv, qm, v, zs, tm);
+    for (let i = 0; i < n; i++) {
+      const d1i = (0.5 * h * gq[i]! - gv[i]!) / c;
+      const qzi = gqz[i]!;
+      const vzi = gvz[i]!;
+      for (let j = 0; j < n; j++) {
+        const ij = i * n + j;
+        const dN1 =
+          0.5 * h * (0.5 * mqq[ij]! + mvq[j * n + i]! / h + 0.5 * qzi * d2[j]!) -
+          (0.5 * mvq[ij]! + mvv[ij]! / h + 0.5 * vzi * d2[j]!);
+        out[ij] = (dN1 + 0.5 * h * d1i * ell[j]!) / c;
       }
-      return out;
-    },
-    D2Dz(out: Float64Array, q0: Float64Array, q1: Float64Array, z0: number, t = 0): Float64Array {
-      checkOut(what, n, out);
-      const tm = t + 0.5 * h;
-      const zs = solve(q0, q1, z0, tm);
-      const c = denominator(zs, tm);
-      secondOrderData(zs, tm, c);
-      for (let j = 0; j < n; j++) out[j] = (h * ell[j]!) / (c * c);
-      return out;
-    },
-  });
+    }
+  }
+
+  /** out ← ∇_{q1}(D_z L_d) = hℓ/c² at the prepared point, after `denominator`. */
+  private mixedZ(out: Float64Array): void {
+    const { n, h, s, ell } = this;
+    this.secondOrderData();
+    const c = s[C]!;
+    for (let j = 0; j < n; j++) out[j] = (h * ell[j]!) / (c * c);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

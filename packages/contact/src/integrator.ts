@@ -52,9 +52,11 @@ import {
   NEWTON_DEFAULT_TOL,
   NewtonDivergedError,
   NewtonSolver,
+  NonFiniteError,
+  type ScalarNewtonProblem,
   SingularMatrixError,
 } from '@geomech/core';
-import { assertFinite } from './internal.js';
+import { assertFinite, assertFiniteQP, SOLVES_BY_SOLVE_SCALAR } from './internal.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import {
@@ -170,6 +172,11 @@ export class ContactIntegrator extends ContactStepper {
   readonly method: MethodTraits;
 
   private readonly newton: NewtonSolver;
+  /**
+   * n = 1, unforced: the step's equation for core's `NewtonSolver.solveScalar` (number methods
+   * that V8 inlines; bit-identical to `solve` on `residualFn`/`jacobianFn`), else undefined.
+   */
+  private readonly scalarEquation: ContactScalarEquation | undefined;
   private readonly guessMode: 'momentum' | 'extrapolate';
   private readonly lagrangian: IntegratorLagrangian | undefined;
   private readonly residualFn: (out: Float64Array, x: Float64Array) => void;
@@ -245,6 +252,14 @@ export class ContactIntegrator extends ContactStepper {
     this.newton = new NewtonSolver(n, newtonOptions);
     this.qk = new Float64Array(n);
     this.pk = new Float64Array(n);
+    // not for the implicit-z L_d, whose own Λ solve runs on solveScalar: two problem classes make
+    // the solver's calls polymorphic, V8 then inlines neither fully, and the step is 9 % slower
+    // and allocates (exact L_d on the damped oscillator: 273 → 221 ns CPU with this path;
+    // implicit-z: 1452 → 1580 ns, 1–111 → 40–279 B/step)
+    this.scalarEquation =
+      n === 1 && force === undefined && !SOLVES_BY_SOLVE_SCALAR.has(Ld)
+        ? new ContactScalarEquation(Ld, this.qk, this.pk)
+        : undefined;
     this.guess = new Float64Array(n);
     this.pNext = new Float64Array(n);
     this.dzq1 = new Float64Array(n);
@@ -381,13 +396,19 @@ export class ContactIntegrator extends ContactStepper {
       fd.plus(this.fq1, t, qk, x, u);
       for (let i = 0; i < n; i++) pNext[i] = pNext[i]! + this.fq1[i]!;
     }
-    assertFinite(x, pNext, zNext, k);
+    // q and p, then z, as assertFinite, without passing the double zNext through a call
+    assertFiniteQP(x, pNext, k);
+    if (!Number.isFinite(zNext)) throw new NonFiniteError(`step ${k}: z`);
     if (!this.peeking) {
-      // the step's data, for stepDerivatives
-      this.lastQ.set(qk);
-      this.lastP.set(this.pk);
-      this.lastY.set(x);
-      this.lastU.set(u);
+      // the step's data, for stepDerivatives (loops, not TypedArray.set: n is small and a builtin
+      // call per array cost more than the rest of an exact-L_d step)
+      const { lastQ, lastP, lastY, lastU, pk } = this;
+      for (let i = 0; i < n; i++) {
+        lastQ[i] = qk[i]!;
+        lastP[i] = pk[i]!;
+        lastY[i] = x[i]!;
+      }
+      for (let i = 0; i < lastU.length; i++) lastU[i] = u[i]!;
       this.lastZT[0] = z;
       this.lastZT[1] = t;
       this.hasLastStep = true;
@@ -658,7 +679,12 @@ export class ContactIntegrator extends ContactStepper {
     const { Ld, qk, zk, tk } = this;
     let result: ReturnType<NewtonSolver['solve']>;
     try {
-      result = this.newton.solve(this.residualFn, this.jacobianFn, this.guess, k);
+      const eq = this.scalarEquation;
+      if (eq !== undefined) {
+        eq.z = zk;
+        eq.t = tk;
+        result = this.newton.solveScalar(eq, this.guess, k);
+      } else result = this.newton.solve(this.residualFn, this.jacobianFn, this.guess, k);
     } catch (error) {
       // A vanishing σ often shows up first as a singular or diverging Newton iteration.
       checkSigma(Ld.Dz(qk, this.guess, zk, tk), k, this.sigmaTol);
@@ -853,6 +879,50 @@ interface ContactDerivativeScratch {
   readonly dG: JacobianFunction;
   /** Central differences of w = (q_{k+1}, z_k) ↦ D2 L_d(q_k, q_{k+1}, z_k, t_k). */
   readonly dP: JacobianFunction;
+}
+
+/**
+ * The step's equation of {@link ContactIntegrator} for n = 1 and no force, for core's
+ * `NewtonSolver.solveScalar`: with (q_k, p_k, z_k, t_k) = (`qk[0]`, `pk[0]`, `z`, `t`),
+ *
+ *   G(x) = D1 L_d(q_k, x, z_k, t_k) + (1 + D_z L_d(q_k, x, z_k, t_k)) p_k,
+ *   G′(x) = ∂(D1 L_d)/∂q1 + p_k ∂(D_z L_d)/∂q1                                   spec 004 §7.1
+ *
+ * in the operations of the integrator's `residualFn` and `jacobianFn` for n = 1 (same iterates
+ * bit for bit), without their buffers and closures behind the solver's calls (issue 20).
+ */
+class ContactScalarEquation implements ScalarNewtonProblem {
+  /** z_k of the step being solved. */
+  z = 0;
+  /** t_k of the step being solved. */
+  t = 0;
+  private readonly x = new Float64Array(1);
+  private readonly out = new Float64Array(1);
+  private readonly dzq1 = new Float64Array(1);
+
+  constructor(
+    private readonly Ld: DiscreteContactLagrangian,
+    private readonly qk: Float64Array,
+    private readonly pk: Float64Array,
+  ) {}
+
+  residual(x: number): number {
+    const { out, qk } = this;
+    const xs = this.x;
+    xs[0] = x;
+    this.Ld.D1(out, qk, xs, this.z, this.t);
+    const s = 1 + this.Ld.Dz(qk, xs, this.z, this.t);
+    return out[0]! + s * this.pk[0]!;
+  }
+
+  derivative(x: number): number {
+    const { out, dzq1, qk } = this;
+    const xs = this.x;
+    xs[0] = x;
+    this.Ld.D2D1(out, qk, xs, this.z, this.t);
+    this.Ld.D2Dz(dzq1, qk, xs, this.z, this.t);
+    return out[0]! + this.pk[0]! * dzq1[0]!;
+  }
 }
 
 function allFinite(v: Float64Array): boolean {

@@ -76,9 +76,25 @@ export function checkOut(what: string, size: number, out: Float64Array): void {
 
 /** Throws NonFiniteError naming step k when q, p or z is not finite. */
 export function assertFinite(q: Float64Array, p: Float64Array, z: number, k: number): void {
+  assertFiniteQP(q, p, k);
+  if (!Number.isFinite(z)) throw new NonFiniteError(`step ${k}: z`);
+}
+
+/**
+ * Throws NonFiniteError naming step k when q or p is not finite: the part of {@link assertFinite}
+ * without a double argument, for hot paths (a double passed to a call V8 does not inline is boxed;
+ * the caller tests z itself).
+ */
+export function assertFiniteQP(q: Float64Array, p: Float64Array, k: number): void {
   for (let i = 0; i < q.length; i++)
     if (!Number.isFinite(q[i]!)) throw new NonFiniteError(`step ${k}: q`, i);
   for (let i = 0; i < p.length; i++)
     if (!Number.isFinite(p[i]!)) throw new NonFiniteError(`step ${k}: p`, i);
-  if (!Number.isFinite(z)) throw new NonFiniteError(`step ${k}: z`);
 }
+
+/**
+ * The discrete Lagrangians whose own evaluation runs core's `NewtonSolver.solveScalar` (the
+ * implicit-z midpoint): `ContactIntegrator` does not step them through `solveScalar` as well (two
+ * problem classes make the solver's call sites polymorphic; see its constructor).
+ */
+export const SOLVES_BY_SOLVE_SCALAR: WeakSet<object> = new WeakSet();

@@ -105,23 +105,29 @@ class MechanicalLagrangian implements MechanicalContactLagrangian {
     return out;
   }
 
+  // loops, not TypedArray.fill, here and below: a builtin call per evaluation costs more than
+  // these few stores in the implicit-z step
   Lvq(out: Float64Array): Float64Array {
-    return out.fill(0, 0, this.n * this.n);
+    const nn = this.n * this.n;
+    for (let i = 0; i < nn; i++) out[i] = 0;
+    return out;
   }
 
   Lvv(out: Float64Array): Float64Array {
     const n = this.n;
-    out.fill(0, 0, n * n);
+    for (let i = 0; i < n * n; i++) out[i] = 0;
     for (let i = 0; i < n; i++) out[i * n + i] = 1;
     return out;
   }
 
   Lqz(out: Float64Array): Float64Array {
-    return out.fill(0, 0, this.n);
+    for (let i = 0; i < this.n; i++) out[i] = 0;
+    return out;
   }
 
   Lvz(out: Float64Array): Float64Array {
-    return out.fill(0, 0, this.n);
+    for (let i = 0; i < this.n; i++) out[i] = 0;
+    return out;
   }
 
   Lzz(): number {
@@ -193,7 +199,7 @@ export function quadraticPotential(k: number, dim = 1): MechanicalPotential {
       return out;
     },
     hessV(out) {
-      out.fill(0, 0, dim * dim);
+      for (let i = 0; i < dim * dim; i++) out[i] = 0;
       for (let i = 0; i < dim; i++) out[i * dim + i] = k;
       return out;
     },

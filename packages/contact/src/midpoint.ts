@@ -129,11 +129,14 @@ export class MidpointHerglotz extends ContactStepper {
    * n = 1, unforced, autonomous V: the step runs a scalar Newton iteration with the stopping rule
    * of core's NewtonSolver (|G| ≤ tol, or a full step |Δx| ≤ NEWTON_DEFAULT_STEP_TOL·max(1, |x|))
    * without its general-n machinery, which costs more than the step itself in one dimension
-   * (60 ns against 290 ns per step on the damped pendulum). Kept after NewtonSolver gained its own
-   * n = 1 path (issue 15): the step through it (residual and Jacobian closures, the solver's
-   * bookkeeping, the general `advance`) took 185 ns against this path's 84 ns (CPU time per step,
-   * damped pendulum, same session) and 318 against 192 ns on the undamped pendulum; both give the
-   * same iterates bit for bit (the fixtures of `forces.test.ts` pass on either).
+   * (60 ns against 290 ns per step on the damped pendulum). Kept after core gained
+   * `NewtonSolver.solveScalar` (issue 15): the same step through it (a `ScalarNewtonProblem`
+   * class whose methods V8 inlines, bit-identical iterates, 0 B/step) took 92 against 74 ns on the
+   * damped pendulum and 185 against 149 ns on the undamped one (CPU time per step, both in one
+   * process, alternating batches, median of 11; 2026-11-27, load average ≈ 15), beyond the 10 %
+   * allowed: the solver's bookkeeping (history, result object, stop reasons, its checks) and the
+   * call V8 does not inline (a lean scalar loop behind the same call came within 8–13 %).
+   * Before that, the step through `solve`'s n = 1 path took 185 ns against 84 ns.
    */
   private readonly scalarPath: boolean;
   private readonly tolScalar: number;
