@@ -841,7 +841,8 @@ if (!HAVE_PY) {
 }
 
 // Section 5: IPOPT's scaling studies with the geomech column of bench/js/ocp.mjs (ids and n as in
-// bench/js/ipopt.mjs: so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge).
+// bench/js/ipopt.mjs: so3-steering, so3-steering-gauge, plate-ball, plate-ball-gauge,
+// unicycle-parking, satellite, quadrotor-flight, quadrotor-flight-thrust-bound).
 for (const line of ipoptSection(ipopt, ocp)) p(line);
 
 // Section 6: the sweep bench writes its own section

@@ -1,8 +1,9 @@
 // Section script of bench/run.mjs, section 5: the geomech column of the IPOPT comparison (issue
 // 16). The same discrete problems as bench/js/ipopt.mjs's scaling studies (same formulation,
 // guess, gauge and tolerance 1e-10; ids so3-steering, so3-steering-gauge, plate-ball,
-// plate-ball-gauge, unicycle-parking, satellite), solved in-process by @geomech/groupoid's
-// solveSo3Steering / solvePlateBall / unicycleParkingOcp / satelliteOcp on core's interior-point
+// plate-ball-gauge, unicycle-parking, satellite, quadrotor-flight, quadrotor-flight-thrust-bound),
+// solved in-process by @geomech/groupoid's solveSo3Steering / solvePlateBall /
+// unicycleParkingOcp / satelliteOcp / quadrotorOcp on core's interior-point
 // solver (OcpSolver). The cold start is measured for the first four.
 //
 //   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--sizes=200,…] [--only=plate-ball,...]
@@ -120,6 +121,16 @@ const PROBLEMS = {
     (ocp) => G.unicycleGuess(ocp),
   ),
   satellite: lieOcpStudy((n) => G.satelliteOcp({ n })),
+  // the quadrotor of bench/ipopt's quadrotor.cpp (default flight (0, 0, 1, 0) → (2, 0, 2, π/2),
+  // T = 2; and in T = 1.5 with fmax = 17, the thrust bound active), from quadrotorGuess
+  'quadrotor-flight': lieOcpStudy(
+    (n) => G.quadrotorOcp({ n }),
+    (ocp) => G.quadrotorGuess(ocp),
+  ),
+  'quadrotor-flight-thrust-bound': lieOcpStudy(
+    (n) => G.quadrotorOcp({ n, T: 1.5, fmax: 17 }),
+    (ocp) => G.quadrotorGuess(ocp),
+  ),
 };
 
 /**

@@ -609,6 +609,40 @@ export function findSystem(
 const loadSolve = async (): Promise<ProblemRunner> =>
   (await import('./systems/optimalControl.js')).optimalControlRunner;
 
+/** The steps n of a problem (h = 1/n on a unit horizon, else h = T/n), 2 … MAX_SOLVE_STEPS. */
+const stepsParam = (n: number, h: 'h = 1/n' | 'h = T/n'): Quantity => ({
+  name: 'n',
+  default: n,
+  description: `number of steps (${h})`,
+  count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
+});
+
+/** The horizon T of a problem. */
+const horizonParam = (T: number, description = 'horizon'): Quantity => ({
+  name: 'T',
+  default: T,
+  description,
+});
+
+/** Principal moments of inertia `<prefix>1 … <prefix>3`. */
+const inertiaParams = (prefix: string, J: readonly [number, number, number]): Quantity[] =>
+  J.map((v, i) => ({
+    name: `${prefix}${i + 1}`,
+    default: v,
+    description: `principal moment of inertia ${i + 1}`,
+  }));
+
+/** `--start` and `--end` poses in the coordinates `coords` (the end at t = T). */
+const poseBoundary = (
+  coords: string,
+  start: readonly number[],
+  end: readonly number[],
+  nouns: readonly [string, string],
+): Quantity[] => [
+  { name: 'start', default: start, description: `${coords}: ${nouns[0]}` },
+  { name: 'end', default: end, description: `${coords}: ${nouns[1]} at t = T` },
+];
+
 /** Every built-in optimal-control problem, in the order of the contract. */
 export const problems: readonly ProblemDescriptor[] = [
   {
@@ -620,12 +654,7 @@ export const problems: readonly ProblemDescriptor[] = [
     methods: ['interior-point'],
     params: [
       { name: 'phi', default: 1, description: 'target rotation angle about E3' },
-      {
-        name: 'n',
-        default: 40,
-        description: 'number of steps (h = 1/n)',
-        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
-      },
+      stepsParam(40, 'h = 1/n'),
     ],
     choices: [
       { name: 'map', default: 'cayley', choices: ['cayley', 'exp'], description: 'retraction τ' },
@@ -646,12 +675,7 @@ export const problems: readonly ProblemDescriptor[] = [
       { name: 'r', default: 1, description: 'ball radius' },
       { name: 'Omega', default: 0, description: 'plate angular velocity' },
       { name: 'c', default: 0, description: 'spin constant' },
-      {
-        name: 'n',
-        default: 30,
-        description: 'number of steps (h = 1/n)',
-        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
-      },
+      stepsParam(30, 'h = 1/n'),
       {
         name: 'loop',
         default: 0,
@@ -680,13 +704,8 @@ export const problems: readonly ProblemDescriptor[] = [
       'Unicycle parking on SE(2): body velocity (v, w, ω) as control, no lateral slip w = 0, |v| ≤ vmax, minimizing ∫ ½(v² + ω²) (issue 19).',
     methods: ['interior-point'],
     params: [
-      {
-        name: 'n',
-        default: 60,
-        description: 'number of steps (h = T/n)',
-        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
-      },
-      { name: 'T', default: 1, description: 'horizon' },
+      stepsParam(60, 'h = T/n'),
+      horizonParam(1),
       { name: 'vmax', default: 1.6, description: 'speed bound |v| ≤ vmax' },
     ],
     choices: [
@@ -697,10 +716,7 @@ export const problems: readonly ProblemDescriptor[] = [
         description: 'end heading imposed, or free (end position only)',
       },
     ],
-    boundary: [
-      { name: 'start', default: [0, 0, 0], description: 'x,y,theta: start pose' },
-      { name: 'end', default: [1, 1, Math.PI / 2], description: 'x,y,theta: end pose at t = T' },
-    ],
+    boundary: poseBoundary('x,y,theta', [0, 0, 0], [1, 1, Math.PI / 2], ['start pose', 'end pose']),
     fields: ['x', 'y', 'theta', 'xi', 'slipMultiplier', 'multipliers'],
     plot: { x: 'x', y: ['y'], aspect: 'equal' },
     load: loadSolve,
@@ -713,17 +729,10 @@ export const problems: readonly ProblemDescriptor[] = [
       'Satellite rest-to-rest attitude maneuver on SO(3) × R³ (attitude, body momentum), torques |u_i| ≤ umax, minimizing ∫ ½|u|² (forced rigid-body step; issue 19).',
     methods: ['interior-point'],
     params: [
-      {
-        name: 'n',
-        default: 60,
-        description: 'number of steps (h = T/n)',
-        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
-      },
-      { name: 'T', default: 4.4, description: 'horizon (the default end needs T ≥ 4.243)' },
+      stepsParam(60, 'h = T/n'),
+      horizonParam(4.4, 'horizon (the default end needs T ≥ 4.243)'),
       { name: 'umax', default: 1, description: 'torque bound per axis' },
-      { name: 'J1', default: 1, description: 'principal moment of inertia 1' },
-      { name: 'J2', default: 2, description: 'principal moment of inertia 2' },
-      { name: 'J3', default: 3, description: 'principal moment of inertia 3' },
+      ...inertiaParams('J', [1, 2, 3]),
     ],
     choices: [],
     boundary: [
@@ -745,30 +754,21 @@ export const problems: readonly ProblemDescriptor[] = [
       'Quadrotor from hover at a pose to hover at a target pose in time T on SO(3) × R³ (the forced LGVI step as constraints), thrust 0 ≤ f ≤ fmax, torques |τ_i| ≤ taumax, minimizing ∫ |u − u_hover|² (issue 19).',
     methods: ['interior-point'],
     params: [
-      {
-        name: 'n',
-        default: 40,
-        description: 'number of steps (h = T/n)',
-        count: { min: 2, max: MAX_SOLVE_STEPS, unit: 'steps' },
-      },
-      { name: 'T', default: 2, description: 'horizon' },
+      stepsParam(40, 'h = T/n'),
+      horizonParam(2),
       { name: 'm', default: 1.5, description: 'mass' },
-      { name: 'I1', default: 0.02, description: 'principal moment of inertia 1' },
-      { name: 'I2', default: 0.02, description: 'principal moment of inertia 2' },
-      { name: 'I3', default: 0.04, description: 'principal moment of inertia 3' },
+      ...inertiaParams('I', [0.02, 0.02, 0.04]),
       { name: 'g', default: 9.81, description: 'gravity (along −e₃)' },
       { name: 'fmax', default: 29.43, description: 'thrust bound 0 ≤ f ≤ fmax (> m g)' },
       { name: 'taumax', default: 1.5, description: 'torque bound per axis' },
     ],
     choices: [],
-    boundary: [
-      { name: 'start', default: [0, 0, 1, 0], description: 'x,y,z,yaw: start hover pose' },
-      {
-        name: 'end',
-        default: [2, 0, 2, Math.PI / 2],
-        description: 'x,y,z,yaw: target hover pose at t = T',
-      },
-    ],
+    boundary: poseBoundary(
+      'x,y,z,yaw',
+      [0, 0, 1, 0],
+      [2, 0, 2, Math.PI / 2],
+      ['start hover pose', 'target hover pose'],
+    ),
     fields: ['R', 'x', 'Pi', 'v', 'u', 'multipliers'],
     plot: { y: ['x'] },
     load: loadSolve,

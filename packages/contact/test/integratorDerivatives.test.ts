@@ -1,13 +1,8 @@
 // ContactIntegrator.stepDerivatives (issue 17): ∂x_{k+1}/∂x_k and ∂x_{k+1}/∂u_k of the generic
 // discrete Herglotz step on x = (q, p, z), against central differences of the step (≤ 1e-7
 // relative to max(1, max |entry|)).
-import {
-  DimensionError,
-  DomainError,
-  type Force,
-  finiteDifferenceJacobian,
-  type Potential,
-} from '@geomech/core';
+import { DimensionError, DomainError, type Potential } from '@geomech/core';
+import { nonlinearForce, relErr, stepJacobians } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   ContactIntegrator,
@@ -32,15 +27,7 @@ const coupled: Potential = {
 };
 
 /** A nonlinear, time- and velocity-dependent force with two inputs (no analytic Jacobians). */
-const nonlinear: Force = {
-  n: 2,
-  m: 2,
-  F: (out, t, q, v, u) => {
-    out[0] = Math.cos(1.3 * t) * u[0]! - 0.2 * v[0]! * Math.abs(v[0]!) + 0.1 * Math.sin(q[1]!);
-    out[1] = u[1]! * q[0]! - 0.3 * v[1]! + 0.05 * v[0]! * v[1]!;
-    return out;
-  },
-};
+const nonlinear = nonlinearForce(2);
 
 /** L = ½|v|² − V(q) + γz + ε z v₁ − ½α z² on R² (z-dependent, so σ, G_z and ∂D2/∂z vary). */
 const zCoupled2 = contactLagrangian({
@@ -54,26 +41,6 @@ const zCoupled2 = contactLagrangian({
       o.add(o.scale(z, -0.1), o.add(o.scale(o.mul(z, v0!), 0.15), o.scale(o.mul(z, z), -0.1))),
     ),
 });
-
-/** The central-difference Jacobian (core's) of f at x, `rows` outputs. */
-function centralJacobian(
-  f: (out: Float64Array, x: Float64Array) => void,
-  x: Float64Array,
-  rows: number,
-): Float64Array {
-  return finiteDifferenceJacobian(new Float64Array(rows * x.length), f, x, rows, x.length);
-}
-
-/** max |a − b| / max(1, max |b|). */
-function relDiff(a: Float64Array, b: Float64Array): number {
-  let s = 1;
-  let e = 0;
-  for (let i = 0; i < a.length; i++) {
-    s = Math.max(s, Math.abs(b[i]!));
-    e = Math.max(e, Math.abs(a[i]! - b[i]!));
-  }
-  return e / s;
-}
 
 describe('ContactIntegrator.stepDerivatives against central differences of the step', () => {
   const h = 0.1;
@@ -121,27 +88,12 @@ describe('ContactIntegrator.stepDerivatives against central differences of the s
       const y = x.slice();
       st.step(y, 0, t, h, u);
       st.stepDerivatives(A, B);
-      const fdA = centralJacobian(
-        (out, xx) => {
-          out.set(xx);
-          st.step(out, 0, t, h, u);
-        },
-        x.slice(),
-        s,
-      );
-      expect(relDiff(A, fdA)).toBeLessThan(1e-7);
+      const fd = stepJacobians((yy, uu) => st.step(yy, 0, t, h, uu), x, u);
+      expect(relErr(A, fd.A)).toBeLessThan(1e-7);
       // the z column and row are not trivial: σ ≠ 1
       expect(Math.abs(A[s * s - 1]! - 1)).toBeGreaterThan(1e-3);
       if (m > 0) {
-        const fdB = centralJacobian(
-          (out, uu) => {
-            out.set(x);
-            st.step(out, 0, t, h, uu);
-          },
-          u.slice(),
-          s,
-        );
-        expect(relDiff(B, fdB)).toBeLessThan(1e-7);
+        expect(relErr(B, fd.B)).toBeLessThan(1e-7);
         expect(B.reduce((a, v) => Math.max(a, Math.abs(v)), 0)).toBeGreaterThan(1e-3);
       }
     });

@@ -512,6 +512,197 @@ export function orthogonalityError(R: ArrayLike<number>, off = 0): number {
 }
 
 /** Options of {@link So3LgviStepper}. */
+/** Zero inputs for a step called with an input array of the wrong length (no input). */
+const NO_INPUT = new Float64Array(4);
+
+/**
+ * The SO(3) part of an LGVI step, shared by {@link So3LgviStepper} and {@link QuadrotorLgviStepper}
+ * (and usable by any stepper that carries a rigid body's attitude and body momentum inside a larger
+ * state): (L4)–(L6) on R_k at `state[0..9]` (row-major) and Π_k at `state[pi..pi+3]`, with the body
+ * torque u_k at `u[uOff..uOff+3]`, in place; and the step derivatives of the last step written into
+ * the rotational rows and columns of a larger tangent layout. A step: g = Π_k + (h/2)(M_k + u_k);
+ * F_k from (L4) ({@link So3FSolver}); R_{k+1} = R_kF_k (L5); Π_{k+1} = F_kᵀg + (h/2)(M_{k+1} + u_k)
+ * (L6). Allocation-free (the derivatives allocate their scratch on the first call).
+ *
+ * @example
+ * ```ts
+ * // R at 0..8, Π at 12..14 of a 15-number state, the torque at u[1..3]
+ * const core = new So3LgviCore([1, 2, 3], ZERO_POTENTIAL, 0.01);
+ * const state = new Float64Array(15);
+ * state.set([1, 0, 0, 0, 1, 0, 0, 0, 1], 0);
+ * state.set([1, 0, 0], 12);
+ * core.advance(state, 12, Float64Array.of(9, 0, 0, 0.5), 1, 0);
+ * state.subarray(12, 15); // ≈ [1, 0, 0.005] (1e-4): Π₁ ≈ Π₀ + h·u about the principal axis
+ * ```
+ */
+export class So3LgviCore {
+  /** Time step h > 0. */
+  readonly h: number;
+  readonly inertia: Float64Array;
+  readonly potential: So3Potential;
+  /** The F-solve of (L4). */
+  readonly solver: So3FSolver;
+  /** Newton residual of the last step. */
+  lastResidual = 0;
+  /** The arrow (R_k, R_{k+1}) of the last step, 18 numbers (see {@link So3LgviStepper.lastArrow}). */
+  readonly arrow = new Float64Array(18);
+  /** True when `arrow`, `F`, `g` hold the last step taken (for {@link derivatives}). */
+  private stepTaken = false;
+  private readonly F = new Float64Array(9);
+  private readonly g = new Float64Array(3);
+  private readonly hg = new Float64Array(3);
+  private readonly M = new Float64Array(3);
+  private readonly Rs = new Float64Array(9);
+  private scratch: LgviDerivativeScratch | undefined;
+
+  constructor(
+    inertia: ArrayLike<number>,
+    potential: So3Potential,
+    h: number,
+    options: LgviNewtonOptions = {},
+  ) {
+    this.h = checkPositive('So3LgviCore: h', h);
+    this.inertia = checkInertia('So3LgviCore: inertia', inertia);
+    this.potential = potential;
+    this.solver = new So3FSolver(this.inertia, options);
+  }
+
+  /**
+   * One step (L4)–(L6) of the attitude R (state 0..8) and body momentum Π (state `pi`..`pi`+2) in
+   * place, with the torque `u[uOff..uOff+3]`; the caller checks h and the input's length.
+   * @throws NewtonDivergedError naming step k (the state is then unchanged).
+   * @returns the Newton iterations.
+   */
+  advance(state: Float64Array, pi: number, u: Float64Array, uOff: number, k: number): number {
+    const { arrow, F, g, M, solver } = this;
+    const h = this.h;
+    this.stepTaken = false;
+    const hh = 0.5 * h;
+    const u0 = u[uOff]!;
+    const u1 = u[uOff + 1]!;
+    const u2 = u[uOff + 2]!;
+    for (let i = 0; i < 9; i++) arrow[i] = state[i]!;
+    this.potential.moment(M, arrow);
+    g[0] = state[pi]! + hh * (M[0]! + u0);
+    g[1] = state[pi + 1]! + hh * (M[1]! + u1);
+    g[2] = state[pi + 2]! + hh * (M[2]! + u2);
+    const hg = this.hg;
+    hg[0] = h * g[0]!;
+    hg[1] = h * g[1]!;
+    hg[2] = h * g[2]!;
+    const its = solver.solve(F, hg, k); // (L4)
+    // (L5) R_{k+1} = R_k F_k
+    for (let i = 0; i < 3; i++) {
+      const a = arrow[3 * i]!;
+      const b = arrow[3 * i + 1]!;
+      const c = arrow[3 * i + 2]!;
+      for (let j = 0; j < 3; j++) arrow[9 + 3 * i + j] = a * F[j]! + b * F[3 + j]! + c * F[6 + j]!;
+    }
+    // (L6) Π_{k+1} = F_kᵀg + (h/2)(M_{k+1} + u_k): equal to ←e[L_d](R_k, R_{k+1}) + f_d⁺ (L3) when
+    // (L4) holds, but its error is ε|g| instead of ε·tr(J)/h (the Newton residual over h)
+    const Rs = this.Rs;
+    for (let i = 0; i < 9; i++) Rs[i] = arrow[9 + i]!;
+    this.potential.moment(M, Rs);
+    for (let i = 0; i < 9; i++) state[i] = arrow[9 + i]!;
+    state[pi] = F[0]! * g[0]! + F[3]! * g[1]! + F[6]! * g[2]! + hh * (M[0]! + u0);
+    state[pi + 1] = F[1]! * g[0]! + F[4]! * g[1]! + F[7]! * g[2]! + hh * (M[1]! + u1);
+    state[pi + 2] = F[2]! * g[0]! + F[5]! * g[1]! + F[8]! * g[2]! + hh * (M[2]! + u2);
+    this.lastResidual = solver.lastResidual;
+    this.stepTaken = true;
+    return its;
+  }
+
+  /**
+   * The step derivatives of the last {@link advance} (the formulas of
+   * {@link So3LgviStepper.stepDerivatives}) written into a larger layout: `dxdx` row-major with
+   * `n` columns, δR at rows/columns 0..2 and δΠ at `pi`..`pi`+2; `dxdu` row-major with `m` columns,
+   * the torque at columns `uc`..`uc`+2. Only these entries are written. `what` names the stepper in
+   * the errors. Cold path: allocates its scratch on the first call.
+   * @throws DomainError before any step (or after a failed one); SingularMatrixError for a singular
+   *   ∂r/∂δ.
+   */
+  derivatives(
+    dxdx: Float64Array,
+    n: number,
+    pi: number,
+    dxdu: Float64Array,
+    m: number,
+    uc: number,
+    what: string,
+  ): void {
+    if (!this.stepTaken)
+      throw new DomainError(`${what}.stepDerivatives`, 'no step taken', 'needs a step just taken');
+    this.scratch ??= lgviDerivativeScratch();
+    const d = this.scratch;
+    const { arrow, F, g, h, solver } = this;
+    const { J, lu, DM0, DM1, R, Ftg, dg, rhs, f } = d;
+    // the Newton Jacobian of (L4) at the accepted F (scaled by 1/tr(J), as the residual)
+    solver.jacobian(J, F);
+    lu.factor(J);
+    if (lu.isSingular) throw new SingularMatrixError(`${what}.stepDerivatives: ∂r/∂δ`, -1);
+    const I = this.inertia;
+    const scale = h / (I[0]! + I[1]! + I[2]!);
+    for (let i = 0; i < 9; i++) R[i] = arrow[i]!;
+    potentialJacobian(DM0, this.potential, R, d);
+    for (let i = 0; i < 9; i++) R[i] = arrow[9 + i]!;
+    potentialJacobian(DM1, this.potential, R, d);
+    for (let i = 0; i < 3; i++) Ftg[i] = F[i]! * g[0]! + F[3 + i]! * g[1]! + F[6 + i]! * g[2]!;
+    const hh = 0.5 * h;
+    // columns: j < 3 δR_k = e_j, j < 6 δΠ_k = e_{j−3}, j < 9 δu_k = e_{j−6}
+    for (let j = 0; j < 9; j++) {
+      const a = j < 3 ? j : -1;
+      const b = j >= 3 && j < 6 ? j - 3 : -1;
+      const c = j >= 6 ? j - 6 : -1;
+      for (let i = 0; i < 3; i++) {
+        dg[i] = (i === b ? 1 : 0) + hh * ((a >= 0 ? DM0[3 * i + a]! : 0) + (i === c ? 1 : 0));
+        rhs[i] = scale * dg[i]!;
+      }
+      lu.solve(rhs, f);
+      const out = j < 6 ? dxdx : dxdu;
+      const w = j < 6 ? n : m;
+      const col = j < 3 ? j : j < 6 ? pi + j - 3 : uc + j - 6;
+      // δR_{k+1} = F_kᵀa + f (kept in rhs)
+      for (let i = 0; i < 3; i++) rhs[i] = (a >= 0 ? F[3 * a + i]! : 0) + f[i]!;
+      for (let i = 0; i < 3; i++) out[i * w + col] = rhs[i]!;
+      // δΠ_{k+1} = (F_kᵀg) × f + F_kᵀδg + (h/2)(DM(R_{k+1})δR_{k+1} + c)
+      const cross0 = Ftg[1]! * f[2]! - Ftg[2]! * f[1]!;
+      const cross1 = Ftg[2]! * f[0]! - Ftg[0]! * f[2]!;
+      const cross2 = Ftg[0]! * f[1]! - Ftg[1]! * f[0]!;
+      for (let i = 0; i < 3; i++) {
+        const cross = i === 0 ? cross0 : i === 1 ? cross1 : cross2;
+        const ftdg = F[i]! * dg[0]! + F[3 + i]! * dg[1]! + F[6 + i]! * dg[2]!;
+        const dm = DM1[3 * i]! * rhs[0]! + DM1[3 * i + 1]! * rhs[1]! + DM1[3 * i + 2]! * rhs[2]!;
+        out[(pi + i) * w + col] = cross + ftdg + hh * (dm + (i === c ? 1 : 0));
+      }
+    }
+  }
+}
+
+/**
+ * Writes the rotational series of a state whose R is at 0..8 and Π at `pi`..`pi`+2: Ω = J⁻¹Π at
+ * `out[omega..omega+3]` and the spatial momentum RΠ at `out[spatial..spatial+3]`; returns the
+ * kinetic energy ½Π·Ω (cold: once per recorded sample).
+ */
+function recordAttitude(
+  out: Float64Array,
+  omega: number,
+  spatial: number,
+  state: Float64Array,
+  pi: number,
+  I: Float64Array,
+): number {
+  const p0 = state[pi]!;
+  const p1 = state[pi + 1]!;
+  const p2 = state[pi + 2]!;
+  out[omega] = p0 / I[0]!;
+  out[omega + 1] = p1 / I[1]!;
+  out[omega + 2] = p2 / I[2]!;
+  for (let i = 0; i < 3; i++) {
+    out[spatial + i] = state[3 * i]! * p0 + state[3 * i + 1]! * p1 + state[3 * i + 2]! * p2;
+  }
+  return 0.5 * (p0 * out[omega]! + p1 * out[omega + 1]! + p2 * out[omega + 2]!);
+}
+
 export interface So3LgviOptions extends LgviNewtonOptions {
   /** Principal moments [I₁, I₂, I₃] > 0. */
   readonly inertia: ArrayLike<number>;
@@ -525,12 +716,13 @@ export interface So3LgviOptions extends LgviNewtonOptions {
  * The SO(3) LGVI (L4)–(L6) with a potential and a body-frame control torque u_k (inputSize 3,
  * held constant over the step) as a core {@link Stepper}. State `[R_k (9, row-major), Π_k (3)]`,
  * Π the body angular momentum JΩ (the momentum of the pair groupoid, Π_k = −D₁L_d − f_d⁻).
- * A step: g = Π_k + (h/2)(M_k + u_k); F_k from (L4) ({@link So3FSolver}); R_{k+1} = R_kF_k (L5);
- * Π_{k+1} = F_kᵀg + (h/2)(M_{k+1} + u_k) (L6), which is the pair groupoid's momentum
- * ←e[L_d](R_k, R_{k+1}) + f_d⁺ = D₂L_d + (h/2)u_k (L3) at the solution of (L4) (a test checks it);
- * the (L6) form is used because its round-off is ε|g|, while D₂L_d divides the Newton residual by
- * h (with D₂L_d the symmetric top's Π₃ drifted 2e-4 in 10⁶ steps of h = 0.01). No re-projection: R stays
- * orthogonal because F_k is a product of Cayley factors (round-off only). Allocation-free.
+ * A step ({@link So3LgviCore}): g = Π_k + (h/2)(M_k + u_k); F_k from (L4) ({@link So3FSolver});
+ * R_{k+1} = R_kF_k (L5); Π_{k+1} = F_kᵀg + (h/2)(M_{k+1} + u_k) (L6), which is the pair groupoid's
+ * momentum ←e[L_d](R_k, R_{k+1}) + f_d⁺ = D₂L_d + (h/2)u_k (L3) at the solution of (L4) (a test
+ * checks it); the (L6) form is used because its round-off is ε|g|, while D₂L_d divides the Newton
+ * residual by h (with D₂L_d the symmetric top's Π₃ drifted 2e-4 in 10⁶ steps of h = 0.01). No
+ * re-projection: R stays orthogonal because F_k is a product of Cayley factors (round-off only).
+ * Allocation-free.
  *
  * Series: `R`, `pi` (Π_k), `omega` (J⁻¹Π_k), `energy` (½Π·J⁻¹Π + U(R)), `spatialMomentum` (RΠ; its
  * components about axes of symmetry of U are the Noether charges, e.g. e₃·RΠ for gravity),
@@ -556,26 +748,22 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
   readonly inertia: Float64Array;
   /** The discrete Lagrangian (L1) on the pair groupoid, with its partials (L2), (L3). */
   readonly lagrangian: So3DiscreteLagrangian;
+  /** The step (L4)–(L6) and its derivatives, on this stepper's layout (Π at 9). */
+  readonly core: So3LgviCore;
   /** The F-solve of (L4). */
   readonly solver: So3FSolver;
   lastResidual = 0;
-  private readonly arrow = new Float64Array(18);
-  private readonly F = new Float64Array(9);
-  private readonly g = new Float64Array(3);
-  private readonly hg = new Float64Array(3);
-  private readonly M = new Float64Array(3);
   /** Size of the tangent state (δR, δΠ) of {@link stepDerivatives}. */
   readonly tangentSize = 6;
-  /** True when `arrow`, `F`, `g` hold the last step taken (for {@link stepDerivatives}). */
-  private stepTaken = false;
-  private derivatives: LgviDerivativeScratch | undefined;
+  private readonly Rs = new Float64Array(9);
 
   constructor(options: So3LgviOptions) {
     this.h = checkPositive('So3LgviStepper: h', options.h);
     this.inertia = checkInertia('So3LgviStepper: inertia', options.inertia);
     this.potential = options.potential ?? ZERO_POTENTIAL;
     this.lagrangian = new So3DiscreteLagrangian(this.inertia, this.potential, this.h);
-    this.solver = new So3FSolver(this.inertia, options);
+    this.core = new So3LgviCore(this.inertia, this.potential, this.h, options);
+    this.solver = this.core.solver;
   }
 
   /**
@@ -593,44 +781,15 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
   }
 
   /**
-   * One LGVI step (L4)–(L6) with torque u. `h` must be the stepper's.
+   * One LGVI step (L4)–(L6) with torque u (u of another length than 3: no torque). `h` must be the
+   * stepper's.
    * @throws NewtonDivergedError naming step k (the state is then unchanged).
    */
   step(state: Float64Array, k: number, _t: number, h: number, u: Float64Array): number {
     if (h !== this.h)
       throw new DomainError('So3LgviStepper.step: h', h, `must be the stepper's h = ${this.h}`);
-    const { arrow, F, g, M, solver } = this;
-    this.stepTaken = false;
-    const hh = 0.5 * h;
-    const u0 = u.length === 3 ? u[0]! : 0;
-    const u1 = u.length === 3 ? u[1]! : 0;
-    const u2 = u.length === 3 ? u[2]! : 0;
-    for (let i = 0; i < 9; i++) arrow[i] = state[i]!;
-    this.potential.moment(M, arrow);
-    g[0] = state[9]! + hh * (M[0]! + u0);
-    g[1] = state[10]! + hh * (M[1]! + u1);
-    g[2] = state[11]! + hh * (M[2]! + u2);
-    const hg = this.hg;
-    hg[0] = h * g[0]!;
-    hg[1] = h * g[1]!;
-    hg[2] = h * g[2]!;
-    const its = solver.solve(F, hg, k); // (L4)
-    // (L5) R_{k+1} = R_k F_k
-    for (let i = 0; i < 3; i++) {
-      const a = arrow[3 * i]!;
-      const b = arrow[3 * i + 1]!;
-      const c = arrow[3 * i + 2]!;
-      for (let j = 0; j < 3; j++) arrow[9 + 3 * i + j] = a * F[j]! + b * F[3 + j]! + c * F[6 + j]!;
-    }
-    // (L6) Π_{k+1} = F_kᵀg + (h/2)(M_{k+1} + u_k): equal to ←e[L_d](R_k, R_{k+1}) + f_d⁺ (L3) when
-    // (L4) holds, but its error is ε|g| instead of ε·tr(J)/h (the Newton residual over h)
-    this.potential.moment(M, this.copyR(arrow, 9));
-    for (let i = 0; i < 9; i++) state[i] = arrow[9 + i]!;
-    state[9] = F[0]! * g[0]! + F[3]! * g[1]! + F[6]! * g[2]! + hh * (M[0]! + u0);
-    state[10] = F[1]! * g[0]! + F[4]! * g[1]! + F[7]! * g[2]! + hh * (M[1]! + u1);
-    state[11] = F[2]! * g[0]! + F[5]! * g[1]! + F[8]! * g[2]! + hh * (M[2]! + u2);
-    this.lastResidual = solver.lastResidual;
-    this.stepTaken = true;
+    const its = this.core.advance(state, 9, u.length === 3 ? u : NO_INPUT, 0, k);
+    this.lastResidual = this.core.lastResidual;
     return its;
   }
 
@@ -647,7 +806,7 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
    * ```
    */
   lastArrow(): Float64Array {
-    return this.arrow;
+    return this.core.arrow;
   }
 
   /**
@@ -664,7 +823,7 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
    *   δg = b + (h/2)(DM(R_k)a + c),   f = h(∂r/∂δ)⁻¹δg,   δR_{k+1} = F_kᵀa + f,
    *   δΠ_{k+1} = (F_kᵀg)^f + F_kᵀδg + (h/2)(DM(R_{k+1})δR_{k+1} + c).
    *
-   * Cold path: allocates its scratch on the first call.
+   * Cold path: allocates its scratch on the first call ({@link So3LgviCore.derivatives}).
    *
    * @throws DomainError before any step (or after a failed one); DimensionError for wrong output
    *   lengths; SingularMatrixError for a singular ∂r/∂δ.
@@ -679,88 +838,20 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (!this.stepTaken)
-      throw new DomainError(
-        'So3LgviStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
     if (dxdx.length !== 36) throw new DimensionError('stepDerivatives: dxdx', 36, dxdx.length);
     if (dxdu.length !== 18) throw new DimensionError('stepDerivatives: dxdu', 18, dxdu.length);
-    this.derivatives ??= lgviDerivativeScratch();
-    const d = this.derivatives;
-    const { arrow, F, g, h, solver } = this;
-    const { J, lu, DM0, DM1, R, Ftg, dg, rhs, f } = d;
-    // the Newton Jacobian of (L4) at the accepted F (scaled by 1/tr(J), as the residual)
-    solver.jacobian(J, F);
-    lu.factor(J);
-    if (lu.isSingular) throw new SingularMatrixError('So3LgviStepper.stepDerivatives: ∂r/∂δ', -1);
-    const I = this.inertia;
-    const scale = h / (I[0]! + I[1]! + I[2]!);
-    for (let i = 0; i < 9; i++) R[i] = arrow[i]!;
-    potentialJacobian(DM0, this.potential, R, d);
-    for (let i = 0; i < 9; i++) R[i] = arrow[9 + i]!;
-    potentialJacobian(DM1, this.potential, R, d);
-    for (let i = 0; i < 3; i++) Ftg[i] = F[i]! * g[0]! + F[3 + i]! * g[1]! + F[6 + i]! * g[2]!;
-    const hh = 0.5 * h;
-    // columns: j < 3 δR_k = e_j, j < 6 δΠ_k = e_{j−3}, j < 9 δu_k = e_{j−6}
-    for (let j = 0; j < 9; j++) {
-      const a = j < 3 ? j : -1;
-      const b = j >= 3 && j < 6 ? j - 3 : -1;
-      const c = j >= 6 ? j - 6 : -1;
-      for (let i = 0; i < 3; i++) {
-        dg[i] = (i === b ? 1 : 0) + hh * ((a >= 0 ? DM0[3 * i + a]! : 0) + (i === c ? 1 : 0));
-        rhs[i] = scale * dg[i]!;
-      }
-      lu.solve(rhs, f);
-      const out = j < 6 ? dxdx : dxdu;
-      const w = j < 6 ? 6 : 3;
-      const col = j < 6 ? j : j - 6;
-      // δR_{k+1} = F_kᵀa + f (kept in rhs)
-      for (let i = 0; i < 3; i++) rhs[i] = (a >= 0 ? F[3 * a + i]! : 0) + f[i]!;
-      for (let i = 0; i < 3; i++) out[i * w + col] = rhs[i]!;
-      // δΠ_{k+1} = (F_kᵀg) × f + F_kᵀδg + (h/2)(DM(R_{k+1})δR_{k+1} + c)
-      const cross0 = Ftg[1]! * f[2]! - Ftg[2]! * f[1]!;
-      const cross1 = Ftg[2]! * f[0]! - Ftg[0]! * f[2]!;
-      const cross2 = Ftg[0]! * f[1]! - Ftg[1]! * f[0]!;
-      for (let i = 0; i < 3; i++) {
-        const cross = i === 0 ? cross0 : i === 1 ? cross1 : cross2;
-        const ftdg = F[i]! * dg[0]! + F[3 + i]! * dg[1]! + F[6 + i]! * dg[2]!;
-        const dm = DM1[3 * i]! * rhs[0]! + DM1[3 * i + 1]! * rhs[1]! + DM1[3 * i + 2]! * rhs[2]!;
-        out[(3 + i) * w + col] = cross + ftdg + hh * (dm + (i === c ? 1 : 0));
-      }
-    }
-  }
-
-  private readonly Rs = new Float64Array(9);
-  private copyR(state: Float64Array, off = 0): Float64Array {
-    for (let i = 0; i < 9; i++) this.Rs[i] = state[off + i]!;
-    return this.Rs;
+    this.core.derivatives(dxdx, 6, 3, dxdu, 3, 0, 'So3LgviStepper');
   }
 
   /** Writes R, pi, omega, energy, spatialMomentum, orthogonality of `state`. */
   record(out: Float64Array, state: Float64Array): void {
-    const I = this.inertia;
     for (let i = 0; i < 12; i++) out[i] = state[i]!;
-    const p0 = state[9]!;
-    const p1 = state[10]!;
-    const p2 = state[11]!;
-    out[12] = p0 / I[0]!;
-    out[13] = p1 / I[1]!;
-    out[14] = p2 / I[2]!;
-    out[15] =
-      0.5 * (p0 * out[12]! + p1 * out[13]! + p2 * out[14]!) +
-      this.potential.value(this.copyR(state));
-    for (let i = 0; i < 3; i++) {
-      out[16 + i] = state[3 * i]! * p0 + state[3 * i + 1]! * p1 + state[3 * i + 2]! * p2;
-    }
+    const kinetic = recordAttitude(out, 12, 16, state, 9, this.inertia);
+    const Rs = this.Rs;
+    for (let i = 0; i < 9; i++) Rs[i] = state[i]!;
+    out[15] = kinetic + this.potential.value(Rs);
     out[19] = orthogonalityError(state, 0);
   }
-}
-
-/** The rotational index (R 0..2, Π 3..5) of the LGVI in the quadrotor's tangent (R, x, Π, v). */
-function rotIndex(j: number): number {
-  return j < 3 ? j : j + 3;
 }
 
 /** Entry (i, j) of R ê₃ = [R e₁, −R e₀, 0] (by columns), R row-major at `R[off..off+9]`. */
@@ -957,18 +1048,18 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
   readonly h: number;
   readonly mass: number;
   readonly gravity: number;
-  /** The rotational LGVI (no potential, torque input). */
+  /**
+   * The rotational LGVI (no potential, torque input). It shares its {@link So3LgviCore} with this
+   * stepper, so its `lastArrow()` is the attitude arrow of the quadrotor's last step.
+   */
   readonly rotation: So3LgviStepper;
   lastResidual = 0;
-  private readonly rot = new Float64Array(12);
-  private readonly tau = new Float64Array(3);
+  private readonly core: So3LgviCore;
   private readonly mg: number;
   /** Size of the tangent state (δR, δx, δΠ, δv) of {@link stepDerivatives}. */
   readonly tangentSize = 12;
   /** The thrust of the last step (for {@link stepDerivatives}). */
   private readonly lastThrust = new Float64Array(1);
-  private readonly rotA = new Float64Array(36);
-  private readonly rotB = new Float64Array(18);
 
   constructor(options: QuadrotorOptions) {
     this.h = checkPositive('QuadrotorLgviStepper: h', options.h);
@@ -979,6 +1070,7 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
     this.gravity = g;
     this.mg = this.mass * g;
     this.rotation = new So3LgviStepper({ ...options, h: this.h });
+    this.core = this.rotation.core;
   }
 
   /** The thrust that balances gravity, m·g (exact hover at R = I). */
@@ -1009,29 +1101,29 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
   }
 
   /**
-   * One step: the rotational LGVI with torque τ, then (L7), (L8). `h` must be the stepper's.
+   * One step: the rotational LGVI (L4)–(L6) with torque τ on (R, Π) ({@link So3LgviCore}), then
+   * (L7), (L8). u of another length than 4: no input. `h` must be the stepper's.
    * @throws NewtonDivergedError naming step k (the state is then unchanged).
    */
-  step(state: Float64Array, k: number, t: number, h: number, u: Float64Array): number {
+  step(state: Float64Array, k: number, _t: number, h: number, u: Float64Array): number {
     if (h !== this.h)
       throw new DomainError(
         'QuadrotorLgviStepper.step: h',
         h,
         `must be the stepper's h = ${this.h}`,
       );
-    const { rot, tau, mg } = this;
-    const f = u.length === 4 ? u[0]! : 0;
-    for (let i = 0; i < 3; i++) tau[i] = u.length === 4 ? u[1 + i]! : 0;
-    for (let i = 0; i < 9; i++) rot[i] = state[i]!;
-    for (let i = 0; i < 3; i++) rot[9 + i] = state[12 + i]!;
-    const its = this.rotation.step(rot, k, t, h, tau);
-    // thrust minus weight at both ends, f·(R e₃) − m g e₃ (third column of R)
+    const mg = this.mg;
+    const input = u.length === 4 ? u : NO_INPUT;
+    const f = input[0]!;
+    // thrust minus weight at R_k, f·(R e₃) − m g e₃ (third column of R)
     const a0 = f * state[2]!;
     const a1 = f * state[5]!;
     const a2 = f * state[8]! - mg;
-    const b0 = f * rot[2]!;
-    const b1 = f * rot[5]!;
-    const b2 = f * rot[8]! - mg;
+    const its = this.core.advance(state, 12, input, 1, k);
+    // ... and at R_{k+1}
+    const b0 = f * state[2]!;
+    const b1 = f * state[5]!;
+    const b2 = f * state[8]! - mg;
     const m = this.mass;
     const c = (h * h) / (2 * m);
     const d = h / (2 * m);
@@ -1045,9 +1137,7 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
     state[15] = v0 + d * (a0 + b0);
     state[16] = v1 + d * (a1 + b1);
     state[17] = v2 + d * (a2 + b2);
-    for (let i = 0; i < 9; i++) state[i] = rot[i]!;
-    for (let i = 0; i < 3; i++) state[12 + i] = rot[9 + i]!;
-    this.lastResidual = this.rotation.lastResidual;
+    this.lastResidual = this.core.lastResidual;
     this.lastThrust[0] = f;
     return its;
   }
@@ -1056,7 +1146,8 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
    * The step derivatives of the last {@link step} in tangent coordinates x = (δR, δx, δΠ, δv)
    * ({@link tangentSize} 12; δR in the right-⊕ (body) coordinates R·Exp(δR), the rest additive):
    * `dxdx` (12×12) ← ∂x_{k+1}/∂x_k, `dxdu` (12×4) ← ∂x_{k+1}/∂(f, τ), row-major. The rotational
-   * rows are {@link So3LgviStepper.stepDerivatives} of the internal LGVI (inputs τ); (L7), (L8)
+   * rows are {@link So3LgviStepper.stepDerivatives} (inputs τ), written by the shared
+   * {@link So3LgviCore} into rows and columns (δR, δΠ) = (0..2, 6..8); (L7), (L8)
    * give, with δ(R e₃) = −R ê₃ δR (R·Exp(δR)e₃ = Re₃ + R(δR × e₃)), c = h²/2m, d = h/2m:
    *
    *   δx_{k+1} = δx + h δv + c(−f R_k ê₃ δR_k + R_k e₃ δf),
@@ -1076,21 +1167,15 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
     if (dxdx.length !== 144) throw new DimensionError('stepDerivatives: dxdx', 144, dxdx.length);
     if (dxdu.length !== 48) throw new DimensionError('stepDerivatives: dxdu', 48, dxdu.length);
-    const { rotA: A, rotB: B } = this;
-    this.rotation.stepDerivatives(A, B);
-    const arrow = this.rotation.lastArrow();
+    dxdx.fill(0);
+    dxdu.fill(0);
+    // tangent blocks: R 0..2, x 3..5, Π 6..8, v 9..11; the torque is input 1..3
+    this.core.derivatives(dxdx, 12, 6, dxdu, 4, 1, 'QuadrotorLgviStepper');
+    const arrow = this.core.arrow;
     const f = this.lastThrust[0]!;
     const h = this.h;
     const c = (h * h) / (2 * this.mass);
     const d = h / (2 * this.mass);
-    dxdx.fill(0);
-    dxdu.fill(0);
-    // tangent blocks: R 0..2, x 3..5, Π 6..8, v 9..11; the rotational LGVI's (R, Π) = (0..2, 3..5)
-    for (let i = 0; i < 6; i++) {
-      const row = rotIndex(i);
-      for (let j = 0; j < 6; j++) dxdx[row * 12 + rotIndex(j)] = A[i * 6 + j]!;
-      for (let j = 0; j < 3; j++) dxdu[row * 4 + 1 + j] = B[i * 3 + j]!;
-    }
     // R ê₃ at R_k (arrow 0..8) and R_{k+1} (arrow 9..17)
     for (let i = 0; i < 3; i++) {
       const xr = (3 + i) * 12;
@@ -1104,15 +1189,15 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
       dxdu[(9 + i) * 4] = d * (e3k + e3k1);
       for (let j = 0; j < 3; j++) {
         dxdx[xr + j] = -c * f * re3hat(arrow, 0, i, j);
-        // −f R_{k+1} ê₃ ∂δR_{k+1}/∂(·): the rotational rows 0..2 of A and B
+        // −f R_{k+1} ê₃ ∂δR_{k+1}/∂(·): the rows δR_{k+1} (0..2) written by the core
         let sR = 0;
         let sP = 0;
         let sT = 0;
         for (let l = 0; l < 3; l++) {
           const w = re3hat(arrow, 9, i, l);
-          sR += w * A[l * 6 + j]!;
-          sP += w * A[l * 6 + 3 + j]!;
-          sT += w * B[l * 3 + j]!;
+          sR += w * dxdx[l * 12 + j]!;
+          sP += w * dxdx[l * 12 + 6 + j]!;
+          sT += w * dxdu[l * 4 + 1 + j]!;
         }
         dxdx[vr + j] = -d * f * (re3hat(arrow, 0, i, j) + sR);
         dxdx[vr + 6 + j] = -d * f * sP;
@@ -1123,28 +1208,16 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
 
   /** Writes R, x, pi, omega, v, energy, spatialMomentum, linearMomentum, orthogonality. */
   record(out: Float64Array, state: Float64Array): void {
-    const I = this.rotation.inertia;
     const m = this.mass;
     for (let i = 0; i < 15; i++) out[i] = state[i]!;
-    const p0 = state[12]!;
-    const p1 = state[13]!;
-    const p2 = state[14]!;
-    out[15] = p0 / I[0]!;
-    out[16] = p1 / I[1]!;
-    out[17] = p2 / I[2]!;
+    const kinetic = recordAttitude(out, 15, 22, state, 12, this.rotation.inertia);
     const v0 = state[15]!;
     const v1 = state[16]!;
     const v2 = state[17]!;
     out[18] = v0;
     out[19] = v1;
     out[20] = v2;
-    out[21] =
-      0.5 * (p0 * out[15]! + p1 * out[16]! + p2 * out[17]!) +
-      0.5 * m * (v0 * v0 + v1 * v1 + v2 * v2) +
-      this.mg * state[11]!;
-    for (let i = 0; i < 3; i++) {
-      out[22 + i] = state[3 * i]! * p0 + state[3 * i + 1]! * p1 + state[3 * i + 2]! * p2;
-    }
+    out[21] = kinetic + 0.5 * m * (v0 * v0 + v1 * v1 + v2 * v2) + this.mg * state[11]!;
     out[25] = m * v0;
     out[26] = m * v1;
     out[27] = m * v2;

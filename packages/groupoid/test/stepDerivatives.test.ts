@@ -2,6 +2,7 @@
 // trivialized tangent coordinates (right-⊕: R·Exp(δ), X·Exp(δ); the rest additive), against
 // central differences of the step through the same retraction, relative error ≤ 1e-7.
 import { DimensionError, DomainError, type LieGroup, SE2, SO3 } from '@geomech/core';
+import { relErr } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   GravityPotential,
@@ -109,17 +110,8 @@ function compare(
     minus(tm, xm, base, L);
     for (let i = 0; i < n; i++) fdB[i * m + j] = (tp[i]! - tm[i]!) / (2 * eps);
   }
-  const rel = (a: Float64Array, b: Float64Array) => {
-    let s = 1;
-    let e = 0;
-    for (let i = 0; i < a.length; i++) {
-      s = Math.max(s, Math.abs(b[i]!));
-      e = Math.max(e, Math.abs(a[i]! - b[i]!));
-    }
-    return e / s;
-  };
   const norm = (a: Float64Array) => a.reduce((s, v) => Math.max(s, Math.abs(v)), 0);
-  return { A: rel(A, fdA), B: rel(B, fdB), Anorm: norm(A), Bnorm: norm(B) };
+  return { A: relErr(A, fdA), B: relErr(B, fdB), Anorm: norm(A), Bnorm: norm(B) };
 }
 
 const so3Layout: TangentLayout = {

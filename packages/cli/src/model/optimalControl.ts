@@ -71,9 +71,13 @@ import { UsageError } from '../errors.js';
 import type { ProblemDescriptor } from '../registry.js';
 import type { ProblemRunner, SolveOutput, SolveRequest } from '../runner.js';
 import {
+  type BuiltinSolve,
   feedbackOf,
+  guessField,
+  guessSteps,
   lieOcpOutcome,
-  solveLieOcp,
+  multiplierSeries,
+  solveBuiltin,
   stepsToStates,
 } from '../systems/optimalControl.js';
 import { ModelError, quote } from './errors.js';
@@ -1296,9 +1300,13 @@ function boundsArray(
 /**
  * The {@link ProblemDescriptor} of an optimal-control model for `geomech solve --model`: params
  * `n` (default: the file's steps) and the file's parameters (overridden by `--param`); the runner
- * solves from the default guess (at rest) and returns `g` (states in their vector form), `xi`
- * (velocities, per step; state k carries step k's value, state 0 repeats step 1's), `lambda`
- * (multipliers of the dynamics rows, likewise) and `mu` (multipliers of the path equalities).
+ * solves from the default guess (at rest), or from `--guess` (a previous solution of the model:
+ * its `g`, `xi`, `u`, `t` for a free horizon, and `multipliers` for a warm start), after
+ * `--continuation K` easier problems (the factors the end gives in full moved from the start,
+ * {@link modelSolve}), as the built-ins do, and returns `g` (states in their vector form), `xi`
+ * (velocities, per step; state k carries step k's value, state 0 repeats step 1's), `u`,
+ * `lambda` (multipliers of the dynamics rows, likewise), `mu` (multipliers of the path
+ * equalities) and `multipliers` (every multiplier, per stage, for `--guess`).
  *
  * @throws {@link ModelError} for a malformed file (see {@link readOcpModel}).
  * @example
@@ -1320,12 +1328,20 @@ export function loadOcpModel(text: string, file: string): ProblemDescriptor {
   };
   const runner: ProblemRunner = {
     solve(request, progress) {
-      if (request.guess !== undefined) throw new UsageError('models take no --guess', '--guess');
-      if (request.continuation > 0)
-        throw new UsageError('models take no --continuation', '--continuation');
       const ocp = modelOcp(request);
-      const { sol, history } = solveLieOcp(ocp, request, progress);
-      return { ...ocpOutput(model, ocp, sol, history), ...feedbackOf(request, ocp, sol) };
+      const how = modelSolve(model, ocp);
+      if (request.continuation > 0 && how.continued.length === 0)
+        throw new UsageError(
+          'needs an end that gives at least one factor in full (continuation moves those factors from the start)',
+          '--continuation',
+        );
+      const { sol, history, iterations } = solveBuiltin(ocp, request, progress, how);
+      const out = ocpOutput(model, ocp, sol, history, iterations);
+      return {
+        ...out,
+        series: [...out.series, multiplierSeries(ocp, sol)],
+        ...feedbackOf(request, ocp, sol),
+      };
     },
     ocp: (request) => modelOcp(request),
   };
@@ -1346,9 +1362,95 @@ export function loadOcpModel(text: string, file: string): ProblemDescriptor {
     choices: [],
     boundary: [],
     fields:
-      model.controls.length > 0 ? ['g', 'xi', 'u', 'lambda', 'mu'] : ['g', 'xi', 'lambda', 'mu'],
+      model.controls.length > 0
+        ? ['g', 'xi', 'u', 'lambda', 'mu', 'multipliers']
+        : ['g', 'xi', 'lambda', 'mu', 'multipliers'],
     plot: { y: ['xi'] },
     load: async () => runner,
+  };
+}
+
+/**
+ * How a model starts and continues (the built-ins' {@link BuiltinSolve}): no default guess (the
+ * solve starts at rest); a `--guess` file's `g` rows (vector forms, turned into elements as
+ * `start` and `end` are), `xi` and `u` (per state, state 0 repeating step 1), and for a free
+ * horizon T = the last entry of `t`; continuation stage s moves each factor the end gives in full
+ * along start·exp(s·log(start⁻¹·end)) (a straight line on Rⁿ); partly given end entries are
+ * compiled constants and stay where the file puts them, free factors are not constrained.
+ */
+export function modelSolve(
+  model: OcpModel,
+  ocp: LieOcp,
+): BuiltinSolve & { readonly continued: readonly number[] } {
+  const N = ocp.N;
+  const offsets: number[] = [];
+  let S = 0;
+  let form = 0;
+  for (const f of model.factors) {
+    offsets.push(S);
+    S += f.storage;
+    form += f.form;
+  }
+  const nv = model.velocity.length;
+  const nu = ocp.controls - nv;
+  const horizon = ocp.spec.horizon;
+  const end = ocp.spec.end;
+  const continued =
+    end === undefined ? [] : 'element' in end ? [...(end.factors ?? model.factors.keys())] : [];
+  // per continued factor: its group, the start part and log(start⁻¹·end)
+  const paths = continued.map((fi) => {
+    const f = model.factors[fi]!;
+    const G = groupOf(f);
+    const a = ocp.start.slice(offsets[fi]!, offsets[fi]! + f.storage);
+    const b = ocp.end.slice(offsets[fi]!, offsets[fi]! + f.storage);
+    const rel = G.log(
+      new Float64Array(G.dim),
+      G.compose(new Float64Array(f.storage), G.inverse(new Float64Array(f.storage), a), b),
+    );
+    return { fi, G, a, rel };
+  });
+  return {
+    continued,
+    defaultGuess: () => undefined,
+    fromFile: (g) => {
+      const rows = guessField(g, 'g', N + 1, form);
+      const x = new Float64Array((N + 1) * S);
+      for (let k = 0; k <= N; k++) {
+        let off = k * form;
+        model.factors.forEach((f, fi) => {
+          const part = Array.from(rows.subarray(off, off + f.form));
+          x.set(elementOf(f, part), k * S + offsets[fi]!);
+          off += f.form;
+        });
+      }
+      const xi = guessSteps(g, 'xi', N, nv);
+      const uu = nu > 0 ? guessSteps(g, 'u', N, nu) : undefined;
+      const u = new Float64Array(N * ocp.controls);
+      for (let k = 0; k < N; k++) {
+        for (let i = 0; i < nv; i++) u[k * ocp.controls + i] = xi[k * nv + i]!;
+        for (let i = 0; i < nu; i++) u[k * ocp.controls + nv + i] = uu![k * nu + i]!;
+      }
+      if (horizon === undefined || typeof horizon === 'number') return { x, u };
+      const T = guessField(g, 't', N + 1, 1)[N]!;
+      const [lo, hi] = horizon.free;
+      if (!(T >= lo && T <= hi))
+        throw new UsageError(
+          `the horizon t[${N}] = ${T} is outside the model's interval [${lo}, ${hi}]`,
+          '--guess series.t',
+        );
+      return { x, u, T };
+    },
+    endAt: (s) => {
+      const e = Float64Array.from(ocp.end);
+      for (const { fi, G, a, rel } of paths) {
+        const step = G.exp(
+          new Float64Array(model.factors[fi]!.storage),
+          rel.map((v) => s * v),
+        );
+        e.set(G.compose(new Float64Array(step.length), a, step), offsets[fi]!);
+      }
+      return e;
+    },
   };
 }
 
@@ -1383,6 +1485,7 @@ export function ocpOutput(
   ocp: LieOcp,
   sol: LieOcpSolution,
   history: readonly number[],
+  iterations: number = sol.iterations,
 ): SolveOutput {
   const N = sol.N;
   const S = ocp.storage;
@@ -1411,7 +1514,7 @@ export function ocpOutput(
       { name: 'lambda', width: nx, data: stepsToStates(sol.lambda, N, nx) },
       ...(ng > 0 ? [{ name: 'mu', width: ng, data: stepsToStates(mu, N, ng) }] : []),
     ],
-    ...lieOcpOutcome(sol, history),
+    ...lieOcpOutcome(sol, history, iterations),
     extra: { T: sol.T },
   };
 }

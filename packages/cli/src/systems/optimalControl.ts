@@ -98,7 +98,7 @@ function statesToSteps(data: Float64Array, n: number, width: number): Float64Arr
 }
 
 /** Reads field `name` of a guess (one entry per state: a number or a `width`-vector). */
-function guessField(
+export function guessField(
   guess: Readonly<Record<string, unknown>>,
   name: string,
   states: number,
@@ -302,32 +302,6 @@ function so3Steering(request: SolveRequest, progress: (p: SolveProgress) => void
   };
 }
 
-/**
- * Solves a problem of groupoid's optimal-control layer from `guess` (default: at rest) with the
- * request's tolerance and iteration cap, recording max(primal, dual infeasibility) per iteration
- * (iteration 0 included) and reporting progress. Used by the built-ins posed with `defineOcp` and
- * by model files.
- */
-export function solveLieOcp(
-  ocp: LieOcp,
-  request: Pick<SolveRequest, 'tol' | 'maxIterations'>,
-  progress: (p: SolveProgress) => void,
-  guess?: LieOcpGuess,
-): { sol: LieOcpSolution; history: number[] } {
-  const history: number[] = [];
-  const solver: OcpSolverOptions = {
-    tol: request.tol,
-    ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
-    onIteration: (info) => {
-      const r = Math.max(info.infPr, info.infDu);
-      history.push(r);
-      progress({ stage: 'interior-point', iteration: info.iteration, residualNorm: r });
-      return true;
-    },
-  };
-  return { sol: ocp.solve({ solver, ...(guess === undefined ? {} : { guess }) }), history };
-}
-
 /** The common output fields of a {@link LieOcpSolution}. */
 export function lieOcpOutcome(
   sol: LieOcpSolution,
@@ -414,26 +388,31 @@ function guessMultipliers(
   return { lambda, mu, z, s };
 }
 
-/** How a built-in posed with `defineOcp` starts and continues (see {@link solveBuiltin}). */
-interface BuiltinSolve {
+/**
+ * How a problem posed with `defineOcp` (a built-in or a model file) starts and continues (see
+ * {@link solveBuiltin}).
+ */
+export interface BuiltinSolve {
   /** The default guess of the instance as it is (its end already set). */
   readonly defaultGuess: (ocp: LieOcp) => LieOcpGuess | undefined;
   /** States (storage, (n + 1) × S) and controls (n × n_u) of a `--guess` file's series. */
   readonly fromFile: (guess: Readonly<Record<string, unknown>>) => {
     x: Float64Array;
     u: Float64Array;
+    /** The horizon (free-horizon problems). */
+    T?: number;
   };
   /** The end element of continuation stage s ∈ (0, 1) (s = 1 is the problem's own end). */
   readonly endAt: (s: number) => ArrayLike<number>;
 }
 
 /**
- * Solves a built-in posed with `defineOcp` with the request's `--guess` (a previous solution:
- * its states and controls, and its `multipliers` for a warm start) and `--continuation K` (K
- * problems with the end moved along a path from the start, s = j/(K + 1), each from the previous
- * solution, then the problem itself).
+ * Solves a built-in or a model file posed with `defineOcp` with the request's `--guess` (a
+ * previous solution: its states and controls, and its `multipliers` for a warm start) and
+ * `--continuation K` (K problems with the end moved along a path from the start, s = j/(K + 1),
+ * each from the previous solution, then the problem itself).
  */
-function solveBuiltin(
+export function solveBuiltin(
   ocp: LieOcp,
   request: SolveRequest,
   progress: (p: SolveProgress) => void,
@@ -485,7 +464,7 @@ const WARM_FROM_SOLUTION: OcpSolverOptions = {
 };
 
 /** Per-state rows of a guess field → per-step rows (drops state 0, which repeats step 1). */
-function guessSteps(
+export function guessSteps(
   guess: Readonly<Record<string, unknown>>,
   name: string,
   n: number,

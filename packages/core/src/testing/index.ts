@@ -35,3 +35,4 @@ export {
   stageDerivativeError,
 } from './ocpDerivativeCheck.js';
 export { rng } from './random.js';
+export { centralJacobian, nonlinearForce, stepJacobians } from './steps.js';
