@@ -462,7 +462,7 @@ export class ContactIntegrator extends ContactStepper {
    * const lag = mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1);
    * const c = new ContactIntegrator(midpointLd(lag, 0.1), { lagrangian: lag });
    * const x = c.initialState({ q0: [1], v0: [0], z0: 0 });
-   * c.step(x, 0, 0);
+   * c.step(x, 0);
    * const A = new Float64Array(9);
    * c.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁/∂q₀ ≈ 1 − (h²/2)cos q₀ = 0.9973
    * ```

@@ -116,11 +116,6 @@ export const midpointHerglotzMethod: MethodTraits = methodTraits({
  */
 export class MidpointHerglotz extends ContactStepper {
   readonly method = midpointHerglotzMethod;
-  /**
-   * True when the step does not read t: V autonomous and no force (core `integrate` then passes
-   * t = 0, so that no boxed time is allocated per step).
-   */
-  readonly timeInvariant: boolean;
   /** σ_d = 1 + hγ. */
   readonly sigma: number;
   private readonly newton: NewtonSolver;
@@ -202,7 +197,6 @@ export class MidpointHerglotz extends ContactStepper {
     const fd = this.discreteForce;
     // An autonomous V is called without t (no double argument to box per call).
     this.autonomous = isAutonomous(V);
-    this.timeInvariant = this.autonomous && fd === undefined;
     const hessV = this.autonomous ? V.hessV : undefined;
     // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k; leaves the midpoint and ∇V there
     // forced: − (h/2)F̄, F̄ = F(t_k + h/2, (q_k + x)/2, (x − q_k)/h, u_k), left in fbar
@@ -427,7 +421,7 @@ export class MidpointHerglotz extends ContactStepper {
    * ```ts
    * const st = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1), 0.1);
    * const x = Float64Array.of(1, 0, 0);
-   * st.step(x, 0, 0);
+   * st.step(x, 0);
    * const A = new Float64Array(9);
    * st.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁/∂q₀ ≈ 0.995
    * ```

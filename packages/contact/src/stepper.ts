@@ -160,6 +160,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   private readonly armedX0: Float64Array;
   private readonly armedQ1: Float64Array;
   private armedT0 = 0;
+  /** Initial time of the run (the last {@link reset}'s t0): step k leaves t0 + k·h. */
+  private t0 = 0;
   private armedSigma = Number.NaN;
   private armed = false;
   private startPending = false;
@@ -274,7 +276,10 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     return x0;
   }
 
-  /** Called by core's `integrate` before the first step: checks h, resets the diagnostics. */
+  /**
+   * Called by core's `integrate` before the first step: checks h, keeps t0 (step k leaves
+   * t0 + k·h), resets the diagnostics.
+   */
   reset(state: Float64Array, t0: number, h: number): void {
     if (h !== this.h) {
       throw new DomainError(
@@ -283,6 +288,7 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
         `must equal the discrete Lagrangian's step ${this.h}`,
       );
     }
+    this.t0 = t0;
     this.resetDiagnostics();
     this.energyWarning = undefined;
     this.onReset();
@@ -294,10 +300,12 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   }
 
   /**
-   * One step (the Stepper contract): the armed two-point start, else {@link advance} with the
-   * input u_k (`u` may be omitted for an unforced integrator).
+   * One step (the Stepper contract): step k leaves t_k = t0 + k·h (t0 of the last {@link reset},
+   * 0 before any); the armed two-point start, else {@link advance} with the input u_k (`h` and `u`
+   * may be omitted: the discrete Lagrangian's h, and u = 0 for an unforced integrator).
    */
-  step(state: Float64Array, k: number, t: number, _h?: number, u?: Float64Array): number {
+  step(state: Float64Array, k: number, h?: number, u?: Float64Array): number {
+    const t = this.t0 + k * (h ?? this.h);
     if (this.startPending) {
       this.startPending = false;
       this.lastWasStart = true;

@@ -303,12 +303,13 @@ describe('MidpointHerglotz.stepDerivatives against central differences of the st
       const A = new Float64Array(s * s);
       const B = new Float64Array(s * m);
       const y = x.slice();
-      st.step(y, 0, t, h, u);
+      st.reset(y, t, h); // step 0 leaves t
+      st.step(y, 0, h, u);
       st.stepDerivatives(A, B);
       const fdA = centralJacobian(
         (out, xx) => {
           out.set(xx);
-          st.step(out, 0, t, h, u);
+          st.step(out, 0, h, u);
         },
         x.slice(),
         s,
@@ -319,7 +320,7 @@ describe('MidpointHerglotz.stepDerivatives against central differences of the st
         const fdB = centralJacobian(
           (out, uu) => {
             out.set(x);
-            st.step(out, 0, t, h, uu);
+            st.step(out, 0, h, uu);
           },
           u.slice(),
           s,

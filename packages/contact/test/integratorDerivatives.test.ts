@@ -119,12 +119,13 @@ describe('ContactIntegrator.stepDerivatives against central differences of the s
       const A = new Float64Array(s * s);
       const B = new Float64Array(s * m);
       const y = x.slice();
-      st.step(y, 0, t, h, u);
+      st.reset(y, t, h); // step 0 leaves t
+      st.step(y, 0, h, u);
       st.stepDerivatives(A, B);
       const fdA = centralJacobian(
         (out, xx) => {
           out.set(xx);
-          st.step(out, 0, t, h, u);
+          st.step(out, 0, h, u);
         },
         x.slice(),
         s,
@@ -136,7 +137,7 @@ describe('ContactIntegrator.stepDerivatives against central differences of the s
         const fdB = centralJacobian(
           (out, uu) => {
             out.set(x);
-            st.step(out, 0, t, h, uu);
+            st.step(out, 0, h, uu);
           },
           u.slice(),
           s,
@@ -155,9 +156,9 @@ describe('ContactIntegrator.stepDerivatives against central differences of the s
     );
     const x = st.initialState({ q0: [1], q1: [1.05], z0: 0 });
     st.reset(x, 0, h);
-    st.step(x, 0, 0, h);
+    st.step(x, 0, h);
     expect(() => st.stepDerivatives(new Float64Array(9), new Float64Array(0))).toThrow(DomainError);
-    st.step(x, 1, h, h);
+    st.step(x, 1, h);
     st.stepDerivatives(new Float64Array(9), new Float64Array(0));
     expect(() => st.stepDerivatives(new Float64Array(4), new Float64Array(0))).toThrow(
       DimensionError,

@@ -30,7 +30,7 @@ for (const links of LINKS) {
       state.set(start);
       st.reset();
     };
-    const step = (k) => st.step(state, k, 0, H);
+    const step = (k) => st.step(state, k, H);
     const m = perStep(reset, step, restart);
     series.dirac2c.push({ x: links, ...m.hot, bytes: m.bytes });
   }
@@ -42,10 +42,10 @@ for (const links of LINKS) {
       z.set(c.v0, c.sys.n);
       st.reset();
     };
-    const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
+    const m = perStep(reset, (k) => st.step(z, k, H), restart);
     reset();
     let its = 0;
-    for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+    for (let k = 0; k < restart; k++) its += st.step(z, k, H);
     series.rattle.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
   }
 }

@@ -352,12 +352,16 @@ export type ConstrainedSeries = 'q' | 'v' | 'p' | 'lambda' | 'energy' | 'constra
 export interface ComparatorStepper extends Stepper<ConstrainedSeries> {
   readonly method: ComparatorMethod;
   /**
-   * Advances z = (q_k, v_k) in place by one step of size h from time t (k names the step in
-   * errors); returns the Newton iterations (0 for explicit methods).
+   * Advances z = (q_k, v_k) in place by step k of size h, from t_k = t0 + k·h (t0 of the last
+   * {@link reset}, 0 before any; k also names the step in errors); returns the Newton iterations
+   * (0 for explicit methods).
    */
-  step(z: Float64Array, k: number, t: number, h: number, u?: Float64Array): number;
-  /** Forgets multistep history (AB3) and warm starts (RATTLE). */
-  reset(): void;
+  step(z: Float64Array, k: number, h: number, u?: Float64Array): number;
+  /**
+   * Forgets multistep history (AB3) and warm starts (RATTLE), and keeps the initial time t0
+   * (default 0) of the steps that follow (core's `integrate` calls it before the first step).
+   */
+  reset(state?: Float64Array, t0?: number): void;
   /** Right-hand-side evaluations (index-reduced methods) so far. */
   readonly fEvals: number;
 }
@@ -373,12 +377,17 @@ function checkFinite(z: Float64Array, len: number, method: string, k: number): v
   }
 }
 
+/** The state argument of a reset that names none (Rk4Stepper.reset reads only t0). */
+const NO_STATE = new Float64Array(0);
+
 /** The recording shared by every comparison stepper (see {@link ComparatorStepper}). */
 abstract class ConstrainedStepperBase {
   abstract readonly method: ComparatorMethod;
   readonly stateSize: number;
   /** Input size of the force (0 unforced; only RATTLE takes a force). */
   inputSize = 0;
+  /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
+  protected t0 = 0;
   readonly series: readonly SeriesSpec<ConstrainedSeries>[];
   /** The multiplier formula of the recorded `lambda`, apart from the method's own evaluations. */
   private readonly diag: IndexReducedOde;
@@ -462,10 +471,12 @@ class EulerStepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {}
-  step(z: Float64Array, k: number, t: number, h: number): number {
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
+  }
+  step(z: Float64Array, k: number, h: number): number {
     const { f, zNew } = this;
-    this.ode.rhs(f, z, t);
+    this.ode.rhs(f, z, this.t0 + k * h);
     for (let i = 0; i < zNew.length; i++) zNew[i] = z[i]! + h * f[i]!;
     checkFinite(zNew, zNew.length, 'euler', k);
     z.set(zNew);
@@ -487,9 +498,12 @@ class Rk4ComparatorStepper extends ConstrainedStepperBase implements ComparatorS
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {}
-  step(z: Float64Array, k: number, t: number, h: number): number {
-    return this.rk.step(z, k, t, h);
+  reset(state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
+    this.rk.reset(state ?? NO_STATE, t0);
+  }
+  step(z: Float64Array, k: number, h: number): number {
+    return this.rk.step(z, k, h);
   }
 }
 
@@ -521,10 +535,13 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {
+  reset(state?: Float64Array, t0 = 0): void {
     this.history = 0;
+    this.t0 = t0;
+    this.rk.reset(state ?? NO_STATE, t0);
   }
-  step(z: Float64Array, k: number, t: number, h: number): number {
+  step(z: Float64Array, k: number, h: number): number {
+    const t = this.t0 + k * h;
     // rotate: f2 ← f1 ← f0 ← F(z_k)
     const tmp = this.f2;
     this.f2 = this.f1;
@@ -533,7 +550,7 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
     this.ode.rhs(this.f0, z, t);
     if (this.history < 2) {
       this.history++;
-      return this.rk.step(z, k, t, h);
+      return this.rk.step(z, k, h);
     }
     const c = h / 12;
     const { f0, f1, f2, zNew } = this;
@@ -603,8 +620,11 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {}
-  step(z: Float64Array, k: number, t: number, h: number): number {
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
+  }
+  step(z: Float64Array, k: number, h: number): number {
+    const t = this.t0 + k * h;
     this.h = h;
     this.t = t;
     this.zk.set(z);
@@ -833,8 +853,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     };
   }
 
-  reset(): void {
+  reset(_state?: Float64Array, t0 = 0): void {
     this.lambda.fill(0);
+    this.t0 = t0;
   }
 
   /** Column-compressed copy of C(q_k) (zero entries dropped) for {@link G}. */
@@ -910,8 +931,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * {@link NewtonDivergedError} (naming step k) when ‖φ(q_{k+1})‖∞ stays above max(tol, 1e-12),
    * or the solver's typed error; z is then unchanged.
    */
-  step(z: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
+  step(z: Float64Array, k: number, h: number, u?: Float64Array): number {
     const { sys, q1, C1, gV, invM, A, lu, mu, zNew } = this;
+    const t = this.t0 + k * h;
     const { n, m } = sys;
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)
     this.prepare(z, h, t);

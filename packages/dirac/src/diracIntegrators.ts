@@ -426,7 +426,7 @@ const EMPTY = new Float64Array(0);
  * const st = new DiracStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'dirac-2c');
  * const s = st.initialState([Math.SQRT1_2, -Math.SQRT1_2], [0, 0]);
  * st.reset(s);
- * for (let k = 0; k < 100; k++) st.step(s, k, k * 0.01, 0.01);
+ * for (let k = 0; k < 100; k++) st.step(s, k, 0.01);
  * s.subarray(0, 2); // q_100; the invariant q_k·q_{k+1} = q_0·q_1 holds to round-off (§5.6)
  * ```
  */
@@ -466,6 +466,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private peekFailure: string | undefined;
   /** t_k and u_k of the step being taken. */
   private tk = 0;
+  /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
+  private t0 = 0;
   private uk: Float64Array = EMPTY;
   private lastIterations = 0;
 
@@ -544,8 +546,12 @@ export class DiracStepper implements Stepper<DiracSeries> {
     return s;
   }
 
-  /** Starts a run: the next step of a two-step method is the start-up step (unless `'none'`). */
-  reset(_state?: Float64Array): void {
+  /**
+   * Starts a run at time t0 (default 0; step k then leaves t0 + k·h): the next step of a two-step
+   * method is the start-up step (unless `'none'`).
+   */
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
     this.hasPrev = this.startup === 'none';
     this.startupSteps = 0;
     this.lastResidual = 0;
@@ -558,12 +564,13 @@ export class DiracStepper implements Stepper<DiracSeries> {
   }
 
   /**
-   * Advances `state` = [q_k, p_k, q_{k−1}] by one step of size h (a Dirac-1 start-up step for a
-   * two-step method without q_{k−1}). Returns 0 (no Newton iterations). On failure
-   * ({@link SingularMatrixError} naming step k, {@link NonFiniteError}) the state is unchanged.
+   * Advances `state` = [q_k, p_k, q_{k−1}] by step k of size h, from t_k = t0 + k·h (t0 of the last
+   * {@link reset}; a Dirac-1 start-up step for a two-step method without q_{k−1}). Returns 0 (no
+   * Newton iterations). On failure ({@link SingularMatrixError} naming step k,
+   * {@link NonFiniteError}) the state is unchanged.
    */
-  step(state: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
-    this.setInput(t, u);
+  step(state: Float64Array, k: number, h: number, u?: Float64Array): number {
+    this.setInput(this.t0 + k * h, u);
     const startup = this.method.stepsUsed > 1 && !this.hasPrev;
     this.advance(state, k, h, startup);
     if (startup) this.startupSteps++;

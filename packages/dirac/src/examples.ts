@@ -270,6 +270,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
   };
 
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 4,
     L: (q, v) =>
       0.5 * m * (v[0]! * v[0]! + v[1]! * v[1]!) +
@@ -503,6 +504,7 @@ export function simpleLC(params: SimpleLCParams = {}): SimpleLC {
   const defaultInit: Readonly<Required<SimpleLCInit>> = Object.freeze({ qL: 0, qC: 1, fL: 0 });
 
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 2,
     L: (q, v) => 0.5 * Lind * v[0]! * v[0]! - (q[1]! * q[1]!) / (2 * C),
     Lq: (out, q) => {
@@ -685,6 +687,7 @@ export function lcCircuit4(params: LcCircuit4Params = {}): LcCircuit4 {
   const kcl = Float64Array.of(-1, 0, 1, 0, 0, -1, 1, -1);
 
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 4,
     L: (q, v) =>
       0.5 * Lind * v[0]! * v[0]! -
@@ -862,6 +865,7 @@ export function harmonicOscillator(params: HarmonicOscillatorParams = {}): Harmo
   const omega = Math.sqrt(k / m);
   const defaultInit: Readonly<Required<HarmonicOscillatorInit>> = Object.freeze({ q: 1, v: 0 });
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 1,
     L: (q, v) => 0.5 * m * v[0]! * v[0]! - 0.5 * k * q[0]! * q[0]!,
     Lq: (out, q) => {
@@ -980,6 +984,7 @@ export function traditor(params: TraditorParams = {}): Traditor {
     return out;
   };
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 2,
     L: (q, v) => h * (q[0]! * v[1]! - q[1]! * v[0]!) - 0.5 * (q[0]! * q[0]! + q[1]! * q[1]!),
     Lq: (out, q, v) => {

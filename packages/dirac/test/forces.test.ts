@@ -280,17 +280,18 @@ describe('forced Lagrange–Dirac Newton Jacobian and step derivatives against c
 
         // a consistent state from one step, then the derivatives of the next
         const x0 = st.initialState(qk, Pk, qk);
-        st.step(x0, 0, t - h, h, u);
+        st.reset(x0, t - h); // step k leaves t − h + k·h: step 1 leaves t
+        st.step(x0, 0, h, u);
         const S = st.stateSize;
         const A = new Float64Array(S * S);
         const B = new Float64Array(S * 2);
         const x1 = x0.slice();
-        st.step(x1, 1, t, h, u);
+        st.step(x1, 1, h, u);
         st.stepDerivatives(A, B);
         const fdA = central(
           (out, x) => {
             out.set(x);
-            st.step(out, 1, t, h, u);
+            st.step(out, 1, h, u);
           },
           x0.slice(),
           S,
@@ -299,7 +300,7 @@ describe('forced Lagrange–Dirac Newton Jacobian and step derivatives against c
         const fdB = central(
           (out, uu) => {
             out.set(x0);
-            st.step(out, 1, t, h, uu);
+            st.step(out, 1, h, uu);
           },
           u.slice(),
           S,
