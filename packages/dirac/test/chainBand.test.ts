@@ -127,10 +127,7 @@ describe('banded Dirac-2c and RATTLE steps on the Ziegler column equal the dense
       for (let k = 0; k < 300; k++) {
         // one step from the same state (the dense path's), warm starts carried by each stepper
         zb.set(z);
-        its = [
-          its[0]! + banded!.step(zb, k, 0.01),
-          its[1]! + plain!.step(z, k, 0.01),
-        ];
+        its = [its[0]! + banded!.step(zb, k, 0.01), its[1]! + plain!.step(z, k, 0.01)];
         stepDiff = Math.max(stepDiff, maxAbsDiff(zb, z));
         trajectory.step(zt, k, 0.01);
       }

@@ -388,9 +388,9 @@ describe('So3LgviStepper: heavy top (L4)–(L6)', () => {
     expect(() => new GravityPotential(-1, 9.81, [0, 0, 1])).toThrow(DomainError);
     const s = new So3LgviStepper({ inertia: [1, 1, 1], h: 0.1 });
     expect(() => s.initialState([0, 0, Number.NaN], [0, 0, 0])).toThrow(DomainError);
-    expect(() =>
-      s.step(s.initialState([0, 0, 0], [0, 0, 1]), 0, 0.2, new Float64Array(3)),
-    ).toThrow(DomainError);
+    expect(() => s.step(s.initialState([0, 0, 0], [0, 0, 1]), 0, 0.2, new Float64Array(3))).toThrow(
+      DomainError,
+    );
   });
 });
 
