@@ -718,6 +718,12 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   /** Largest accepted ‖φ(q_{k+1})‖∞: max(tol, 1e-12). */
   private readonly maxResidual: number;
   private h = 0;
+  /**
+   * The time arguments of ∇V at t_k and t_{k+1}: undefined for an autonomous system (no double
+   * boxed per call), else the step's times (tagged fields: one box each per step).
+   */
+  private tArg: number | undefined = undefined;
+  private tArgNext: number | undefined = undefined;
   // the banded path (a system with a constraint band): C(q_k), C(q_{k+1}) in band storage,
   // (h²/2) M⁻¹, a column scratch, the Newton solver and the velocity-stage matrix and LU
   private readonly band: ConstraintBand | null;
@@ -935,8 +941,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     const { sys, q1, C1, gV, invM, A, lu, mu, zNew } = this;
     const t = this.t0 + k * h;
     const { n, m } = sys;
+    if (sys.autonomous === true) {
+      this.tArg = undefined;
+      this.tArgNext = undefined;
+    } else {
+      this.tArg = t;
+      this.tArgNext = t + h;
+    }
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)
-    this.prepare(z, h, t);
+    this.prepare(z, h, this.tArg);
     let iterations = this.positionStage(k, this.lambda);
     const forcing = this.forcing;
     let fPlus: Float64Array | undefined;
@@ -947,7 +960,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       iterations += forcing.solve(this.internals, t, h, uu, k);
       fPlus = forcing.plus(t, this.qk, q1, uu);
     }
-    if (this.band !== null) return this.stepBanded(z, k, t, iterations, fPlus);
+    if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus);
     const res = this.positionResidualNorm;
     // v_{½} = (q_{k+1} − q_k)/h
     for (let j = 0; j < n; j++) {
@@ -955,7 +968,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     sys.C(C1, q1);
-    sys.gradV(gV, q1, t + h);
+    const tNext = this.tArgNext;
+    if (tNext === undefined) sys.gradV(gV, q1);
+    else sys.gradV(gV, q1, tNext);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) zNew[n + j] = zNew[n + j]! - hh * invM[j]! * gV[j]!;
@@ -1005,7 +1020,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private stepBanded(
     z: Float64Array,
     k: number,
-    t: number,
     iterations: number,
     fPlus: Float64Array | undefined,
   ): number {
@@ -1018,7 +1032,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     band.C(Cb1, q1);
-    sys.gradV(gV, q1, t + h);
+    const tNext = this.tArgNext;
+    if (tNext === undefined) sys.gradV(gV, q1);
+    else sys.gradV(gV, q1, tNext);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) {

@@ -63,6 +63,11 @@ export interface ConstrainedMechanicalSystem {
    * with {@link massMatrix}.
    */
   coriolis?(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array;
+  /**
+   * True when V (and ∇V) do not depend on t: the steppers then call them without the time
+   * argument, so that no double is boxed per call (core's `Lagrangian.autonomous`). Default false.
+   */
+  readonly autonomous?: boolean;
   /** Potential energy V(q) (V(q, t) for a time-dependent system; t is omitted by callers that have none). */
   V(q: Float64Array, t?: number): number;
   /** out ← ∇V(q) (∇_q V(q, t) for a time-dependent system). */

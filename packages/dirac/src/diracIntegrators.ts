@@ -466,6 +466,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private peekFailure: string | undefined;
   /** t_k and u_k of the step being taken. */
   private tk = 0;
+  /** The time argument of ∇V: t_k, or undefined for an autonomous system (no double to box). */
+  private tArg: number | undefined = undefined;
   /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
   private t0 = 0;
   private uk: Float64Array = EMPTY;
@@ -586,6 +588,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   /** Sets t_k and u_k of the next step (u = 0 when omitted). */
   private setInput(t: number, u: Float64Array | undefined): void {
     this.tk = t;
+    // one boxed time per step for a time-dependent V (a tagged field), none for an autonomous one
+    this.tArg = this.sys.autonomous === true ? undefined : t;
     const forcing = this.discreteForce;
     if (forcing === undefined) return;
     const uu = u ?? forcing.zeroInput;
@@ -614,7 +618,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.view(state);
     const q = this.qView;
     const p = this.pView;
-    const t = this.tk;
+    const t = this.tArg;
     const r = name === 'dirac-2c' ? this.r : undefined;
     this.lastIterations = 0;
     try {
@@ -665,7 +669,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
           c,
           h,
           r,
-          t,
+          this.tk,
           this.uk,
           qNext,
           k,

@@ -291,15 +291,19 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       out[3] = J * v[3]!;
       return out;
     },
+    // loops, not fill: a builtin call per evaluation costs more than the stores
     Lvv: (out) => {
-      out.fill(0);
+      for (let i = 0; i < 16; i++) out[i] = 0;
       out[0] = m;
       out[5] = m;
       out[10] = I;
       out[15] = J;
       return out;
     },
-    Lvq: (out) => out.fill(0),
+    Lvq: (out) => {
+      for (let i = 0; i < 16; i++) out[i] = 0;
+      return out;
+    },
   };
 
   const distribution: Distribution = {
@@ -309,7 +313,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
     A: (out, q) => {
       const cp = Math.cos(q[3]!);
       const sp = Math.sin(q[3]!);
-      out.fill(0);
+      for (let i = 0; i < 8; i++) out[i] = 0;
       out[0] = 1;
       out[2] = -R * cp;
       out[5] = 1;
@@ -321,7 +325,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       const cp = Math.cos(q[3]!);
       const sp = Math.sin(q[3]!);
       const w = v[3]!;
-      out.fill(0);
+      for (let i = 0; i < 8; i++) out[i] = 0;
       out[2] = R * sp * w;
       out[6] = -R * cp * w;
       return out;
@@ -330,7 +334,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
     dAw: (out, q, w) => {
       const cp = Math.cos(q[3]!);
       const sp = Math.sin(q[3]!);
-      out.fill(0, 0, 8);
+      for (let i = 0; i < 8; i++) out[i] = 0;
       out[3] = R * sp * w[2]!;
       out[7] = -R * cp * w[2]!;
       return out;

@@ -263,7 +263,8 @@ export function discretize(
     first: boolean,
     t: number | undefined,
   ): Float64Array => {
-    out.fill(0, 0, n);
+    // loops, not fill: a builtin call per evaluation costs more than n stores
+    for (let i = 0; i < n; i++) out[i] = 0;
     for (let j = 0; j < w.length; j++) {
       setPoint(j, q0, q1);
       const tj = at(t, j);
@@ -290,7 +291,7 @@ export function discretize(
     D1: (out, q0, q1, t) => Dk(out, q0, q1, true, t),
     D2: (out, q0, q1, t) => Dk(out, q0, q1, false, t),
     D2D1: (out, q0, q1, t) => {
-      out.fill(0, 0, n * n);
+      for (let i = 0; i < n * n; i++) out[i] = 0;
       for (let j = 0; j < w.length; j++) {
         setPoint(j, q0, q1);
         const tj = at(t, j);
@@ -589,7 +590,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
         fd.jacobian(undefined, fq1, undefined, this.tk, qk, q1t, this.uk);
         for (let i = 0; i < n * n; i++) A[i] = A[i]! + fd.weightMinus * fq1[i]!;
       }
-      out.fill(0, 0, s * s);
+      for (let i = 0; i < s * s; i++) out[i] = 0;
       for (let i = 0; i < n; i++) {
         for (let k = 0; k < n; k++) out[i * s + k] = A[i * n + k]!;
         for (let a = 0; a < m; a++) out[i * s + n + a] = h * Wk[a * n + i]!;
@@ -915,7 +916,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       this.lastY[i] = r.q1[i]!;
     }
     for (let a = 0; a < m; a++) this.lastY[n + a] = r.lambda[a]!;
-    this.lastU.set(this.uk);
+    for (let i = 0; i < this.inputSize; i++) this.lastU[i] = this.uk[i]!;
     this.lastT = t;
     this.hasLastStep = true;
     for (let i = 0; i < n; i++) {
