@@ -354,7 +354,8 @@ export class ContactIntegrator extends ContactStepper {
    * One step of Φ̃_d (43) on the flat state (q_k, p_k, z_k) at time t_k, in place; σ_k is left
    * in {@link lastSigma}. Newton starts from the momentum guess or the extrapolation.
    */
-  protected advance(state: Float64Array, k: number, t: number, u: Float64Array): number {
+  protected advance(state: Float64Array, k: number, u: Float64Array): number {
+    const t = this.tStep;
     const { n, guess, qk, pk, pNext, Ld } = this;
     if (u.length !== this.inputSize)
       throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);

@@ -263,12 +263,13 @@ export class MidpointHerglotz extends ContactStepper {
    * One step of Φ̃_d (43) of (79) on the flat state (q_k, p_k, z_k) at time t_k, in place.
    * Allocates nothing.
    */
-  protected advance(state: Float64Array, k: number, t: number, u: Float64Array): number {
+  protected advance(state: Float64Array, k: number, u: Float64Array): number {
+    const t = this.tStep;
     const { n, h, sigma, qk, spk, guess, grad, mid, fbar } = this;
     const forced = this.discreteForce !== undefined;
     if (u.length !== this.inputSize)
       throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);
-    if (this.scalarPath) return this.advanceScalar(state, k, t);
+    if (this.scalarPath) return this.advanceScalar(state, k);
     this.uk = u;
     this.tm = t + 0.5 * h;
     // initial guess: the free flight q + h(σp) (exact when ∇V ≡ 0)
@@ -322,7 +323,8 @@ export class MidpointHerglotz extends ContactStepper {
   }
 
   /** {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}). */
-  private advanceScalar(state: Float64Array, k: number, t: number): number {
+  private advanceScalar(state: Float64Array, k: number): number {
+    const t = this.tStep;
     const { h, sigma, grad, mid, hess1 } = this;
     const V = this.lagrangian.potential;
     const q0 = state[0]!;

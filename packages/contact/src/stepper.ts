@@ -162,6 +162,11 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   private armedT0 = 0;
   /** Initial time of the run (the last {@link reset}'s t0): step k leaves t0 + k·h. */
   private t0 = 0;
+  /**
+   * t_k of the step {@link advance} takes (a field, not an argument: a double passed to a call
+   * that is not inlined is boxed, 16 B per step).
+   */
+  protected tStep = 0;
   private armedSigma = Number.NaN;
   private armed = false;
   private startPending = false;
@@ -211,7 +216,7 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
    * {@link lastSigma}; returns the Newton iterations. Must leave `state` unchanged when it throws.
    * Allocates nothing.
    */
-  protected abstract advance(state: Float64Array, k: number, t: number, u: Float64Array): number;
+  protected abstract advance(state: Float64Array, k: number, u: Float64Array): number;
 
   /** out ← p0 of a (q0, v0, z0) start at time t (the Legendre map (20)). */
   protected abstract momentum(
@@ -312,7 +317,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
       return this.startStep(state, k, t);
     }
     this.lastWasStart = false;
-    return this.advance(state, k, t, u ?? this.zeroInput);
+    this.tStep = t;
+    return this.advance(state, k, u ?? this.zeroInput);
   }
 
   /** F⁺L_d (40) of the two-point start: p1 = D2 L_d(q0, q1, z0), z1 = z0 + L_d, q ← q1. */
@@ -382,7 +388,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     out[0] = Number.NaN;
     this.peeking = true;
     try {
-      this.advance(this.peekState, k, t, u ?? this.zeroInput);
+      this.tStep = t;
+      this.advance(this.peekState, k, u ?? this.zeroInput);
       out[0] = this.lastSigma;
     } catch (error) {
       if (!(error instanceof GeomechError)) throw error;
@@ -465,7 +472,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     hamState.set(p, n);
     hamState[2 * n] = z;
     this.lastWasStart = false;
-    this.advance(hamState, k, t, u);
+    this.tStep = t;
+    this.advance(hamState, k, u);
     for (let i = 0; i < n; i++) {
       q[i] = hamState[i]!;
       p[i] = hamState[n + i]!;
