@@ -683,7 +683,7 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
  * const st = new RattleStepper(pendulum({ m: 1, g: 9.81, l: 1 }));
  * const z = Float64Array.of(0.6, -0.8, 0, 0);
  * st.reset();
- * for (let k = 0; k < 100; k++) st.step(z, k, k * 0.01, 0.01); // |q| = 1 to 1e-15
+ * for (let k = 0; k < 100; k++) st.step(z, k, 0.01); // |q| = 1 to 1e-15
  * st.mu; // μ of the last step (≈ λ(t_100) in the ψ scaling of C)
  * ```
  */
@@ -1292,7 +1292,7 @@ class RattleForcing {
  * const s = createComparatorStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'rattle');
  * const z = Float64Array.of(0.6, -0.8, 0, 0);
  * s.reset();
- * for (let k = 0; k < 100; k++) s.step(z, k, k * 0.01, 0.01); // |q| = 1 to 1e-15
+ * for (let k = 0; k < 100; k++) s.step(z, k, 0.01); // |q| = 1 to 1e-15
  * ```
  */
 export function createComparatorStepper(
