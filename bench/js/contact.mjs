@@ -42,12 +42,12 @@ const STEPS = QUICK ? 200_000 : 1_000_000;
 const REPS = 5;
 const RESTART = 4000;
 
-/** The Stepper's hot path `step(state, k, t)` on the flat state (q, p, z), and its driver. */
+/** The Stepper's hot path `step(state, k, h)` on the flat state (q, p, z), and its driver. */
 function midpoint(potential, gamma) {
   const it = new MidpointHerglotz(mechanicalContactLagrangian(potential, gamma), H);
   return {
-    // as core's integrate calls it: t = 0 for a time-invariant step (no boxed double per step)
-    step: (state, k) => it.step(state, k, it.timeInvariant ? 0 : k * H),
+    // as core's integrate calls it: k and the constant h (t_k = t0 + k·h inside the step)
+    step: (state, k) => it.step(state, k, H),
     driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
   };
 }
@@ -57,7 +57,7 @@ function generic(k, gamma, makeLd) {
   const lag = mechanicalContactLagrangian(quadraticPotential(k), gamma);
   const it = new ContactIntegrator(makeLd(lag), { lagrangian: lag });
   return {
-    step: (state, kk) => it.step(state, kk, kk * H),
+    step: (state, kk) => it.step(state, kk, H),
     driver: (steps) => it.integrate({ q0: [1], v0: [0], z0: 0 }, steps, { every: steps }),
   };
 }

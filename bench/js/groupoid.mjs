@@ -80,7 +80,7 @@ function rigidBodyRow(map) {
   const its = new Float64Array(1);
   const step = (k) => {
     if (k % restart === 0) state.set(init);
-    its[0] += stepper.step(state, k, 0, 0.1);
+    its[0] += stepper.step(state, k, 0.1);
   };
   const { hot, bytes } = perStepCpu(step, restart);
   its[0] = 0;

@@ -51,8 +51,8 @@ function measureTs(system) {
     const j = k % RESTART;
     if (j === 0) state.set(x0);
     if (input) input(u, j);
-    // as core's integrate calls it: t = 0 for a time-invariant step (no boxed double per step)
-    its += s.step(state, j, s.timeInvariant ? 0 : j * H, H, u);
+    // as core's integrate calls it: step(state, k, h, u)
+    its += s.step(state, j, H, u);
   };
   const { hot, bytes } = perStep(step, RESTART);
   its = 0;

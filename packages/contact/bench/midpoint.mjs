@@ -2,7 +2,7 @@
 // of the same step (bench/c/midpoint_pendulum.c): the damped pendulum V(q) = (g/l)(1 − cos q),
 // g = l = 1, h = 0.01, from q0 = 1, p0 = 0, z0 = 0, 1e6 steps. Run after a build (`pnpm bench`).
 //
-// Per problem: ns/step of the hot path (the core Stepper's `step(state, k, t)` on the flat state
+// Per problem: ns/step of the hot path (the core Stepper's `step(state, k, h)` on the flat state
 // (q, p, z), restarted from the initial state at every timed batch, exactly like the C loop),
 // ns/step of the whole `integrate(…, { every: N })` loop (core's `integrate`), the C time (compiled with `cc -O2 -ffp-contract=off`, skipped
 // when there is no `cc`), bytes allocated per step, and the agreement of JS and C: final q after
@@ -75,7 +75,7 @@ function timeStep(gamma) {
         state[1] = 0;
         state[2] = 0;
       }
-      it.step(state, k, k * H);
+      it.step(state, k, H);
     },
     STEPS,
     REPS,
@@ -91,7 +91,7 @@ function timeStep(gamma) {
       state[2] = 0;
     }
     c++;
-    it.step(state, c, c * H);
+    it.step(state, c, H);
   });
   return { ...t, bytes, q: qFinal };
 }

@@ -369,7 +369,8 @@ export class ContactIntegrator extends ContactStepper {
    * One step of Φ̃_d (43) on the flat state (q_k, p_k, z_k) at time t_k, in place; σ_k is left
    * in {@link lastSigma}. Newton starts from the momentum guess or the extrapolation.
    */
-  protected advance(state: Float64Array, k: number, t: number, u: Float64Array): number {
+  protected advance(state: Float64Array, k: number, u: Float64Array): number {
+    const t = this.tStep;
     const { n, guess, qk, pk, pNext, Ld } = this;
     if (u.length !== this.inputSize)
       throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);
@@ -483,7 +484,7 @@ export class ContactIntegrator extends ContactStepper {
    * const lag = mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1);
    * const c = new ContactIntegrator(midpointLd(lag, 0.1), { lagrangian: lag });
    * const x = c.initialState({ q0: [1], v0: [0], z0: 0 });
-   * c.step(x, 0, 0);
+   * c.step(x, 0);
    * const A = new Float64Array(9);
    * c.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁/∂q₀ ≈ 1 − (h²/2)cos q₀ = 0.9973
    * ```

@@ -116,11 +116,6 @@ export const midpointHerglotzMethod: MethodTraits = methodTraits({
  */
 export class MidpointHerglotz extends ContactStepper {
   readonly method = midpointHerglotzMethod;
-  /**
-   * True when the step does not read t: V autonomous and no force (core `integrate` then passes
-   * t = 0, so that no boxed time is allocated per step).
-   */
-  readonly timeInvariant: boolean;
   /** σ_d = 1 + hγ. */
   readonly sigma: number;
   private readonly newton: NewtonSolver;
@@ -205,7 +200,6 @@ export class MidpointHerglotz extends ContactStepper {
     const fd = this.discreteForce;
     // An autonomous V is called without t (no double argument to box per call).
     this.autonomous = isAutonomous(V);
-    this.timeInvariant = this.autonomous && fd === undefined;
     const hessV = this.autonomous ? V.hessV : undefined;
     // G(x) = (x − q_k)/h + (h/2)∇V((q_k + x)/2) − σ p_k; leaves the midpoint and ∇V there
     // forced: − (h/2)F̄, F̄ = F(t_k + h/2, (q_k + x)/2, (x − q_k)/h, u_k), left in fbar
@@ -272,12 +266,13 @@ export class MidpointHerglotz extends ContactStepper {
    * One step of Φ̃_d (43) of (79) on the flat state (q_k, p_k, z_k) at time t_k, in place.
    * Allocates nothing.
    */
-  protected advance(state: Float64Array, k: number, t: number, u: Float64Array): number {
+  protected advance(state: Float64Array, k: number, u: Float64Array): number {
+    const t = this.tStep;
     const { n, h, sigma, qk, spk, guess, grad, mid, fbar } = this;
     const forced = this.discreteForce !== undefined;
     if (u.length !== this.inputSize)
       throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);
-    if (this.scalarPath) return this.advanceScalar(state, k, t);
+    if (this.scalarPath) return this.advanceScalar(state, k);
     this.uk = u;
     this.tm = t + 0.5 * h;
     // initial guess: the free flight q + h(σp) (exact when ∇V ≡ 0)
@@ -331,7 +326,8 @@ export class MidpointHerglotz extends ContactStepper {
   }
 
   /** {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}). */
-  private advanceScalar(state: Float64Array, k: number, t: number): number {
+  private advanceScalar(state: Float64Array, k: number): number {
+    const t = this.tStep;
     const { h, sigma, grad, mid, hess1 } = this;
     const V = this.lagrangian.potential;
     const q0 = state[0]!;
@@ -430,7 +426,7 @@ export class MidpointHerglotz extends ContactStepper {
    * ```ts
    * const st = new MidpointHerglotz(mechanicalContactLagrangian(pendulumPotential(1, 1), -0.1), 0.1);
    * const x = Float64Array.of(1, 0, 0);
-   * st.step(x, 0, 0);
+   * st.step(x, 0);
    * const A = new Float64Array(9);
    * st.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁/∂q₀ ≈ 0.995
    * ```

@@ -160,6 +160,13 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   private readonly armedX0: Float64Array;
   private readonly armedQ1: Float64Array;
   private armedT0 = 0;
+  /** Initial time of the run (the last {@link reset}'s t0): step k leaves t0 + k·h. */
+  private t0 = 0;
+  /**
+   * t_k of the step {@link advance} takes (a field, not an argument: a double passed to a call
+   * that is not inlined is boxed, 16 B per step).
+   */
+  protected tStep = 0;
   private armedSigma = Number.NaN;
   private armed = false;
   private startPending = false;
@@ -209,7 +216,7 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
    * {@link lastSigma}; returns the Newton iterations. Must leave `state` unchanged when it throws.
    * Allocates nothing.
    */
-  protected abstract advance(state: Float64Array, k: number, t: number, u: Float64Array): number;
+  protected abstract advance(state: Float64Array, k: number, u: Float64Array): number;
 
   /** out ← p0 of a (q0, v0, z0) start at time t (the Legendre map (20)). */
   protected abstract momentum(
@@ -274,7 +281,10 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     return x0;
   }
 
-  /** Called by core's `integrate` before the first step: checks h, resets the diagnostics. */
+  /**
+   * Called by core's `integrate` before the first step: checks h, keeps t0 (step k leaves
+   * t0 + k·h), resets the diagnostics.
+   */
   reset(state: Float64Array, t0: number, h: number): void {
     if (h !== this.h) {
       throw new DomainError(
@@ -283,6 +293,7 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
         `must equal the discrete Lagrangian's step ${this.h}`,
       );
     }
+    this.t0 = t0;
     this.resetDiagnostics();
     this.energyWarning = undefined;
     this.onReset();
@@ -294,17 +305,20 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   }
 
   /**
-   * One step (the Stepper contract): the armed two-point start, else {@link advance} with the
-   * input u_k (`u` may be omitted for an unforced integrator).
+   * One step (the Stepper contract): step k leaves t_k = t0 + k·h (t0 of the last {@link reset},
+   * 0 before any); the armed two-point start, else {@link advance} with the input u_k (`h` and `u`
+   * may be omitted: the discrete Lagrangian's h, and u = 0 for an unforced integrator).
    */
-  step(state: Float64Array, k: number, t: number, _h?: number, u?: Float64Array): number {
+  step(state: Float64Array, k: number, h?: number, u?: Float64Array): number {
+    const t = this.t0 + k * (h ?? this.h);
     if (this.startPending) {
       this.startPending = false;
       this.lastWasStart = true;
       return this.startStep(state, k, t);
     }
     this.lastWasStart = false;
-    return this.advance(state, k, t, u ?? this.zeroInput);
+    this.tStep = t;
+    return this.advance(state, k, u ?? this.zeroInput);
   }
 
   /** F⁺L_d (40) of the two-point start: p1 = D2 L_d(q0, q1, z0), z1 = z0 + L_d, q ← q1. */
@@ -374,7 +388,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     out[0] = Number.NaN;
     this.peeking = true;
     try {
-      this.advance(this.peekState, k, t, u ?? this.zeroInput);
+      this.tStep = t;
+      this.advance(this.peekState, k, u ?? this.zeroInput);
       out[0] = this.lastSigma;
     } catch (error) {
       if (!(error instanceof GeomechError)) throw error;
@@ -457,7 +472,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     hamState.set(p, n);
     hamState[2 * n] = z;
     this.lastWasStart = false;
-    this.advance(hamState, k, t, u);
+    this.tStep = t;
+    this.advance(hamState, k, u);
     for (let i = 0; i < n; i++) {
       q[i] = hamState[i]!;
       p[i] = hamState[n + i]!;

@@ -9,9 +9,8 @@
 //   Ziegler column with n = 2, 8, 32, 64 links (see common.mjs for the load and the initial angles),
 //   restarted every 2000 steps (500 for n ≥ 32).
 //
-// Columns: the hot path (the core Stepper's `step` on a preallocated state, restarts included; the
-// call core's `integrate` makes, with a constant time argument: the steppers ignore t, and a fresh
-// double t is boxed by the call, 16 bytes that `integrate` pays per step) in ns/step, median and
+// Columns: the hot path (the core Stepper's `step(state, k, h)` on a preallocated state, restarts
+// included: the call core's `integrate` makes; the step runs from t_k = k·h, computed inside) in ns/step, median and
 // min–max over 5 timed batches of ~150 ms after a warm-up batch; bytes allocated per step
 // (heap growth between forced GCs, ≈ 0 for allocation-free code); Newton iterations per step;
 // the driver (integrateLagrangeDirac / integrateDirac / integrateConstrained over one restart
@@ -64,7 +63,7 @@ function lagrangeDiracRow(sign) {
     st.reset();
   };
   const step = (k) => {
-    its[0] += st.step(state, k, 0, H);
+    its[0] += st.step(state, k, H);
   };
   note(`dirac: Lagrange–Dirac ${sign}`);
   const m = perStep(reset, step, restart);
@@ -103,11 +102,11 @@ function dirac2cRow(id, system, c, restart, method = 'dirac-2c') {
     state.set(start);
     st.reset();
   };
-  const m = perStep(reset, (k) => st.step(state, k, 0, H), restart);
+  const m = perStep(reset, (k) => st.step(state, k, H), restart);
   // Newton iterations per step: the forced and the M(q) steps solve; the others are linear
   reset();
   let its = 0;
-  for (let k = 0; k < restart; k++) its += st.step(state, k, 0, H);
+  for (let k = 0; k < restart; k++) its += st.step(state, k, H);
   const driver = perDriverStep(
     () =>
       integrateDirac(c.sys, method, { q0: c.q0, v0: c.v0 }, H, restart, {
@@ -142,10 +141,10 @@ function rattleRow(id, system, c, restart) {
     st.reset();
   };
   note(`dirac: ${id}`);
-  const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
+  const m = perStep(reset, (k) => st.step(z, k, H), restart);
   reset();
   let its = 0;
-  for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+  for (let k = 0; k < restart; k++) its += st.step(z, k, H);
   const iterations = its / restart;
   const driver = perDriverStep(
     () => integrateConstrained(c.sys, 'rattle', c, H, restart, { every: restart, ...opts }),

@@ -43,7 +43,7 @@ for (const links of LINKS) {
       state.set(start);
       st.reset();
     };
-    const step = (k) => st.step(state, k, 0, H);
+    const step = (k) => st.step(state, k, H);
     const m = perStep(reset, step, restart);
     series.dirac2c.push({ x: links, ...m.hot, bytes: m.bytes });
   }
@@ -55,10 +55,10 @@ for (const links of LINKS) {
       z.set(c.v0, c.sys.n);
       st.reset();
     };
-    const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
+    const m = perStep(reset, (k) => st.step(z, k, H), restart);
     reset();
     let its = 0;
-    for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+    for (let k = 0; k < restart; k++) its += st.step(z, k, H);
     series.rattle.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
   }
   // the damped column (joint damping 0.2, a BandedForce of half-bandwidth 5): the forced Newton
@@ -72,10 +72,10 @@ for (const links of LINKS) {
       state.set(start);
       st.reset();
     };
-    const m = perStep(reset, (k) => st.step(state, k, 0, H), restart);
+    const m = perStep(reset, (k) => st.step(state, k, H), restart);
     reset();
     let its = 0;
-    for (let k = 0; k < restart; k++) its += st.step(state, k, 0, H);
+    for (let k = 0; k < restart; k++) its += st.step(state, k, H);
     series.dirac2cForced.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
   }
   {
@@ -85,10 +85,10 @@ for (const links of LINKS) {
       z.set(cd.q0);
       st.reset();
     };
-    const m = perStep(reset, (k) => st.step(z, k, 0, H), restart);
+    const m = perStep(reset, (k) => st.step(z, k, H), restart);
     reset();
     let its = 0;
-    for (let k = 0; k < restart; k++) its += st.step(z, k, 0, H);
+    for (let k = 0; k < restart; k++) its += st.step(z, k, H);
     series.rattleForced.push({ x: links, ...m.hot, bytes: m.bytes, iterations: its / restart });
   }
 }

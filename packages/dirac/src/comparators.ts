@@ -355,12 +355,16 @@ export type ConstrainedSeries = 'q' | 'v' | 'p' | 'lambda' | 'energy' | 'constra
 export interface ComparatorStepper extends Stepper<ConstrainedSeries> {
   readonly method: ComparatorMethod;
   /**
-   * Advances z = (q_k, v_k) in place by one step of size h from time t (k names the step in
-   * errors); returns the Newton iterations (0 for explicit methods).
+   * Advances z = (q_k, v_k) in place by step k of size h, from t_k = t0 + k·h (t0 of the last
+   * {@link reset}, 0 before any; k also names the step in errors); returns the Newton iterations
+   * (0 for explicit methods).
    */
-  step(z: Float64Array, k: number, t: number, h: number, u?: Float64Array): number;
-  /** Forgets multistep history (AB3) and warm starts (RATTLE). */
-  reset(): void;
+  step(z: Float64Array, k: number, h: number, u?: Float64Array): number;
+  /**
+   * Forgets multistep history (AB3) and warm starts (RATTLE), and keeps the initial time t0
+   * (default 0) of the steps that follow (core's `integrate` calls it before the first step).
+   */
+  reset(state?: Float64Array, t0?: number): void;
   /** Right-hand-side evaluations (index-reduced methods) so far. */
   readonly fEvals: number;
 }
@@ -376,12 +380,17 @@ function checkFinite(z: Float64Array, len: number, method: string, k: number): v
   }
 }
 
+/** The state argument of a reset that names none (Rk4Stepper.reset reads only t0). */
+const NO_STATE = new Float64Array(0);
+
 /** The recording shared by every comparison stepper (see {@link ComparatorStepper}). */
 abstract class ConstrainedStepperBase {
   abstract readonly method: ComparatorMethod;
   readonly stateSize: number;
   /** Input size of the force (0 unforced; only RATTLE takes a force). */
   inputSize = 0;
+  /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
+  protected t0 = 0;
   readonly series: readonly SeriesSpec<ConstrainedSeries>[];
   /** The multiplier formula of the recorded `lambda`, apart from the method's own evaluations. */
   private readonly diag: IndexReducedOde;
@@ -465,10 +474,12 @@ class EulerStepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {}
-  step(z: Float64Array, k: number, t: number, h: number): number {
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
+  }
+  step(z: Float64Array, k: number, h: number): number {
     const { f, zNew } = this;
-    this.ode.rhs(f, z, t);
+    this.ode.rhs(f, z, this.t0 + k * h);
     for (let i = 0; i < zNew.length; i++) zNew[i] = z[i]! + h * f[i]!;
     checkFinite(zNew, zNew.length, 'euler', k);
     z.set(zNew);
@@ -490,9 +501,12 @@ class Rk4ComparatorStepper extends ConstrainedStepperBase implements ComparatorS
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {}
-  step(z: Float64Array, k: number, t: number, h: number): number {
-    return this.rk.step(z, k, t, h);
+  reset(state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
+    this.rk.reset(state ?? NO_STATE, t0);
+  }
+  step(z: Float64Array, k: number, h: number): number {
+    return this.rk.step(z, k, h);
   }
 }
 
@@ -524,10 +538,13 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {
+  reset(state?: Float64Array, t0 = 0): void {
     this.history = 0;
+    this.t0 = t0;
+    this.rk.reset(state ?? NO_STATE, t0);
   }
-  step(z: Float64Array, k: number, t: number, h: number): number {
+  step(z: Float64Array, k: number, h: number): number {
+    const t = this.t0 + k * h;
     // rotate: f2 ← f1 ← f0 ← F(z_k)
     const tmp = this.f2;
     this.f2 = this.f1;
@@ -536,7 +553,7 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
     this.ode.rhs(this.f0, z, t);
     if (this.history < 2) {
       this.history++;
-      return this.rk.step(z, k, t, h);
+      return this.rk.step(z, k, h);
     }
     const c = h / 12;
     const { f0, f1, f2, zNew } = this;
@@ -606,8 +623,11 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(): void {}
-  step(z: Float64Array, k: number, t: number, h: number): number {
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
+  }
+  step(z: Float64Array, k: number, h: number): number {
+    const t = this.t0 + k * h;
     this.h = h;
     this.t = t;
     this.zk.set(z);
@@ -679,7 +699,7 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
  * const st = new RattleStepper(pendulum({ m: 1, g: 9.81, l: 1 }));
  * const z = Float64Array.of(0.6, -0.8, 0, 0);
  * st.reset();
- * for (let k = 0; k < 100; k++) st.step(z, k, k * 0.01, 0.01); // |q| = 1 to 1e-15
+ * for (let k = 0; k < 100; k++) st.step(z, k, 0.01); // |q| = 1 to 1e-15
  * st.mu; // μ of the last step (≈ λ(t_100) in the ψ scaling of C)
  * ```
  */
@@ -714,6 +734,12 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   /** Largest accepted ‖φ(q_{k+1})‖∞: max(tol, 1e-12). */
   private readonly maxResidual: number;
   private h = 0;
+  /**
+   * The time arguments of ∇V at t_k and t_{k+1}: undefined for an autonomous system (no double
+   * boxed per call), else the step's times (tagged fields: one box each per step).
+   */
+  private tArg: number | undefined = undefined;
+  private tArgNext: number | undefined = undefined;
   // the banded path (a system with a constraint band): C(q_k), C(q_{k+1}) in band storage,
   // (h²/2) M⁻¹, a column scratch, the Newton solver and the velocity-stage matrix and LU
   private readonly band: ConstraintBand | null;
@@ -736,8 +762,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly internals: RattleInternals;
   /** The generalized RATTLE of a system with M(q) (null for the constant diagonal mass). */
   private readonly general: RattleMassMatrix | null;
-  /** The system's `autonomous`: ∇V(q_{k+1}) is then called without t_k + h. */
-  private readonly autonomous: boolean;
 
   constructor(sys: ConstrainedMechanicalSystem, options: ComparatorOptions = {}) {
     super(sys, options.force);
@@ -745,7 +769,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     if (sys.mass.length !== n) throw new DimensionError('rattle: mass', n, sys.mass.length);
     if (!Number.isInteger(m) || m < 0)
       throw new DomainError('rattle: m', m, 'must be an integer ≥ 0');
-    this.autonomous = sys.autonomous === true;
     const general = sys.massMatrix !== undefined;
     // M(q): the generalized RATTLE (dense; the chain band is not used)
     const band = general ? null : (sys.band ?? null);
@@ -863,9 +886,10 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     };
   }
 
-  reset(): void {
+  reset(_state?: Float64Array, t0 = 0): void {
     this.lambda.fill(0);
     this.general?.reset();
+    this.t0 = t0;
   }
 
   /** The constant-mass diagnostics have no meaning for the M(q) step. */
@@ -953,19 +977,27 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * {@link NewtonDivergedError} (naming step k) when ‖φ(q_{k+1})‖∞ stays above max(tol, 1e-12),
    * or the solver's typed error; z is then unchanged.
    */
-  step(z: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
+  step(z: Float64Array, k: number, h: number, u?: Float64Array): number {
     const general = this.general;
     if (general !== null) {
-      const iterations = general.step(z, k, t, h, u);
+      const iterations = general.step(z, k, this.t0 + k * h, h, u);
       this.lambda.set(general.lambda);
       this.mu.set(general.mu);
       this.lastResidual = general.lastResidual;
       return iterations;
     }
     const { sys, q1, C1, gV, invM, A, lu, mu, zNew } = this;
+    const t = this.t0 + k * h;
     const { n, m } = sys;
+    if (sys.autonomous === true) {
+      this.tArg = undefined;
+      this.tArgNext = undefined;
+    } else {
+      this.tArg = t;
+      this.tArgNext = t + h;
+    }
     // z = (q, v) is read and written with offsets (subarray views would allocate every step)
-    this.prepare(z, h, t);
+    this.prepare(z, h, this.tArg);
     let iterations = this.positionStage(k, this.lambda);
     const forcing = this.forcing;
     let fPlus: Float64Array | undefined;
@@ -976,7 +1008,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       iterations += forcing.solve(this.internals, t, h, uu, k);
       fPlus = forcing.plus(t, this.qk, q1, uu);
     }
-    if (this.band !== null) return this.stepBanded(z, k, t, iterations, fPlus);
+    if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus);
     const res = this.positionResidualNorm;
     // v_{½} = (q_{k+1} − q_k)/h
     for (let j = 0; j < n; j++) {
@@ -984,8 +1016,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     sys.C(C1, q1);
-    if (this.autonomous) sys.gradV(gV, q1);
-    else sys.gradV(gV, q1, t + h);
+    const tNext = this.tArgNext;
+    if (tNext === undefined) sys.gradV(gV, q1);
+    else sys.gradV(gV, q1, tNext);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) zNew[n + j] = zNew[n + j]! - hh * invM[j]! * gV[j]!;
@@ -1035,7 +1068,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private stepBanded(
     z: Float64Array,
     k: number,
-    t: number,
     iterations: number,
     fPlus: Float64Array | undefined,
   ): number {
@@ -1048,9 +1080,9 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       zNew[j] = q1[j]!;
     }
     band.C(Cb1, q1);
-    // an autonomous system gets no time: t + h would be boxed for a gradV that is not inlined
-    if (this.autonomous) sys.gradV(gV, q1);
-    else sys.gradV(gV, q1, t + h);
+    const tNext = this.tArgNext;
+    if (tNext === undefined) sys.gradV(gV, q1);
+    else sys.gradV(gV, q1, tNext);
     // w = v_{½} − (h/2) M⁻¹∇V(q_{k+1}) (+ M⁻¹f_d⁺); (h/2) C M⁻¹ Cᵀ μ = −C w
     const hh = 0.5 * h;
     for (let j = 0; j < n; j++) {
@@ -1473,7 +1505,7 @@ class RattleForcing {
  * const s = createComparatorStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'rattle');
  * const z = Float64Array.of(0.6, -0.8, 0, 0);
  * s.reset();
- * for (let k = 0; k < 100; k++) s.step(z, k, k * 0.01, 0.01); // |q| = 1 to 1e-15
+ * for (let k = 0; k < 100; k++) s.step(z, k, 0.01); // |q| = 1 to 1e-15
  * ```
  */
 export function createComparatorStepper(

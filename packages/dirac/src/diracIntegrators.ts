@@ -470,7 +470,7 @@ const EMPTY = new Float64Array(0);
  * const st = new DiracStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'dirac-2c');
  * const s = st.initialState([Math.SQRT1_2, -Math.SQRT1_2], [0, 0]);
  * st.reset(s);
- * for (let k = 0; k < 100; k++) st.step(s, k, k * 0.01, 0.01);
+ * for (let k = 0; k < 100; k++) st.step(s, k, 0.01);
  * s.subarray(0, 2); // q_100; the invariant q_k·q_{k+1} = q_0·q_1 holds to round-off (§5.6)
  * ```
  */
@@ -510,6 +510,10 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private peekFailure: string | undefined;
   /** t_k and u_k of the step being taken. */
   private tk = 0;
+  /** The time argument of ∇V: t_k, or undefined for an autonomous system (no double to box). */
+  private tArg: number | undefined = undefined;
+  /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
+  private t0 = 0;
   private uk: Float64Array = EMPTY;
   private lastIterations = 0;
   /** The forced part handed to the M(q) step (made on the first forced step, then reused). */
@@ -604,8 +608,12 @@ export class DiracStepper implements Stepper<DiracSeries> {
     return s;
   }
 
-  /** Starts a run: the next step of a two-step method is the start-up step (unless `'none'`). */
-  reset(_state?: Float64Array): void {
+  /**
+   * Starts a run at time t0 (default 0; step k then leaves t0 + k·h): the next step of a two-step
+   * method is the start-up step (unless `'none'`).
+   */
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
     this.hasPrev = this.startup === 'none';
     this.startupSteps = 0;
     this.lastResidual = 0;
@@ -618,12 +626,13 @@ export class DiracStepper implements Stepper<DiracSeries> {
   }
 
   /**
-   * Advances `state` = [q_k, p_k, q_{k−1}] by one step of size h (a Dirac-1 start-up step for a
-   * two-step method without q_{k−1}). Returns 0 (no Newton iterations). On failure
-   * ({@link SingularMatrixError} naming step k, {@link NonFiniteError}) the state is unchanged.
+   * Advances `state` = [q_k, p_k, q_{k−1}] by step k of size h, from t_k = t0 + k·h (t0 of the last
+   * {@link reset}; a Dirac-1 start-up step for a two-step method without q_{k−1}). Returns 0 (no
+   * Newton iterations). On failure ({@link SingularMatrixError} naming step k,
+   * {@link NonFiniteError}) the state is unchanged.
    */
-  step(state: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
-    this.setInput(t, u);
+  step(state: Float64Array, k: number, h: number, u?: Float64Array): number {
+    this.setInput(this.t0 + k * h, u);
     const startup = this.method.stepsUsed > 1 && !this.hasPrev;
     this.advance(state, k, h, startup);
     if (startup) this.startupSteps++;
@@ -639,6 +648,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   /** Sets t_k and u_k of the next step (u = 0 when omitted). */
   private setInput(t: number, u: Float64Array | undefined): void {
     this.tk = t;
+    // one boxed time per step for a time-dependent V (a tagged field), none for an autonomous one
+    this.tArg = this.sys.autonomous === true ? undefined : t;
     const forcing = this.discreteForce;
     if (forcing === undefined) return;
     const uu = u ?? forcing.zeroInput;
@@ -667,12 +678,12 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.view(state);
     const q = this.qView;
     const p = this.pView;
-    const t = this.tk;
+    const t = this.tArg;
     const r = name === 'dirac-2c' ? this.r : undefined;
     this.lastIterations = 0;
     try {
       if (ws.general !== null) {
-        this.advanceGeneral(ws.general, q, h, t, r, name, k);
+        this.advanceGeneral(ws.general, q, h, this.tk, r, name, k);
         this.commit(state, qNext, k);
         return;
       }
@@ -714,7 +725,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
       if (forcing !== undefined) {
         const base = name === 'dirac-2' ? this.qPrevView : q;
         const c = name === 'dirac-2' ? 2 : 1;
-        this.lastIterations = forcing.solve(ws, q, base, c, h, r, t, this.uk, qNext, k);
+        this.lastIterations = forcing.solve(ws, q, base, c, h, r, this.tk, this.uk, qNext, k);
         this.lastResidual = forcing.residual;
       }
     } catch (e) {

@@ -270,6 +270,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
   };
 
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 4,
     L: (q, v) =>
       0.5 * m * (v[0]! * v[0]! + v[1]! * v[1]!) +
@@ -290,15 +291,19 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       out[3] = J * v[3]!;
       return out;
     },
+    // loops, not fill: a builtin call per evaluation costs more than the stores
     Lvv: (out) => {
-      out.fill(0);
+      for (let i = 0; i < 16; i++) out[i] = 0;
       out[0] = m;
       out[5] = m;
       out[10] = I;
       out[15] = J;
       return out;
     },
-    Lvq: (out) => out.fill(0),
+    Lvq: (out) => {
+      for (let i = 0; i < 16; i++) out[i] = 0;
+      return out;
+    },
   };
 
   const distribution: Distribution = {
@@ -308,7 +313,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
     A: (out, q) => {
       const cp = Math.cos(q[3]!);
       const sp = Math.sin(q[3]!);
-      out.fill(0);
+      for (let i = 0; i < 8; i++) out[i] = 0;
       out[0] = 1;
       out[2] = -R * cp;
       out[5] = 1;
@@ -320,7 +325,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
       const cp = Math.cos(q[3]!);
       const sp = Math.sin(q[3]!);
       const w = v[3]!;
-      out.fill(0);
+      for (let i = 0; i < 8; i++) out[i] = 0;
       out[2] = R * sp * w;
       out[6] = -R * cp * w;
       return out;
@@ -329,7 +334,7 @@ export function verticalRollingDisk(params: RollingDiskParams = {}): VerticalRol
     dAw: (out, q, w) => {
       const cp = Math.cos(q[3]!);
       const sp = Math.sin(q[3]!);
-      out.fill(0, 0, 8);
+      for (let i = 0; i < 8; i++) out[i] = 0;
       out[3] = R * sp * w[2]!;
       out[7] = -R * cp * w[2]!;
       return out;
@@ -503,6 +508,7 @@ export function simpleLC(params: SimpleLCParams = {}): SimpleLC {
   const defaultInit: Readonly<Required<SimpleLCInit>> = Object.freeze({ qL: 0, qC: 1, fL: 0 });
 
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 2,
     L: (q, v) => 0.5 * Lind * v[0]! * v[0]! - (q[1]! * q[1]!) / (2 * C),
     Lq: (out, q) => {
@@ -685,6 +691,7 @@ export function lcCircuit4(params: LcCircuit4Params = {}): LcCircuit4 {
   const kcl = Float64Array.of(-1, 0, 1, 0, 0, -1, 1, -1);
 
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 4,
     L: (q, v) =>
       0.5 * Lind * v[0]! * v[0]! -
@@ -862,6 +869,7 @@ export function harmonicOscillator(params: HarmonicOscillatorParams = {}): Harmo
   const omega = Math.sqrt(k / m);
   const defaultInit: Readonly<Required<HarmonicOscillatorInit>> = Object.freeze({ q: 1, v: 0 });
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 1,
     L: (q, v) => 0.5 * m * v[0]! * v[0]! - 0.5 * k * q[0]! * q[0]!,
     Lq: (out, q) => {
@@ -980,6 +988,7 @@ export function traditor(params: TraditorParams = {}): Traditor {
     return out;
   };
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 2,
     L: (q, v) => h * (q[0]! * v[1]! - q[1]! * v[0]!) - 0.5 * (q[0]! * q[0]! + q[1]! * q[1]!),
     Lq: (out, q, v) => {

@@ -112,6 +112,12 @@ export type { DiscreteLagrangian } from '@geomech/core';
  * ```
  */
 export interface TimeDependentDiscreteLagrangian extends DiscreteLagrangian {
+  /**
+   * True when L_d does not depend on t (it ignores the time argument): the steppers then call it
+   * without one, so that no double is boxed per call. {@link discretize} sets it from the
+   * Lagrangian's `autonomous` flag. Default false.
+   */
+  readonly autonomous?: boolean;
   Ld(q0: Float64Array, q1: Float64Array, t?: number): number;
   D1(out: Float64Array, q0: Float64Array, q1: Float64Array, t?: number): Float64Array;
   D2(out: Float64Array, q0: Float64Array, q1: Float64Array, t?: number): Float64Array;
@@ -257,7 +263,8 @@ export function discretize(
     first: boolean,
     t: number | undefined,
   ): Float64Array => {
-    out.fill(0, 0, n);
+    // loops, not fill: a builtin call per evaluation costs more than n stores
+    for (let i = 0; i < n; i++) out[i] = 0;
     for (let j = 0; j < w.length; j++) {
       setPoint(j, q0, q1);
       const tj = at(t, j);
@@ -272,6 +279,7 @@ export function discretize(
   return {
     n,
     h,
+    autonomous: L.autonomous === true,
     Ld: (q0, q1, t) => {
       let s = 0;
       for (let j = 0; j < w.length; j++) {
@@ -283,7 +291,7 @@ export function discretize(
     D1: (out, q0, q1, t) => Dk(out, q0, q1, true, t),
     D2: (out, q0, q1, t) => Dk(out, q0, q1, false, t),
     D2D1: (out, q0, q1, t) => {
-      out.fill(0, 0, n * n);
+      for (let i = 0; i < n * n; i++) out[i] = 0;
       for (let j = 0; j < w.length; j++) {
         setPoint(j, q0, q1);
         const tj = at(t, j);
@@ -447,6 +455,15 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   private peekFailure: string | undefined;
   // the forced step: t_k, u_k and force scratch
   private tk = 0;
+  /**
+   * The time argument of the L_d calls: t_k, or undefined for an autonomous L_d (no argument, so
+   * no double boxed per call; one box per step in this tagged field otherwise).
+   */
+  private tArg: number | undefined = undefined;
+  /** L_d declares itself autonomous ({@link TimeDependentDiscreteLagrangian.autonomous}). */
+  private readonly autonomous: boolean;
+  /** Initial time of the run (the last {@link reset}'s t0): step k leaves t0 + k·h. */
+  private t0 = 0;
   private uk: Float64Array;
   private readonly zeroInput: Float64Array;
   private readonly fvec: Float64Array;
@@ -476,6 +493,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     this.sign = traits.sign;
     this.Ld = Ld;
     this.Delta = Delta;
+    this.autonomous = (Ld as TimeDependentDiscreteLagrangian).autonomous === true;
+    this.tArg = this.autonomous ? undefined : 0;
     this.stateSize = 3 * n + m;
     const force = options.force;
     this.inputSize = force === undefined ? 0 : checkForce('LagrangeDiracStepper: force', force, n);
@@ -540,7 +559,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const Lt = Ld as TimeDependentDiscreteLagrangian;
     this.F = (out, x) => {
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
-      Lt.D1(d1, qk, q1t, this.tk);
+      Lt.D1(d1, qk, q1t, this.tArg);
       if (fd !== undefined) {
         // forced: D₁L_d + f_d⁻ (Marsden–West (3.2.5))
         fd.minus(fvec, this.tk, qk, q1t, this.uk);
@@ -565,13 +584,13 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       for (let i = 0; i < n; i++) q1t[i] = x[i]!;
       // the first Jacobian of a solve is taken at the guess, where residualFloor evaluated A at t_k
       if (this.aAtGuess) this.aAtGuess = false;
-      else Lt.D2D1(A, qk, q1t, this.tk);
+      else Lt.D2D1(A, qk, q1t, this.tArg);
       if (fd !== undefined && fd.weightMinus !== 0) {
         // + ∂f_d⁻/∂q_{k+1}
         fd.jacobian(undefined, fq1, undefined, this.tk, qk, q1t, this.uk);
         for (let i = 0; i < n * n; i++) A[i] = A[i]! + fd.weightMinus * fq1[i]!;
       }
-      out.fill(0, 0, s * s);
+      for (let i = 0; i < s * s; i++) out[i] = 0;
       for (let i = 0; i < n; i++) {
         for (let k = 0; k < n; k++) out[i * s + k] = A[i * n + k]!;
         for (let a = 0; a < m; a++) out[i * s + n + a] = h * Wk[a * n + i]!;
@@ -600,7 +619,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   private residualFloor(guess: Float64Array): void {
     const { n, m, A, qk, Pk, Wk, q1t } = this;
     for (let i = 0; i < n; i++) q1t[i] = guess[i]!;
-    (this.Ld as TimeDependentDiscreteLagrangian).D2D1(A, qk, q1t, this.tk);
+    (this.Ld as TimeDependentDiscreteLagrangian).D2D1(A, qk, q1t, this.tArg);
     let qMax = 1;
     let pMax = 0;
     let aMax = 0;
@@ -701,6 +720,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   stepPosition(qPrev: Float64Array, qk: Float64Array, stepIndex = 0): LagrangeDiracStepResult {
     const { n, posP, posGuess } = this;
     this.tk = 0;
+    this.tArg = this.autonomous ? undefined : 0;
     this.uk = this.zeroInput;
     this.Ld.D2(posP, qPrev, qk);
     for (let i = 0; i < n; i++) posGuess[i] = 2 * qk[i]! - qPrev[i]!;
@@ -736,7 +756,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const { n, m, res, x0 } = this;
     const Ld = this.Ld as TimeDependentDiscreteLagrangian;
     const h = Ld.h;
-    const t = this.tk;
+    const t = this.tArg;
     this.Delta.A(this.Wk, this.qk);
     this.residualFloor(x0);
     if (!this.newton(x0, stepIndex)) {
@@ -812,6 +832,8 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     if (u.length !== this.inputSize)
       throw new DimensionError('LagrangeDiracStepper: u', this.inputSize, u.length);
     this.tk = t;
+    // one boxed time per step for a time-dependent L_d (a tagged field), none for an autonomous one
+    this.tArg = this.autonomous ? undefined : t;
     this.uk = u;
   }
 
@@ -861,8 +883,12 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     for (let a = 0; a < m; a++) x0[n + a] = state[3 * n + a]!;
   }
 
-  /** Forgets the diagnostics of a previous run. */
-  reset(): void {
+  /**
+   * Forgets the diagnostics of a previous run and keeps its initial time t0 (default 0; step k
+   * then leaves t0 + k·h). Core's `integrate` calls it before the first step.
+   */
+  reset(_state?: Float64Array, t0 = 0): void {
+    this.t0 = t0;
     this.lastResidual = 0;
     this.peek.iterations = 0;
     this.peek.residualNorm = Number.NaN;
@@ -870,15 +896,16 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
   }
 
   /**
-   * Advances the state [q_k, P_k, guess, λ] by one step (h must be the discrete Lagrangian's):
-   * solves for (q_{k+1}, λ_k) and moves to [q_{k+1}, P_{k+1}, 2q_{k+1} − q_k, λ_k]. Returns the
-   * Newton iterations; on failure ({@link NewtonDivergedError} naming step k) the state is
-   * unchanged.
+   * Advances the state [q_k, P_k, guess, λ] by step k (h must be the discrete Lagrangian's), from
+   * t_k = t0 + k·h (t0 of the last {@link reset}, 0 before any): solves for (q_{k+1}, λ_k) and
+   * moves to [q_{k+1}, P_{k+1}, 2q_{k+1} − q_k, λ_k]. Returns the Newton iterations; on failure
+   * ({@link NewtonDivergedError} naming step k) the state is unchanged.
    */
-  step(state: Float64Array, k: number, t: number, h: number, u?: Float64Array): number {
+  step(state: Float64Array, k: number, h: number, u?: Float64Array): number {
     if (h !== this.Ld.h)
       throw new DomainError('LagrangeDiracStepper.step: h', h, `must be L_d's h = ${this.Ld.h}`);
     const { n, m } = this;
+    const t = this.t0 + k * h;
     this.setInput(t, u ?? this.zeroInput);
     this.load(state);
     const r = this.run(k);
@@ -889,7 +916,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       this.lastY[i] = r.q1[i]!;
     }
     for (let a = 0; a < m; a++) this.lastY[n + a] = r.lambda[a]!;
-    this.lastU.set(this.uk);
+    for (let i = 0; i < this.inputSize; i++) this.lastU[i] = this.uk[i]!;
     this.lastT = t;
     this.hasLastStep = true;
     for (let i = 0; i < n; i++) {
@@ -926,7 +953,7 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
    * const disk = verticalRollingDisk();
    * const st = new LagrangeDiracStepper(discretize(disk.lagrangian, 0.01, 'left'), disk.distribution, 'dirac-plus');
    * const x = st.initialState([0, 0, 0, 0], [1, 0, 1, 1], [0.01, 0, 0.01, 0.01]);
-   * st.step(x, 0, 0, 0.01);
+   * st.step(x, 0, 0.01);
    * const A = new Float64Array(st.stateSize ** 2);
    * st.stepDerivatives(A, new Float64Array(0)); // A[0] = ∂q₁[0]/∂q₀[0]
    * ```
@@ -1525,6 +1552,7 @@ export function heisenbergSystem(variant: 'y dx - x dy' | 'x dy - y dx' = 'y dx 
 } {
   const sgn = variant === 'y dx - x dy' ? 1 : -1;
   const lagrangian: Lagrangian = {
+    autonomous: true,
     n: 3,
     L: (_q, v) => 0.5 * (v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!),
     Lq: (out) => out.fill(0, 0, 3),

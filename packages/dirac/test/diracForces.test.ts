@@ -527,10 +527,10 @@ describe('forced steppers: inputs and errors', () => {
     const st = new DiracStepper(sys, 'dirac-1', { force: actuator(2) });
     const s = st.initialState([0.6, -0.8], [0, 0]);
     st.reset();
-    expect(() => st.step(s, 0, 0, 0.01, new Float64Array(2))).toThrow(/u/);
+    expect(() => st.step(s, 0, 0.01, new Float64Array(2))).toThrow(/u/);
     const r = new RattleStepper(sys, { force: actuator(2) });
     r.reset();
-    expect(() => r.step(Float64Array.of(0.6, -0.8, 0, 0), 0, 0, 0.01, new Float64Array(3))).toThrow(
+    expect(() => r.step(Float64Array.of(0.6, -0.8, 0, 0), 0, 0.01, new Float64Array(3))).toThrow(
       /u/,
     );
   });

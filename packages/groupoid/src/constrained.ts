@@ -1574,6 +1574,8 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
   private readonly lambda: Float64Array;
   private readonly uPrev: Float64Array;
   private readonly options: Mutable<StepOptions>;
+  /** Initial time of the run (the last {@link reset}'s t0): step k leaves t0 + k·h. */
+  private t0 = 0;
 
   constructor(
     readonly system: DiscreteConstrainedSystem,
@@ -1633,8 +1635,12 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
     return x0;
   }
 
-  /** Checks that a forced run's h is the force's (its times label the arrows' intervals). */
-  reset(_state: Float64Array, _t0: number, h: number): void {
+  /**
+   * Keeps the run's initial time t0 (step k leaves t0 + k·h) and checks that a forced run's h is
+   * the force's (its times label the arrows' intervals).
+   */
+  reset(_state: Float64Array, t0: number, h: number): void {
+    this.t0 = t0;
     const force = this.system.force;
     if (force !== undefined && h !== force.h)
       throw new DomainError(
@@ -1646,10 +1652,11 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
 
   /**
    * One forward step: (g_k, λ_k) ← the solution (g_{k+1}, λ_{k+1}) of (5); forced, of (5f) with
-   * g_{k+1} held on [t, t + h] with input u, and u stored as the input of the new g_k.
+   * g_{k+1} held on [t, t + h] (t = t0 + k·h, t0 of the last {@link reset}) with input u, and u
+   * stored as the input of the new g_k.
    * @throws NonRegularSystemError, NewtonDivergedError naming step `k` (state unchanged).
    */
-  step(state: Float64Array, k: number, t: number, _h: number, u: Float64Array): number {
+  step(state: Float64Array, k: number, h: number, u: Float64Array): number {
     const { g, lambda, uPrev } = this;
     const A = g.length;
     const m = lambda.length;
@@ -1660,7 +1667,7 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
     const forced = this.system.force !== undefined;
     if (forced) {
       for (let i = 0; i < uPrev.length; i++) uPrev[i] = state[A + m + i]!;
-      options.t = t;
+      options.t = this.t0 + k * h;
       options.u = u;
       options.uPrev = uPrev;
     }

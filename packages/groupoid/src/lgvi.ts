@@ -739,7 +739,6 @@ export interface So3LgviOptions extends LgviNewtonOptions {
 export class So3LgviStepper implements Stepper<So3LgviField> {
   readonly method = LGVI_METHOD;
   /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
-  readonly timeInvariant = true;
   readonly stateSize = 12;
   readonly inputSize = 3;
   readonly series = SO3_LGVI_SERIES;
@@ -785,7 +784,7 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
    * stepper's.
    * @throws NewtonDivergedError naming step k (the state is then unchanged).
    */
-  step(state: Float64Array, k: number, _t: number, h: number, u: Float64Array): number {
+  step(state: Float64Array, k: number, h: number, u: Float64Array): number {
     if (h !== this.h)
       throw new DomainError('So3LgviStepper.step: h', h, `must be the stepper's h = ${this.h}`);
     const its = this.core.advance(state, 9, u.length === 3 ? u : NO_INPUT, 0, k);
@@ -801,7 +800,7 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
    * ```ts
    * const s = new So3LgviStepper({ inertia: [1, 2, 3], h: 0.01 });
    * const x = s.initialState([0, 0, 0], [1, 0, 0]);
-   * s.step(x, 0, 0, 0.01, new Float64Array(3));
+   * s.step(x, 0, 0.01, new Float64Array(3));
    * s.lastArrow().subarray(9, 18); // R_1, equal to x.subarray(0, 9)
    * ```
    */
@@ -831,7 +830,7 @@ export class So3LgviStepper implements Stepper<So3LgviField> {
    * ```ts
    * const s = new So3LgviStepper({ inertia: [1, 1, 2], h: 0.01, potential: new GravityPotential(1, 9.81, [0, 0, 0.5]) });
    * const x = s.initialState([0.1, 0, 0], [0, 0, 20]);
-   * s.step(x, 0, 0, 0.01, new Float64Array(3));
+   * s.step(x, 0, 0.01, new Float64Array(3));
    * const A = new Float64Array(36);
    * const B = new Float64Array(18);
    * s.stepDerivatives(A, B); // A[0] ≈ 1: ∂δR_1/∂δR_0 is close to the identity for small h
@@ -1041,7 +1040,6 @@ export interface QuadrotorOptions extends LgviNewtonOptions {
 export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
   readonly method = LGVI_METHOD;
   /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
-  readonly timeInvariant = true;
   readonly stateSize = 18;
   readonly inputSize = 4;
   readonly series = QUADROTOR_SERIES;
@@ -1105,7 +1103,7 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
    * (L7), (L8). u of another length than 4: no input. `h` must be the stepper's.
    * @throws NewtonDivergedError naming step k (the state is then unchanged).
    */
-  step(state: Float64Array, k: number, _t: number, h: number, u: Float64Array): number {
+  step(state: Float64Array, k: number, h: number, u: Float64Array): number {
     if (h !== this.h)
       throw new DomainError(
         'QuadrotorLgviStepper.step: h',
@@ -1158,7 +1156,7 @@ export class QuadrotorLgviStepper implements Stepper<QuadrotorField> {
    * ```ts
    * const q = new QuadrotorLgviStepper({ mass: 1.5, inertia: [0.02, 0.02, 0.04], gravity: 9.81, h: 0.01 });
    * const x = q.initialState([0.1, 0, 0], [0, 0, 1], [0, 0, 1], [0, 0, 0]);
-   * q.step(x, 0, 0, 0.01, Float64Array.of(q.hoverThrust, 0, 0, 0));
+   * q.step(x, 0, 0.01, Float64Array.of(q.hoverThrust, 0, 0, 0));
    * const A = new Float64Array(144);
    * const B = new Float64Array(48);
    * q.stepDerivatives(A, B); // B[3 * 4 + 0] = ∂x₁/∂f = (h²/2m)(R₀e₃)₀

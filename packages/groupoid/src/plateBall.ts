@@ -1424,7 +1424,6 @@ const PLATE_BALL_STATE = ST_G + 9;
 export class PlateBallStepper implements Stepper<PlateBallField> {
   readonly method = plateBallMethod;
   /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
-  readonly timeInvariant = true;
   readonly stateSize = PLATE_BALL_STATE;
   readonly inputSize = 0;
   readonly series = PLATE_BALL_SERIES;
@@ -1471,7 +1470,7 @@ export class PlateBallStepper implements Stepper<PlateBallField> {
    * @throws NewtonDivergedError, SingularJacobianError naming step `k`; DomainError when the new
    *   increment leaves the branch |hω| < 1 (the state is then unchanged).
    */
-  step(state: Float64Array, k: number, _t: number, h: number): number {
+  step(state: Float64Array, k: number, h: number): number {
     const { pb, g, lam, G } = this;
     if (h !== pb.h)
       throw new DomainError('PlateBallStepper.step: h', h, `must be the system's h = ${pb.h}`);

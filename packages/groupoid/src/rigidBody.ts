@@ -202,7 +202,6 @@ const NONE = new Float64Array(0);
 export class RigidBodyStepper implements Stepper<RigidBodyField> {
   readonly method: MethodTraits;
   /** The step does not read t (core `integrate` then passes 0: no boxed time per step). */
-  readonly timeInvariant = true;
   readonly stateSize = 12;
   readonly inputSize = 0;
   readonly series = RIGID_BODY_SERIES;
@@ -266,7 +265,7 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
    * One step: G ← G·τ(hξ) and ξ ← the solution of (6.1-e). `h` must be the stepper's.
    * @throws NewtonDivergedError naming step `k` (the state is then unchanged).
    */
-  step(state: Float64Array, k: number, _t: number, h: number): number {
+  step(state: Float64Array, k: number, h: number): number {
     if (h !== this.h)
       throw new DomainError('RigidBodyStepper.step: h', h, `must be the stepper's h = ${this.h}`);
     const { G, Gnext, xi, xiNext, ocp, newton } = this;

@@ -132,7 +132,7 @@ export class UnicycleStepper implements Stepper<UnicycleField> {
   }
 
   /** One step (U1)–(U2). `h` must be the stepper's. */
-  step(state: Float64Array, _k: number, _t: number, h: number, u: Float64Array): number {
+  step(state: Float64Array, _k: number, h: number, u: Float64Array): number {
     if (h !== this.h)
       throw new DomainError('UnicycleStepper.step: h', h, `must be the stepper's h = ${this.h}`);
     const { X, E, tw } = this;
@@ -172,7 +172,7 @@ export class UnicycleStepper implements Stepper<UnicycleField> {
    * ```ts
    * const s = new UnicycleStepper({ mass: 2, inertia: 0.1, h: 0.01 });
    * const x = s.initialState([0, 0], 0, 1, 0.5);
-   * s.step(x, 0, 0, 0.01, Float64Array.of(1, 0));
+   * s.step(x, 0, 0.01, Float64Array.of(1, 0));
    * const A = new Float64Array(25);
    * const B = new Float64Array(10);
    * s.stepDerivatives(A, B); // B[3 * 2] = ∂v₁/∂F = h/m = 0.005

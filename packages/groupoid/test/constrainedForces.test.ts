@@ -339,7 +339,7 @@ describe('the forced DEL (5f) on the pair groupoid of SO(3) is the forced LGVI (
     Rs.push(x.slice(0, 9));
     for (let k = 0; k < N; k++) {
       input(u, k);
-      lgvi.step(x, k, k * h, h, u);
+      lgvi.step(x, k, h, u);
       Rs.push(x.slice(0, 9));
     }
     // ←e[L_d] = D₂L_d, →e[L_d] = −D₁L_d (left-trivialized partials (L2), (L3))

@@ -214,7 +214,7 @@ describe('So3LgviStepper: heavy top (L4)–(L6)', () => {
     const x = s.initialState([0.3, -0.2, 0.1], [1, -2, 3]);
     const R0 = x.slice(0, 9);
     const u = Float64Array.of(0.3, -0.1, 0.2);
-    s.step(x, 0, 0, h, u);
+    s.step(x, 0, h, u);
     const g = new Float64Array(18);
     g.set(R0, 0);
     g.set(x.subarray(0, 9), 9);
@@ -368,9 +368,9 @@ describe('So3LgviStepper: heavy top (L4)–(L6)', () => {
     expect(() => new GravityPotential(-1, 9.81, [0, 0, 1])).toThrow(DomainError);
     const s = new So3LgviStepper({ inertia: [1, 1, 1], h: 0.1 });
     expect(() => s.initialState([0, 0, Number.NaN], [0, 0, 0])).toThrow(DomainError);
-    expect(() =>
-      s.step(s.initialState([0, 0, 0], [0, 0, 1]), 0, 0, 0.2, new Float64Array(3)),
-    ).toThrow(DomainError);
+    expect(() => s.step(s.initialState([0, 0, 0], [0, 0, 1]), 0, 0.2, new Float64Array(3))).toThrow(
+      DomainError,
+    );
   });
 });
 

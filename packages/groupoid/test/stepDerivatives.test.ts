@@ -55,7 +55,7 @@ function minus(out: Float64Array, y: Float64Array, x: Float64Array, L: TangentLa
 
 interface DerivativeStepper {
   readonly inputSize: number;
-  step(state: Float64Array, k: number, t: number, h: number, u: Float64Array): number;
+  step(state: Float64Array, k: number, h: number, u: Float64Array): number;
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void;
 }
 
@@ -74,7 +74,7 @@ function compare(
   const n = L.tangentSize;
   const m = st.inputSize;
   const base = x.slice();
-  st.step(base, 0, 0, h, u);
+  st.step(base, 0, h, u);
   const A = new Float64Array(n * n);
   const B = new Float64Array(n * m);
   st.stepDerivatives(A, B);
@@ -91,8 +91,8 @@ function compare(
     plus(xp, x, d, L);
     d[j] = -eps;
     plus(xm, x, d, L);
-    st.step(xp, 0, 0, h, u);
-    st.step(xm, 0, 0, h, u);
+    st.step(xp, 0, h, u);
+    st.step(xm, 0, h, u);
     minus(tp, xp, base, L);
     minus(tm, xm, base, L);
     for (let i = 0; i < n; i++) fdA[i * n + j] = (tp[i]! - tm[i]!) / (2 * eps);
@@ -104,8 +104,8 @@ function compare(
     um[j] = um[j]! - eps;
     xp.set(x);
     xm.set(x);
-    st.step(xp, 0, 0, h, up);
-    st.step(xm, 0, 0, h, um);
+    st.step(xp, 0, h, up);
+    st.step(xm, 0, h, um);
     minus(tp, xp, base, L);
     minus(tm, xm, base, L);
     for (let i = 0; i < n; i++) fdB[i * m + j] = (tp[i]! - tm[i]!) / (2 * eps);
@@ -170,7 +170,7 @@ describe('So3LgviStepper.stepDerivatives (right-⊕ δR, additive δΠ)', () => 
       DomainError,
     );
     const x = st.initialState([0, 0, 0], [1, 0, 0]);
-    st.step(x, 0, 0, 0.01, new Float64Array(3));
+    st.step(x, 0, 0.01, new Float64Array(3));
     expect(() => st.stepDerivatives(new Float64Array(144), new Float64Array(18))).toThrow(
       DimensionError,
     );

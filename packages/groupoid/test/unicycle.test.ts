@@ -48,7 +48,7 @@ describe('UnicycleStepper (U1)–(U2) on SE(2)', () => {
 
   it('rejects a bad step size and bad parameters', () => {
     expect(() => new UnicycleStepper({ mass: 0, inertia: 1, h: 0.1 })).toThrow(DomainError);
-    expect(() => s.step(s.initialState([0, 0], 0, 1, 0), 0, 0, 0.02, new Float64Array(2))).toThrow(
+    expect(() => s.step(s.initialState([0, 0], 0, 1, 0), 0, 0.02, new Float64Array(2))).toThrow(
       DomainError,
     );
   });

@@ -41,18 +41,18 @@ export interface Stepper<F extends string = string> {
   /** The recorded series, in the order `record` and `recordLeaving` write them. */
   readonly series: readonly SeriesSpec<F>[];
   /**
-   * Advances `state` in place by one step from time `t` with step size `h` and input `u`.
-   * Returns the Newton iterations used (0 for an explicit step). Throws a {@link GeomechError}
-   * naming step `k` when the step fails; then `state` must be left at its value before the call.
+   * Advances `state` in place by step k, of size `h` with input `u`: from t_k = t0 + k·h to
+   * t_{k+1}, where t0 is the initial time given to the last {@link reset}. Returns the Newton
+   * iterations used (0 for an explicit step). Throws a {@link GeomechError} naming step `k` when the
+   * step fails; then `state` must be left at its value before the call.
+   *
+   * Time is not an argument: a step that reads t keeps t0 from {@link reset} and computes
+   * t_k = t0 + k·h itself (the same double, operation for operation, as the sample times of the
+   * {@link Solution}). A double passed to a call that V8 does not inline is boxed (16 B per call),
+   * and the stepping loop's call of `step` is not inlined; k is a small integer and h the same
+   * value at every step, so the call allocates nothing.
    */
-  step(state: Float64Array, k: number, t: number, h: number, u: Float64Array): number;
-  /**
-   * True when {@link step} does not read `t` (an autonomous, time-invariant step): {@link integrate}
-   * then passes t = 0 instead of t_k. A double passed to a call that V8 does not inline is boxed
-   * (16 B per step), and the integrate loop's call of `step` is not inlined; the constant 0 is not
-   * boxed, so a time-invariant step allocates nothing. Default false (t_k is passed).
-   */
-  readonly timeInvariant?: boolean;
+  step(state: Float64Array, k: number, h: number, u: Float64Array): number;
   /** ‖F‖∞ at the accepted solution of the last step's solve (0 for explicit steps). */
   readonly lastResidual: number;
   /** Writes the 'state' series of `state` (at step k, time t) into `out`. */
@@ -72,7 +72,12 @@ export interface Stepper<F extends string = string> {
     h: number,
     u: Float64Array,
   ): void;
-  /** Called once before the first step (reset diagnostics, start-up flags). */
+  /**
+   * Called by {@link integrate} once before the first step, with the initial time t0 and the step
+   * size: resets diagnostics and start-up flags, and a step that reads time keeps t0 (step k then
+   * runs from t0 + k·h). A stepper whose step reads t must implement it; called directly, such a
+   * stepper runs from t0 = 0 until its first reset.
+   */
   reset?(state: Float64Array, t0: number, h: number): void;
   /** Warnings gathered during the run, read once at its end. */
   warnings?(): readonly string[];
@@ -137,7 +142,7 @@ const EMPTY = new Float64Array(0);
  *   method: methodTraits({ name: 'euler', order: 1, isExplicit: true }),
  *   stateSize: 1, inputSize: 0, lastResidual: 0,
  *   series: [{ name: 'y', width: 1 }],
- *   step: (s, _k, _t, h) => { s[0] = s[0]! - h * s[0]!; return 0; },
+ *   step: (s, _k, h) => { s[0] = s[0]! - h * s[0]!; return 0; },
  *   record: (out, s) => { out[0] = s[0]!; },
  * };
  * const sol = integrate(euler, [1], { h: 0.1, steps: 10, every: 5 });
@@ -221,7 +226,6 @@ export function integrate<F extends string>(
     );
   }
   const onProgress = options.onProgress;
-  const timeInvariant = stepper.timeInvariant === true;
 
   stepper.reset?.(state, t0, h);
   stepper.record(row, state, 0, t0);
@@ -240,7 +244,6 @@ export function integrate<F extends string>(
     inputMatrix,
     onFailure,
     onProgress,
-    timeInvariant,
     recorder,
     row,
     leaving,
@@ -287,7 +290,6 @@ interface StepLoop<F extends string> {
   readonly inputMatrix: ArrayLike<number> | undefined;
   readonly onFailure: 'throw' | 'return';
   readonly onProgress: ProgressCallback | undefined;
-  readonly timeInvariant: boolean;
   readonly recorder: Recorder<F>;
   readonly row: Float64Array;
   readonly leaving: Float64Array | undefined;
@@ -304,31 +306,30 @@ interface StepLoop<F extends string> {
  * (OSR) before the code after the loop has run, and that code, without type feedback, then
  * deoptimized `integrate` at the end of every run, so that the next run stepped in unoptimized
  * code (boxed doubles per step). Here the code after the loop is only stores of its results.
- * Not yet allocation-free: branches first reached late in a run (the kept-sample branch at the
- * last step when `every` is large) can still deoptimize the loop (bench/RESULTS.md; open).
+ * The steps themselves allocate nothing (no double crosses the `step` call: time reaches the
+ * stepper as k); a kept sample still boxes its time t_k for `record` and `Recorder.keep` (32 B per
+ * kept sample, so per step with `every = 1`; measured by allocation sampling, 2026-11-27).
  */
 function runSteps<F extends string>(loop: StepLoop<F>): void {
   const { stepper, state, steps, t0, h, tEnd, every, m, u, inputFn, inputMatrix } = loop;
-  const { onFailure, onProgress, timeInvariant, recorder, row, leaving } = loop;
+  const { onFailure, onProgress, recorder, row, leaving } = loop;
   let newtonIterations = 0;
   let maxIterations = 0;
   let maxResidual = 0;
   let failure: IntegrationFailure | undefined;
   let k = 0;
   for (; k < steps; k++) {
-    const t = t0 + k * h;
     if (m > 0) {
-      if (inputFn !== undefined) inputFn(u, k, t);
+      if (inputFn !== undefined) inputFn(u, k, t0 + k * h);
       else if (inputMatrix !== undefined)
         for (let i = 0; i < m; i++) u[i] = inputMatrix[k * m + i]!;
     }
     let it: number;
     try {
-      // a time-invariant step gets the constant 0, which is not boxed
-      it = timeInvariant ? stepper.step(state, k, 0, h, u) : stepper.step(state, k, t, h, u);
+      it = stepper.step(state, k, h, u);
     } catch (error) {
       if (onFailure === 'throw' || !(error instanceof GeomechError)) throw error;
-      failure = { step: k, t, error };
+      failure = { step: k, t: t0 + k * h, error };
       break;
     }
     newtonIterations += it;

@@ -309,7 +309,7 @@ export class DenseLU {
         this.kappa = Number.POSITIVE_INFINITY;
         return;
       }
-      x.fill(0);
+      for (let i = 0; i < n; i++) x[i] = 0; // a loop: a builtin call costs more at small n
       x[jmax] = 1;
       luSolveInPlace(this.lu, n, this.piv, x);
       let newEst = 0;

@@ -46,6 +46,12 @@ export interface Potential {
 export interface Lagrangian {
   /** Dimension n of Q. */
   readonly n: number;
+  /**
+   * True when L does not depend on t (its methods ignore the time argument): an integrator may
+   * then call them without it, so that no double is boxed per call (a double passed to a call V8
+   * does not inline is heap-allocated). Default false: time-dependent, or not declared.
+   */
+  readonly autonomous?: boolean;
   L(q: Float64Array, v: Float64Array, t?: number): number;
   /** out ← ∂L/∂q. */
   Lq(out: Float64Array, q: Float64Array, v: Float64Array, t?: number): Float64Array;

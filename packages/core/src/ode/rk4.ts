@@ -71,7 +71,7 @@ export const rk4Method: MethodTraits = methodTraits({
  * ```ts
  * const s = new Rk4Stepper(2, (out, _t, y) => { out[0] = y[1]!; out[1] = -y[0]!; });
  * const y = Float64Array.of(1, 0);
- * for (let k = 0; k < 100; k++) s.step(y, k, k * 0.01, 0.01); // y ≈ (cos 1, −sin 1)
+ * for (let k = 0; k < 100; k++) s.step(y, k, 0.01); // y ≈ (cos 1, −sin 1)
  * ```
  */
 export class Rk4Stepper implements Stepper<'y'> {
@@ -80,6 +80,8 @@ export class Rk4Stepper implements Stepper<'y'> {
   readonly lastResidual = 0;
   /** Number of right-hand-side evaluations made so far. */
   fEvals = 0;
+  /** Initial time of the run (the last {@link reset}'s t0; 0 before any): step k leaves t0 + k·h. */
+  private t0 = 0;
   private readonly k1: Float64Array;
   private readonly k2: Float64Array;
   private readonly k3: Float64Array;
@@ -112,13 +114,20 @@ export class Rk4Stepper implements Stepper<'y'> {
     return this.n;
   }
 
+  /** Called by core's `integrate` before the first step: keeps t0 (step k leaves t0 + k·h). */
+  reset(_y: Float64Array, t0: number): void {
+    this.t0 = t0;
+  }
+
   /**
-   * Advances `y` (length n) in place by one RK4 step of size `h` from time `t` (negative h steps
-   * backward) with input `u`. Returns 0 (no Newton iterations). Throws {@link NonFiniteError} if the
-   * new state is not finite (then `y` is left unchanged).
+   * Advances `y` (length n) in place by RK4 step k of size `h` (negative h steps backward) with
+   * input `u`, from t = t0 + k·h (t0 of the last {@link reset}, 0 before any). Returns 0 (no Newton
+   * iterations). Throws {@link NonFiniteError} if the new state is not finite (then `y` is left
+   * unchanged).
    */
-  step(y: Float64Array, k: number, t: number, h: number, u: Float64Array = EMPTY): number {
+  step(y: Float64Array, k: number, h: number, u: Float64Array = EMPTY): number {
     const { n, f, k1, k2, k3, k4, ytmp } = this;
+    const t = this.t0 + k * h;
     if (y.length !== n) throw new DimensionError('Rk4Stepper.step: y length', n, y.length);
     const h2 = 0.5 * h;
     f(k1, t, y, u);

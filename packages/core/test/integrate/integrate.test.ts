@@ -25,7 +25,7 @@ function eulerStepper(a = 1, inputSize = 0): Stepper<'y' | 'dy'> & { calls: numb
       { name: 'y', width: 1 },
       { name: 'dy', width: 1, timing: 'leaving' },
     ],
-    step(s, _k, _t, h, u) {
+    step(s, _k, h, u) {
       this.calls++;
       lastDy = h * (-a * s[0]! + (inputSize > 0 ? u[0]! : 0));
       s[0] = s[0]! + lastDy;
@@ -224,20 +224,35 @@ describe('methodTraits', () => {
   });
 });
 
-describe('integrate: time-invariant steppers', () => {
-  /** Records the t each step receives. */
-  function timeRecorder(timeInvariant: boolean | undefined): Stepper<'y'> & { ts: number[] } {
+describe('integrate: time reaches the step through reset and k', () => {
+  /**
+   * A time-dependent stepper: explicit Euler for y' = cos t − y, keeping t0 from reset and stepping
+   * from t_k = t0 + k·h; records the (k, t) of every step and fails at a chosen time.
+   */
+  function clocked(failAt = Number.NaN): Stepper<'y'> & {
+    ks: number[];
+    ts: number[];
+    failAt: number;
+  } {
+    let t0 = 0;
     return {
+      ks: [],
       ts: [],
+      failAt,
       method: methodTraits({ name: 'explicit-euler', order: 1, isExplicit: true }),
       stateSize: 1,
       inputSize: 0,
       lastResidual: 0,
       series: [{ name: 'y', width: 1 }],
-      ...(timeInvariant === undefined ? {} : { timeInvariant }),
-      step(s, _k, t, h) {
+      reset(_s, t0Run) {
+        t0 = t0Run;
+      },
+      step(s, k, h) {
+        const t = t0 + k * h;
+        if (t === this.failAt) throw new NewtonDivergedError(1, 1, k);
+        this.ks.push(k);
         this.ts.push(t);
-        s[0] = s[0]! - h * s[0]!;
+        s[0] = s[0]! + h * (Math.cos(t) - s[0]!);
         return 0;
       },
       record(out, s) {
@@ -246,16 +261,49 @@ describe('integrate: time-invariant steppers', () => {
     };
   }
 
-  it('passes t = 0 to a time-invariant step and t_k = t0 + k·h otherwise; same trajectory', () => {
-    const inv = timeRecorder(true);
-    const a = integrate(inv, [1], { h: 0.1, steps: 4, t0: 2 });
-    expect(inv.ts).toEqual([0, 0, 0, 0]);
-    for (const flag of [false, undefined]) {
-      const dep = timeRecorder(flag);
-      const b = integrate(dep, [1], { h: 0.1, steps: 4, t0: 2 });
-      expect(dep.ts).toEqual([2, 2 + 0.1, 2 + 2 * 0.1, 2 + 3 * 0.1]);
-      expect(Array.from(b.y)).toEqual(Array.from(a.y));
-      expect(Array.from(b.t)).toEqual(Array.from(a.t)); // the recorded times are t_k either way
+  it('step k runs from t0 + k·h (bit for bit the sample times), whatever `every`', () => {
+    const h = 0.1;
+    const t0 = 2;
+    const ref = clocked();
+    const all = integrate(ref, [1], { h, steps: 10, t0 });
+    expect(ref.ks).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(ref.ts).toEqual(ref.ks.map((k) => t0 + k * h));
+    // every kept sample at step k < steps is at the time the step leaving it received
+    for (let j = 0; j < 10; j++) expect(all.t[j]).toBe(ref.ts[j]);
+    for (const every of [3, 7, 20]) {
+      const st = clocked();
+      const sol = integrate(st, [1], { h, steps: 10, t0, every });
+      expect(st.ts).toEqual(ref.ts);
+      expect(sol.y[sol.count - 1]).toBe(all.y[10]); // the same trajectory
+      for (let j = 0; j < sol.count - 1; j++) expect(sol.t[j]).toBe(ref.ts[sol.k[j]!]);
     }
+    // given by tEnd: h = (tEnd − t0)/steps, the step times t0 + k·h, the last sample exactly tEnd
+    const byEnd = clocked();
+    const e = integrate(byEnd, [1], { tEnd: 3, steps: 10, t0 });
+    expect(byEnd.ts).toEqual(ref.ks.map((k) => t0 + k * ((3 - t0) / 10)));
+    expect(e.t[10]).toBe(3);
+  });
+
+  it('a restart (a second run of the same stepper, from a failure) steps from its own t0', () => {
+    const h = 0.25;
+    const st = clocked(1 + 5 * h);
+    const first = integrate(st, [0], { h, steps: 8, t0: 1, onFailure: 'return' });
+    expect(first.failure?.step).toBe(5);
+    expect(first.failure?.t).toBe(1 + 5 * h);
+    expect(st.ts).toEqual([1, 1 + h, 1 + 2 * h, 1 + 3 * h, 1 + 4 * h]);
+    // restart from the last good state (step 5, t = 2.25) once the cause is gone
+    st.failAt = Number.NaN;
+    st.ks.length = 0;
+    st.ts.length = 0;
+    const tRestart = first.t[first.count - 1]!;
+    expect(tRestart).toBe(1 + 5 * h);
+    const last = Array.from(first.y.subarray(first.count - 1));
+    integrate(st, last, { h: 0.2, steps: 3, t0: tRestart });
+    expect(st.ks).toEqual([0, 1, 2]);
+    expect(st.ts).toEqual([tRestart, tRestart + 0.2, tRestart + 2 * 0.2]);
+    // and backward in time from there
+    st.ts.length = 0;
+    integrate(st, last, { h: -0.5, steps: 2, t0: tRestart });
+    expect(st.ts).toEqual([tRestart, tRestart - 0.5]);
   });
 });

@@ -21,32 +21,38 @@ describe('Rk4Stepper', () => {
     });
     const h = 0.1;
     const y = Float64Array.of(1);
-    expect(s.step(y, 0, 0, h)).toBe(0); // in place, no Newton iterations
+    expect(s.step(y, 0, h)).toBe(0); // in place, no Newton iterations
     expect(Math.abs(y[0]! - (1 + h + h ** 2 / 2 + h ** 3 / 6 + h ** 4 / 24))).toBeLessThanOrEqual(
       1e-16,
     );
     expect(s.fEvals).toBe(4);
   });
 
-  it('evaluates stages at t, t + h/2, t + h/2, t + h', () => {
+  it('evaluates stages at t, t + h/2, t + h/2, t + h with t = t0 + k·h (t0 from reset)', () => {
     const seen: number[] = [];
     const s = new Rk4Stepper(1, (out, t) => {
       seen.push(t);
       out[0] = 0;
     });
-    s.step(Float64Array.of(0), 0, 2, 0.5);
-    expect(seen).toEqual([2, 2.25, 2.25, 2.5]);
+    const y = Float64Array.of(0);
+    s.step(y, 0, 0.5); // before any reset: t0 = 0
+    expect(seen).toEqual([0, 0.25, 0.25, 0.5]);
+    seen.length = 0;
+    s.reset(y, 2);
+    s.step(y, 0, 0.5);
+    s.step(y, 3, 0.5); // t = 2 + 3·0.5
+    expect(seen).toEqual([2, 2.25, 2.25, 2.5, 3.5, 3.75, 3.75, 4]);
   });
 
   it('rejects a wrong state length, a bad dimension, and a non-finite result (state unchanged)', () => {
     const s = new Rk4Stepper(2, oscillator);
-    expect(() => s.step(new Float64Array(3), 0, 0, 0.1)).toThrow(DimensionError);
+    expect(() => s.step(new Float64Array(3), 0, 0.1)).toThrow(DimensionError);
     expect(() => new Rk4Stepper(0, oscillator)).toThrow(DomainError);
     const bad = new Rk4Stepper(1, (out, t) => {
       out[0] = t > 0.3 ? Number.NaN : 1;
     });
     const y = Float64Array.of(5);
-    expect(() => bad.step(y, 0, 0.2, 0.2)).toThrow(NonFiniteError);
+    expect(() => bad.step(y, 1, 0.2)).toThrow(NonFiniteError); // from t = 0.2
     expect(y[0]).toBe(5);
   });
 });

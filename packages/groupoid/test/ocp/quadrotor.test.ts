@@ -21,7 +21,7 @@ function resimulate(sol: LieOcpSolution, h: number, end: ArrayLike<number>) {
   const x = Float64Array.from(sol.x.subarray(0, 18));
   let path = 0;
   for (let k = 0; k < sol.N; k++) {
-    q.step(x, k, k * h, h, sol.u.slice(4 * k, 4 * k + 4));
+    q.step(x, k, h, sol.u.slice(4 * k, 4 * k + 4));
     for (let i = 0; i < 18; i++) path = Math.max(path, Math.abs(x[i]! - sol.x[18 * (k + 1) + i]!));
   }
   let endError = 0;
