@@ -62,7 +62,6 @@ export function pendulum(params: PendulumParams): PendulumSystem {
     mass: Float64Array.of(m, m),
     autonomous: true,
     params: Object.freeze({ m, g, l }),
-    autonomous: true,
     V: (q) => mg * q[1]!,
     gradV(out, _q) {
       out[0] = 0;
@@ -407,7 +406,6 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
       for (let i = 0; i < nl; i++) s += rate[i]! * rate[i]!;
       return 0.5 * damping * s;
     },
-    autonomous: true,
     V(q) {
       let sy = 0;
       for (let i = 0; i < nl; i++) sy += q[2 * i + 1]!;

@@ -149,11 +149,11 @@ describe('forced banded steps equal the dense path to ~1e-12 (damped Ziegler col
     let its = 0;
     for (let k = 0; k < 100; k++) {
       d.forEach((st, i) => {
-        const it = st.step(sd[i]!, k, k * h, h);
+        const it = st.step(sd[i]!, k, h);
         if (i === 0) its += it;
       });
       r.forEach((st, i) => {
-        st.step(sr[i]!, k, k * h, h);
+        st.step(sr[i]!, k, h);
       });
       dDiff = Math.max(dDiff, maxAbsDiff(sd[0]!, sd[1]!));
       rDiff = Math.max(rDiff, maxAbsDiff(sr[0]!, sr[1]!));

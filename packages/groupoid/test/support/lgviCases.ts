@@ -29,7 +29,7 @@ interface CaseStepper {
   readonly tangentSize: number;
   readonly inputSize: number;
   readonly series: readonly { readonly width: number }[];
-  step(state: Float64Array, k: number, t: number, h: number, u: Float64Array): number;
+  step(state: Float64Array, k: number, h: number, u: Float64Array): number;
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void;
   record(out: Float64Array, state: Float64Array): void;
   lastResidual: number;
@@ -183,7 +183,7 @@ export function runLgviCase(c: LgviCase): LgviRecord {
     series: [],
   };
   for (let k = 0; k < c.steps; k++) {
-    out.iterations.push(stepper.step(state, k, 0, h, input(state, k)));
+    out.iterations.push(stepper.step(state, k, h, input(state, k)));
     out.residuals.push(stepper.lastResidual);
     out.states.push(...state);
     if (c.at.includes(k)) {
