@@ -32,7 +32,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import { join } from 'node:path';
 import { buildIpopt, IPOPT_DIR, runIpopt, timeIpopt } from '../lib/ipopt.mjs';
-import { emit, note, OCP_SIZES, QUICK, rng, slope } from '../lib/util.mjs';
+import { emit, note, OCP_SIZES, ocpSizes, QUICK, rng, slope } from '../lib/util.mjs';
 
 const SIZES = OCP_SIZES;
 const RUNS = QUICK ? 3 : 5;
@@ -233,7 +233,7 @@ function references(bin) {
 
 function scaling(bin, study) {
   const points = [];
-  for (const n of SIZES) {
+  for (const n of ocpSizes(study.id)) {
     note(`ipopt: ${study.id} n = ${n}`);
     const args = [...study.args, '--n', String(n)];
     // the brief's options (tol 1e-8), then the same solve converged to tol 1e-10: IPOPT's tol

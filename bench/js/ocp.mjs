@@ -33,6 +33,7 @@ import {
   median,
   note,
   OCP_SIZES,
+  ocpSizes,
   QUICK,
   slope,
   stats,
@@ -234,9 +235,10 @@ function lineTimer() {
 
 function study(id) {
   const solve = PROBLEMS[id];
-  solve(SIZES[Math.min(1, SIZES.length - 1)]); // compile the problem and warm the JIT
+  const sizes = ocpSizes(id);
+  solve(sizes[Math.min(1, sizes.length - 1)]); // compile the problem and warm the JIT
   const rows = [];
-  for (const n of SIZES) {
+  for (const n of sizes) {
     note(`ocp: ${id} n = ${n}`);
     const cpu = [];
     const splits = [];

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { QUADROTOR_MAX_N } from './util.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** bench/ipopt. */
@@ -194,6 +195,12 @@ export function ipoptSection(res, geomech = null) {
   for (const s of res.scaling ?? []) {
     p(`### ${s.label}`);
     p();
+    if (s.id.startsWith('quadrotor')) {
+      p(
+        `n ≤ ${QUADROTOR_MAX_N} for the quadrotor rows unless \`--sizes=\` is given (bench/lib/util.mjs QUADROTOR_MAX_N: IPOPT's whole process takes about 40 s of CPU per solve at n = 4000, and the two rows would add about 25 minutes to a full run).`,
+      );
+      p();
+    }
     p(
       '| n | unknowns | IPOPT its tol 1e-8 / 1e-10 | IPOPT cost (tol 1e-10) | cost error at tol 1e-8 | whole process ms, tol 1e-8 | whole process ms, tol 1e-10 | ms/iteration (1e-10) | IPOPT CPU ms (1e-10) | whole process CPU ms (1e-10) | eval ms (1e-10) | geomech ms | geomech CPU ms | geomech its | geomech ms/iteration | geomech bytes/iteration (median / mean) | geomech cost − IPOPT (rel.) | IPOPT (1e-10) / geomech, wall | IPOPT process / geomech, CPU |',
     );

@@ -40,6 +40,20 @@ export const OCP_SIZES = SIZES_ARG
     ? [200, 400, 1000]
     : [200, 400, 1000, 2000, 4000];
 
+/**
+ * Largest n of the quadrotor rows when no `--sizes=` is given: IPOPT's whole process takes about
+ * 40 s of CPU per solve at n = 4000 on this machine, so the two quadrotor rows at n = 2000 and 4000
+ * would add about 25 minutes to a full run; the other problems go to 4000.
+ */
+export const QUADROTOR_MAX_N = 1000;
+
+/** n of the scaling study of problem `id`: {@link OCP_SIZES}, capped for the quadrotor rows. */
+export function ocpSizes(id) {
+  return SIZES_ARG || !id.startsWith('quadrotor')
+    ? OCP_SIZES
+    : OCP_SIZES.filter((n) => n <= QUADROTOR_MAX_N);
+}
+
 /** The built package `@geomech/<name>` (GEOMECH_<NAME>_DIST overrides the path, as in the package benches). */
 export async function load(name) {
   const env = process.env[`GEOMECH_${name.toUpperCase()}_DIST`];
