@@ -1,4 +1,6 @@
 /** The spherical pendulum in spherical coordinates (M(q)) and in Cartesian ones, for the M(q) tests. */
+import { type Force, integrateDopri5 } from '@geomech/core';
+import { indexReducedRhs } from '../src/comparators.js';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
 
 export const mass = 1.3;
@@ -146,3 +148,38 @@ export const angles: ConstrainedMechanicalSystem = {
     return out;
   },
 };
+
+/**
+ * Viscous damping of θ only, F = (−0.4 θ̇, 0) on {@link angles} (no input): p_φ stays conserved,
+ * so the centrifugal barrier keeps θ away from the pole where M(q) is singular.
+ */
+export const thetaDamping: Force = {
+  n: 2,
+  m: 0,
+  F: (out, _t, _q, v) => {
+    out[0] = -0.4 * v[0]!;
+    out[1] = 0;
+    return out;
+  },
+};
+
+/**
+ * max(|Δθ|, |Δφ|) at T = 1 of `run(h, steps)` (the final q of a damped run of {@link angles} from
+ * (θ0, 0.2, θ̇0, φ̇0)) against the damped index-reduced DOPRI5 reference (rtol 1e-12), for each h;
+ * `free` is the undamped run's error at the last h (the damping must matter).
+ */
+export function dampedErrors(
+  run: (h: number, steps: number, force: Force | undefined) => Float64Array,
+  hs: readonly number[],
+): { errors: number[]; free: number } {
+  const ref = integrateDopri5(indexReducedRhs(angles, thetaDamping), [th0, 0.2, thd0, phd0], 0, 1, {
+    rtol: 1e-12,
+    atol: 1e-14,
+  });
+  const yRef = ref.sample('y', ref.count - 1);
+  const err = (q: Float64Array): number =>
+    Math.max(Math.abs(q[0]! - yRef[0]!), Math.abs(q[1]! - yRef[1]!));
+  const errors = hs.map((h) => err(run(h, Math.round(1 / h), thetaDamping)));
+  const hLast = hs[hs.length - 1]!;
+  return { errors, free: err(run(hLast, Math.round(1 / hLast), undefined)) };
+}
