@@ -3,70 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { indexReducedRhs, integrateConstrained } from '../src/comparators.js';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
 import { integrateDirac } from '../src/diracIntegrators.js';
+import { angles, cartesian, l, mass } from './massMatrixFixtures.js';
 
-const m = 1.3;
-const g = 9.81;
-const l = 0.7;
-
-/** The spherical pendulum in Cartesian coordinates: M = m I, one constraint |q|² = l². */
-const cartesian: ConstrainedMechanicalSystem = {
-  n: 3,
-  m: 1,
-  mass: Float64Array.of(m, m, m),
-  V: (q) => m * g * q[2]!,
-  gradV: (out) => {
-    out[0] = 0;
-    out[1] = 0;
-    out[2] = m * g;
-    return out;
-  },
-  phi: (out, q) => {
-    out[0] = q[0]! ** 2 + q[1]! ** 2 + q[2]! ** 2 - l * l;
-    return out;
-  },
-  C: (out, q) => {
-    out.set(q.subarray(0, 3));
-    return out;
-  },
-  curvature: (out, _q, v) => {
-    out[0] = v[0]! ** 2 + v[1]! ** 2 + v[2]! ** 2;
-    return out;
-  },
-};
-
-/**
- * The same pendulum in angles q = (θ, φ) (θ from the downward vertical, φ the azimuth), no
- * constraints: M(q) = m l² diag(1, sin²θ), V = −m g l cos θ, and with D = 2 m l² sin θ cos θ
- * κ = Ṁv − ∂T/∂q = (−½ D φ̇², D θ̇ φ̇).
- */
-const angles: ConstrainedMechanicalSystem = {
-  n: 2,
-  m: 0,
-  mass: Float64Array.of(1, 1),
-  V: (q) => -m * g * l * Math.cos(q[0]!),
-  gradV: (out, q) => {
-    out[0] = m * g * l * Math.sin(q[0]!);
-    out[1] = 0;
-    return out;
-  },
-  phi: (out) => out,
-  C: (out) => out,
-  curvature: (out) => out,
-  massMatrix: (out, q) => {
-    const s = Math.sin(q[0]!);
-    out[0] = m * l * l;
-    out[1] = 0;
-    out[2] = 0;
-    out[3] = m * l * l * s * s;
-    return out;
-  },
-  coriolis: (out, q, v) => {
-    const D = 2 * m * l * l * Math.sin(q[0]!) * Math.cos(q[0]!);
-    out[0] = -0.5 * D * v[1]! * v[1]!;
-    out[1] = D * v[0]! * v[1]!;
-    return out;
-  },
-};
+// the spherical pendulum in Cartesian coordinates (M = m I, |q|² = l²) and in angles (θ, φ)
+// without constraints (M(q) = m l² diag(1, sin²θ)), shared with the M(q) tests
+const m = mass;
 
 const toCartesian = (th: number, ph: number): number[] => [
   l * Math.sin(th) * Math.cos(ph),
