@@ -1,0 +1,123 @@
+import { DomainError, type Force } from '@geomech/core';
+import { maxAbsDiff, nonlinearForce, stepJacobians } from '@geomech/core/testing';
+import { describe, expect, it } from 'vitest';
+import { RattleStepper } from '../src/comparators.js';
+import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
+import { pendulum, pendulumInitial, zieglerColumn } from '../src/holonomicModels.js';
+import { spherical } from './massMatrixFixtures.js';
+
+/** max |a − b| / max(1, max |b|): the relative distance of an analytic Jacobian from its reference. */
+function relativeDiff(a: Float64Array, b: Float64Array): number {
+  let s = 1;
+  for (const x of b) s = Math.max(s, Math.abs(x));
+  return maxAbsDiff(a, b) / s;
+}
+
+/**
+ * Takes two steps from z0 (so the state carries a warm start and a velocity), then compares the
+ * analytic derivatives of step 2 with central differences of that step (core's stepJacobians).
+ */
+function checkRattle(
+  sys: ConstrainedMechanicalSystem,
+  z0: Float64Array,
+  h: number,
+  force: Force | undefined,
+  u: Float64Array,
+): { A: Float64Array; B: Float64Array; errA: number; errB: number } {
+  const st = new RattleStepper(sys, force === undefined ? { tol: 1e-15 } : { tol: 1e-15, force });
+  const z = z0.slice();
+  st.reset(z, 0.2);
+  st.step(z, 0, h, u);
+  st.step(z, 1, h, u);
+  const S = 2 * sys.n;
+  const A = new Float64Array(S * S);
+  const B = new Float64Array(S * u.length);
+  const z2 = z.slice();
+  st.step(z2, 2, h, u);
+  st.stepDerivatives(A, B);
+  const fd = stepJacobians((y, uu) => st.step(y, 2, h, uu), z, u);
+  return { A, B, errA: relativeDiff(A, fd.A), errB: u.length === 0 ? 0 : relativeDiff(B, fd.B) };
+}
+
+/** The identity of size S (row-major). */
+function identity(S: number): Float64Array {
+  const I = new Float64Array(S * S);
+  for (let i = 0; i < S; i++) I[i * S + i] = 1;
+  return I;
+}
+
+// Measured relative distances from central differences (2026-11-27): pendulum 9e-11 (unforced),
+// 1.3e-10 / 1.6e-10 (A / B forced); Ziegler n = 8: 1.1e-8 (unforced and damped), 2.4e-8 / 1.8e-10
+// (A / B with inputs). The bound 1e-6 is the brief's; the differences are O(h²) + O(ε/h) of the
+// reference plus the Newton tolerance of the perturbed steps.
+describe('RattleStepper.stepDerivatives (central differences, 1e-6 relative)', () => {
+  const sys = pendulum({ m: 1.3, g: 9.81, l: 0.9 });
+  const { q0, v0 } = pendulumInitial(0.8, 0.6, 0.9);
+  const z0 = Float64Array.of(q0[0]!, q0[1]!, v0[0]!, v0[1]!);
+  const h = 0.05;
+
+  it('pendulum, unforced (dense path)', () => {
+    const r = checkRattle(sys, z0, h, undefined, new Float64Array(0));
+    expect(r.errA).toBeLessThan(1e-6);
+    // not the identity: the step moves the state
+    expect(maxAbsDiff(r.A, identity(4))).toBeGreaterThan(1e-2);
+  });
+
+  it('pendulum, forced with two inputs (nonlinear force)', () => {
+    const u = Float64Array.of(0.7, -0.9);
+    const r = checkRattle(sys, z0, h, nonlinearForce(2), u);
+    expect(r.errA).toBeLessThan(1e-6);
+    expect(r.errB).toBeLessThan(1e-6);
+    expect(maxAbsDiff(r.B, new Float64Array(r.B.length))).toBeGreaterThan(1e-3);
+  });
+
+  const n = 8;
+  const zc = zieglerColumn({ n, P: 0.2, k: 1.2, l: 0.8, damping: 0.3 });
+  const theta = Float64Array.from({ length: n }, (_, i) => 0.15 * Math.sin(1 + i));
+  const q = zc.fromAngles(theta);
+  const zz = new Float64Array(2 * zc.n);
+  zz.set(q);
+
+  it('Ziegler chain n = 8 (banded path), unforced', () => {
+    expect(zc.band).toBeDefined();
+    const r = checkRattle(zc, zz, h, undefined, new Float64Array(0));
+    expect(r.errA).toBeLessThan(1e-6);
+    expect(maxAbsDiff(r.A, identity(2 * zc.n))).toBeGreaterThan(1e-2);
+  });
+
+  it('Ziegler chain n = 8, damped (banded forced Newton)', () => {
+    const r = checkRattle(zc, zz, h, zc.force, new Float64Array(0));
+    expect(r.errA).toBeLessThan(1e-6);
+    // the damping enters ∂v_{k+1}/∂v_k: not the unforced step's derivative
+    const r0 = checkRattle(zc, zz, h, undefined, new Float64Array(0));
+    expect(maxAbsDiff(r.A, r0.A)).toBeGreaterThan(1e-3);
+  });
+
+  it('Ziegler chain n = 8 with two inputs (nonlinear force)', () => {
+    const u = Float64Array.of(0.4, -0.3);
+    const r = checkRattle(zc, zz, h, nonlinearForce(zc.n), u);
+    expect(r.errA).toBeLessThan(1e-6);
+    expect(r.errB).toBeLessThan(1e-6);
+    expect(maxAbsDiff(r.B, new Float64Array(r.B.length))).toBeGreaterThan(1e-4);
+  });
+
+  it('throws before any step, for wrong lengths and for an M(q) system', () => {
+    const st = new RattleStepper(sys);
+    expect(() => st.stepDerivatives(new Float64Array(16), new Float64Array(0))).toThrow(/no step/);
+    const z = z0.slice();
+    st.step(z, 0, h);
+    expect(() => st.stepDerivatives(new Float64Array(15), new Float64Array(0))).toThrow(/dxdx/);
+    const g = new RattleStepper(spherical(true));
+    const e = (() => {
+      try {
+        g.stepDerivatives(new Float64Array(36), new Float64Array(0));
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(e).toBeInstanceOf(DomainError);
+    expect(String((e as Error).message)).toMatch(/stepDerivatives/);
+    expect(String((e as Error).message)).toMatch(/massMatrix/);
+  });
+});
