@@ -3,6 +3,7 @@ import { maxAbsDiff, nonlinearForce, stepJacobians } from '@geomech/core/testing
 import { describe, expect, it } from 'vitest';
 import { RattleStepper } from '../src/comparators.js';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
+import { type DiracMethodName, DiracStepper } from '../src/diracIntegrators.js';
 import { pendulum, pendulumInitial, zieglerColumn } from '../src/holonomicModels.js';
 import { spherical } from './massMatrixFixtures.js';
 
@@ -46,10 +47,12 @@ function identity(S: number): Float64Array {
   return I;
 }
 
-// Measured relative distances from central differences (2026-11-27): pendulum 9e-11 (unforced),
-// 1.3e-10 / 1.6e-10 (A / B forced); Ziegler n = 8: 1.1e-8 (unforced and damped), 2.4e-8 / 1.8e-10
-// (A / B with inputs). The bound 1e-6 is the brief's; the differences are O(h²) + O(ε/h) of the
-// reference plus the Newton tolerance of the perturbed steps.
+// Measured relative distances max|A − A_fd| / max(1, max|A_fd|) from central differences
+// (2026-11-27, h = 0.05). RATTLE: pendulum 8.7e-11 (unforced), 1.3e-10 / 1.6e-10 (A / B with
+// inputs); Ziegler n = 8: 1.1e-8 (unforced and damped), 2.4e-8 / 1.8e-10 (A / B with inputs).
+// Dirac-1 / Dirac-2 / Dirac-2c: pendulum ≤ 5.2e-10 (A and B); Ziegler n = 8 ≤ 1.3e-9 unforced and
+// damped, ≤ 7.2e-8 (A, Dirac-2) and ≤ 5.4e-11 (B) with inputs. The bound 1e-6 is the brief's; the
+// differences are the reference's O(ε^{2/3}) error plus the Newton tolerance of the perturbed steps.
 describe('RattleStepper.stepDerivatives (central differences, 1e-6 relative)', () => {
   const sys = pendulum({ m: 1.3, g: 9.81, l: 0.9 });
   const { q0, v0 } = pendulumInitial(0.8, 0.6, 0.9);
@@ -116,6 +119,89 @@ describe('RattleStepper.stepDerivatives (central differences, 1e-6 relative)', (
       }
       return undefined;
     })();
+    expect(e).toBeInstanceOf(DomainError);
+    expect(String((e as Error).message)).toMatch(/stepDerivatives/);
+    expect(String((e as Error).message)).toMatch(/massMatrix/);
+  });
+});
+
+/**
+ * As checkRattle for a DiracStepper on x = [q, p, q_{k−1}] (p = M v): two steps first, so a
+ * two-step method has left its start-up step behind.
+ */
+function checkDirac(
+  sys: ConstrainedMechanicalSystem,
+  method: DiracMethodName,
+  q0: Float64Array,
+  v0: Float64Array,
+  h: number,
+  force: Force | undefined,
+  u: Float64Array,
+): { A: Float64Array; B: Float64Array; errA: number; errB: number } {
+  const st = new DiracStepper(sys, method, force === undefined ? {} : { force, tol: 1e-15 });
+  const p0 = v0.map((v, i) => sys.mass[i]! * v);
+  const x = st.initialState(q0, p0);
+  st.reset(x, 0.2);
+  st.step(x, 0, h, u);
+  st.step(x, 1, h, u);
+  const S = 3 * sys.n;
+  const A = new Float64Array(S * S);
+  const B = new Float64Array(S * u.length);
+  const x2 = x.slice();
+  st.step(x2, 2, h, u);
+  st.stepDerivatives(A, B);
+  const fd = stepJacobians((y, uu) => st.step(y, 2, h, uu), x, u);
+  return { A, B, errA: relativeDiff(A, fd.A), errB: u.length === 0 ? 0 : relativeDiff(B, fd.B) };
+}
+
+describe('DiracStepper.stepDerivatives (central differences, 1e-6 relative)', () => {
+  const sys = pendulum({ m: 1.3, g: 9.81, l: 0.9 });
+  const { q0, v0 } = pendulumInitial(0.8, 0.6, 0.9);
+  const h = 0.05;
+  const n = 8;
+  const zc = zieglerColumn({ n, P: 0.2, k: 1.2, l: 0.8, damping: 0.3 });
+  const theta = Float64Array.from({ length: n }, (_, i) => 0.15 * Math.sin(1 + i));
+  const qc = zc.fromAngles(theta);
+  const vc = new Float64Array(zc.n);
+  for (const method of ['dirac-1', 'dirac-2', 'dirac-2c'] as const) {
+    it(`${method}: pendulum, unforced and with two inputs`, () => {
+      const r0 = checkDirac(sys, method, q0, v0, h, undefined, new Float64Array(0));
+      expect(r0.errA).toBeLessThan(1e-6);
+      expect(maxAbsDiff(r0.A, identity(6))).toBeGreaterThan(1e-2);
+      const u = Float64Array.of(0.7, -0.9);
+      const r = checkDirac(sys, method, q0, v0, h, nonlinearForce(2), u);
+      expect(r.errA).toBeLessThan(1e-6);
+      expect(r.errB).toBeLessThan(1e-6);
+      expect(maxAbsDiff(r.B, new Float64Array(r.B.length))).toBeGreaterThan(1e-3);
+    });
+    it(`${method}: Ziegler chain n = 8 (banded), unforced, damped and with two inputs`, () => {
+      expect(zc.band).toBeDefined();
+      const r0 = checkDirac(zc, method, qc, vc, h, undefined, new Float64Array(0));
+      expect(r0.errA).toBeLessThan(1e-6);
+      const rd = checkDirac(zc, method, qc, vc, h, zc.force, new Float64Array(0));
+      expect(rd.errA).toBeLessThan(1e-6);
+      expect(maxAbsDiff(rd.A, r0.A)).toBeGreaterThan(1e-3);
+      const u = Float64Array.of(0.4, -0.3);
+      const r = checkDirac(zc, method, qc, vc, h, nonlinearForce(zc.n), u);
+      expect(r.errA).toBeLessThan(1e-6);
+      expect(r.errB).toBeLessThan(1e-6);
+      expect(maxAbsDiff(r.B, new Float64Array(r.B.length))).toBeGreaterThan(1e-4);
+    });
+  }
+
+  it('throws before any step, for wrong lengths and for an M(q) system', () => {
+    const st = new DiracStepper(sys, 'dirac-1');
+    expect(() => st.stepDerivatives(new Float64Array(36), new Float64Array(0))).toThrow(/no step/);
+    const x = st.initialState(q0, v0);
+    st.step(x, 0, h);
+    expect(() => st.stepDerivatives(new Float64Array(35), new Float64Array(0))).toThrow(/dxdx/);
+    const g = new DiracStepper(spherical(true), 'dirac-1');
+    let e: unknown;
+    try {
+      g.stepDerivatives(new Float64Array(81), new Float64Array(0));
+    } catch (err) {
+      e = err;
+    }
     expect(e).toBeInstanceOf(DomainError);
     expect(String((e as Error).message)).toMatch(/stepDerivatives/);
     expect(String((e as Error).message)).toMatch(/massMatrix/);
