@@ -50,7 +50,11 @@ import {
   checkBand,
   gramBandwidth,
 } from './chainBand.js';
-import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import {
+  type ConstrainedMechanicalSystem,
+  type ConstraintBand,
+  STEP_DERIVATIVES_MAX_DIMENSION,
+} from './constrained.js';
 import { RattleMassMatrix } from './rattleMassMatrix.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
@@ -959,7 +963,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * allocates its scratch on the first call).
    *
    * @throws {@link DomainError} for a system with `massMatrix` (the M(q) step has no derivatives
-   *   yet) and before any step; {@link DimensionError} for wrong output lengths;
+   *   yet), for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any step;
+   *   {@link DimensionError} for wrong output lengths;
    *   {@link SingularMatrixError} for a singular K or C₁M⁻¹C₁ᵀ.
    * @example
    * ```ts
@@ -977,6 +982,13 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
         'RattleStepper.stepDerivatives',
         'massMatrix',
         'is not supported: step derivatives need the constant diagonal mass (the M(q) step has none yet)',
+      );
+    }
+    if (this.sys.n + this.sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
+      throw new DomainError(
+        'RattleStepper.stepDerivatives: n + m',
+        this.sys.n + this.sys.m,
+        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
       );
     }
     if (!this.hasLastStep) {

@@ -50,7 +50,11 @@ import {
   forceBandwidth,
 } from './borderedStep.js';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
-import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import {
+  type ConstrainedMechanicalSystem,
+  type ConstraintBand,
+  STEP_DERIVATIVES_MAX_DIMENSION,
+} from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
 import { MassMatrixKinetics } from './massMatrix.js';
 
@@ -697,8 +701,9 @@ export class DiracStepper implements Stepper<DiracSeries> {
    * (O((n + m)³): a cold path that allocates its scratch on the first call).
    *
    * @throws {@link DomainError} for a system with `massMatrix` (the M(q) step has no derivatives
-   *   yet) and before any step (or after a failed one); {@link DimensionError} for wrong output
-   *   lengths; {@link SingularMatrixError} for a singular K.
+   *   yet), for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any step (or after a
+   *   failed one); {@link DimensionError} for wrong output lengths; {@link SingularMatrixError}
+   *   for a singular K.
    * @example
    * ```ts
    * const st = new DiracStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'dirac-1');
@@ -716,6 +721,13 @@ export class DiracStepper implements Stepper<DiracSeries> {
         'DiracStepper.stepDerivatives',
         'massMatrix',
         'is not supported: step derivatives need a constant mass (the M(q) step has none yet)',
+      );
+    }
+    if (sys.n + sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
+      throw new DomainError(
+        'DiracStepper.stepDerivatives: n + m',
+        sys.n + sys.m,
+        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
       );
     }
     if (!this.hasLastStep) {

@@ -2,7 +2,10 @@ import { DomainError, type Force } from '@geomech/core';
 import { maxAbsDiff, nonlinearForce, stepJacobians } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import { RattleStepper } from '../src/comparators.js';
-import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
+import {
+  type ConstrainedMechanicalSystem,
+  STEP_DERIVATIVES_MAX_DIMENSION,
+} from '../src/constrained.js';
 import { type DiracMethodName, DiracStepper } from '../src/diracIntegrators.js';
 import { pendulum, pendulumInitial, zieglerColumn } from '../src/holonomicModels.js';
 import { spherical } from './massMatrixFixtures.js';
@@ -205,5 +208,28 @@ describe('DiracStepper.stepDerivatives (central differences, 1e-6 relative)', ()
     expect(e).toBeInstanceOf(DomainError);
     expect(String((e as Error).message)).toMatch(/stepDerivatives/);
     expect(String((e as Error).message)).toMatch(/massMatrix/);
+  });
+});
+
+describe('stepDerivatives size limit', () => {
+  it(`refuses n + m > STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (both steppers)`, () => {
+    // 667 links: n = 1334, m = 667, n + m = 2001; 666 links (n + m = 1998) pass the check
+    for (const links of [666, 667]) {
+      const zc = zieglerColumn({ n: links });
+      expect(zc.n + zc.m).toBe(3 * links);
+      const q = zc.fromAngles(new Float64Array(links).fill(0.01));
+      const rattle = new RattleStepper(zc);
+      const z = new Float64Array(2 * zc.n);
+      z.set(q);
+      rattle.step(z, 0, 0.01);
+      const dirac = new DiracStepper(zc, 'dirac-1');
+      const x = dirac.initialState(q, new Float64Array(zc.n));
+      dirac.step(x, 0, 0.01);
+      const empty = new Float64Array(0);
+      // below the limit the next check is the output length (a DimensionError)
+      const want = links === 667 ? /n \+ m/ : /dxdx/;
+      expect(() => rattle.stepDerivatives(empty, empty)).toThrow(want);
+      expect(() => dirac.stepDerivatives(empty, empty)).toThrow(want);
+    }
   });
 });
