@@ -233,3 +233,58 @@ describe('stepDerivatives size limit', () => {
     }
   });
 });
+
+describe('stepDerivatives: time-dependent potential and the Dirac-2 start-up step', () => {
+  const base = pendulum({ m: 1.3, g: 9.81, l: 0.9 });
+  // V(q, t) = V(q) + 0.5 sin(2t) x y: ∇V at t_k (position stage) and t_{k+1} (velocity stage)
+  const sys: ConstrainedMechanicalSystem = {
+    ...base,
+    autonomous: false,
+    V: (q, t = 0) => base.V(q) + 0.5 * Math.sin(2 * t) * q[0]! * q[1]!,
+    gradV: (out, q, t = 0) => {
+      base.gradV(out, q);
+      const s = 0.5 * Math.sin(2 * t);
+      out[0] = out[0]! + s * q[1]!;
+      out[1] = out[1]! + s * q[0]!;
+      return out;
+    },
+  };
+  const { q0, v0 } = pendulumInitial(0.8, 0.6, 0.9);
+  const h = 0.05;
+
+  it('RATTLE and Dirac-1/2/2c with V(q, t), forced', () => {
+    const u = Float64Array.of(0.7, -0.9);
+    const z0 = Float64Array.of(q0[0]!, q0[1]!, v0[0]!, v0[1]!);
+    const r = checkRattle(sys, z0, h, nonlinearForce(2), u);
+    expect(r.errA).toBeLessThan(1e-6);
+    expect(r.errB).toBeLessThan(1e-6);
+    // the time dependence matters: the autonomous pendulum's derivative differs
+    const r0 = checkRattle(base, z0, h, nonlinearForce(2), u);
+    expect(maxAbsDiff(r.A, r0.A)).toBeGreaterThan(1e-4);
+    for (const method of ['dirac-1', 'dirac-2', 'dirac-2c'] as const) {
+      const d = checkDirac(sys, method, q0, v0, h, nonlinearForce(2), u);
+      expect(d.errA).toBeLessThan(1e-6);
+      expect(d.errB).toBeLessThan(1e-6);
+    }
+  });
+
+  it('the start-up step of Dirac-2 has the Dirac-1 derivatives (no q_{k−1} column)', () => {
+    const st = new DiracStepper(base, 'dirac-2');
+    const x = st.initialState(
+      q0,
+      v0.map((v) => 1.3 * v),
+    );
+    const u = new Float64Array(0);
+    const startStep = (y: Float64Array): void => {
+      st.reset(y, 0);
+      st.step(y, 0, h);
+    };
+    const A = new Float64Array(36);
+    startStep(x.slice());
+    expect(st.startupSteps).toBe(1);
+    st.stepDerivatives(A, u);
+    const fd = stepJacobians((y) => startStep(y), x, u);
+    expect(relativeDiff(A, fd.A)).toBeLessThan(1e-6);
+    for (let i = 0; i < 6; i++) for (let j = 4; j < 6; j++) expect(A[i * 6 + j]).toBe(0);
+  });
+});
