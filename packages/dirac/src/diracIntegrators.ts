@@ -587,9 +587,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.peekState = new Float64Array(3 * n);
     const force = options.force;
     this.inputSize = force === undefined ? 0 : checkForce('DiracStepper: force', force, n);
-    const constant = sys.massMatrix === undefined;
-    this.lastX = new Float64Array(constant ? 3 * n : 0);
-    this.lastU = new Float64Array(constant ? this.inputSize : 0);
+    this.lastX = new Float64Array(3 * n);
+    this.lastU = new Float64Array(this.inputSize);
     this.discreteForce =
       force === undefined
         ? undefined
@@ -652,19 +651,16 @@ export class DiracStepper implements Stepper<DiracSeries> {
   step(state: Float64Array, k: number, h: number, u?: Float64Array): number {
     this.setInput(this.t0 + k * h, u);
     const startup = this.method.stepsUsed > 1 && !this.hasPrev;
-    // the step's data, for stepDerivatives (constant M; valid once the step succeeds)
-    const remember = this.ws.general === null;
+    // the step's data, for stepDerivatives (valid once the step succeeds)
     this.hasLastStep = false;
-    if (remember) {
-      this.lastX.set(state);
-      if (u === undefined) this.lastU.fill(0);
-      else this.lastU.set(u);
-      this.lastT = this.tk;
-      this.lastH = h;
-      this.lastName = startup ? 'dirac-1' : this.method.name;
-    }
+    this.lastX.set(state);
+    if (u === undefined) this.lastU.fill(0);
+    else this.lastU.set(u);
+    this.lastT = this.tk;
+    this.lastH = h;
+    this.lastName = startup ? 'dirac-1' : this.method.name;
     this.advance(state, k, h, startup);
-    this.hasLastStep = remember;
+    this.hasLastStep = true;
     if (startup) this.startupSteps++;
     this.hasPrev = true;
     const { n, m } = this.sys;
@@ -678,31 +674,34 @@ export class DiracStepper implements Stepper<DiracSeries> {
   /**
    * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) on the state
    * x = [q, p, q_{k−1}] (size 3n) and the input u (size `inputSize`): `dxdx` ← ∂x_{k+1}/∂x_k
-   * (3n × 3n) and `dxdu` ← ∂x_{k+1}/∂u_k (3n × inputSize), row-major. Constant mass only; every
-   * rule (Dirac-1, Dirac-2, Dirac-2c, and the Dirac-1 start-up step of a two-step method), forced
-   * or not, dense or banded.
+   * (3n × 3n) and `dxdu` ← ∂x_{k+1}/∂u_k (3n × inputSize), row-major. Every rule (Dirac-1,
+   * Dirac-2, Dirac-2c, and the Dirac-1 start-up step of a two-step method), forced or not, dense
+   * or banded, constant M or M(q).
    *
    * The step (class doc) solves for y = (q̃, λ), with q_{k+1} = b + c h q̃ (b = q_k, c = 1; Dirac-2:
    * b = q_{k−1}, c = 2), the lines
    * ```
-   * R3 = M q̃ + C(q_k)ᵀλ − p_k + h∇V(q_k, t_k) − f_d⁻(q_k, q_{k+1}, u_k) = 0,
+   * R3 = M(q_k) q̃ − h g(q_k, q̃) + C(q_k)ᵀλ − p_k + h∇V(q_k, t_k) − f_d⁻(q_k, q_{k+1}, u_k) = 0,
    * R1 = C(q_k) q̃ − r = 0,   r = 0, or (Dirac-2c) r = −C(q_k)(q_k − q_{k−1})/h,
    * ```
-   * so by the implicit function theorem ∂y/∂(x, u) = −K⁻¹ ∂R/∂(x, u) with the bordered matrix of
-   * (7), K = [[M − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]] (f_d^± = w^± F̄, core's `DiscreteForce`), and
+   * (g = ½∇_q(vᵀM(q)v), 0 for a constant M), so by the implicit function theorem
+   * ∂y/∂(x, u) = −K⁻¹ ∂R/∂(x, u) with the bordered (Newton) matrix of (7),
+   * K = [[M(q_k) − h ∂g/∂v − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]] (f_d^± = w^± F̄, core's
+   * `DiscreteForce`), and
    * ```
-   * ∂R3/∂q_k = ∂(C(q)ᵀλ)/∂q + h∇²V − w⁻(∂F̄/∂q_k + [b = q_k] ∂F̄/∂q_{k+1}),   ∂R3/∂p_k = −I,
+   * ∂R3/∂q_k = ∂(M(q)q̃ − h g(q, q̃) + C(q)ᵀλ)/∂q + h∇²V − w⁻(∂F̄/∂q_k + [b = q_k] ∂F̄/∂q_{k+1}),
+   * ∂R3/∂p_k = −I,
    * ∂R3/∂q_{k−1} = −[b = q_{k−1}] w⁻ ∂F̄/∂q_{k+1},   ∂R3/∂u = −w⁻ ∂F̄/∂u,
    * ∂R1/∂q_k = ∂C/∂q[·] q̃ − ∂r/∂q_k,  ∂r/∂q_k = −(∂C/∂q[·](q_k − q_{k−1}) + C)/h,  ∂r/∂q_{k−1} = C/h,
    * ```
-   * then the chain rule through q_{k+1} = b + c h q̃, p_{k+1} = M q̃ + f_d⁺(q_k, q_{k+1}, u_k) and
-   * the new q_{k−1} slot q_k. ∇²V and ∂C/∂q are central differences (relative step
-   * `CENTRAL_DIFFERENCE_STEP`; the system gives only ∇V and C); K is factored densely
+   * then the chain rule through q_{k+1} = b + c h q̃, p_{k+1} = M(q_k) q̃ + f_d⁺(q_k, q_{k+1}, u_k)
+   * and the new q_{k−1} slot q_k. ∇²V, ∂C/∂q and ∂(M(q)q̃ − h g)/∂q are central differences
+   * (relative step `CENTRAL_DIFFERENCE_STEP`; the system gives only ∇V, C and M(q)), ∂g/∂v is the
+   * M(q) step's own (polarization, massMatrix.ts); K is factored densely
    * (O((n + m)³): a cold path that allocates its scratch on the first call).
    *
-   * @throws {@link DomainError} for a system with `massMatrix` (the M(q) step has no derivatives
-   *   yet), for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any step (or after a
-   *   failed one); {@link DimensionError} for wrong output lengths; {@link SingularMatrixError}
+   * @throws {@link DomainError} for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any
+   *   step (or after a failed one); {@link DimensionError} for wrong output lengths; {@link SingularMatrixError}
    *   for a singular K.
    * @example
    * ```ts
@@ -716,13 +715,6 @@ export class DiracStepper implements Stepper<DiracSeries> {
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
     const { sys, ws } = this;
-    if (ws.general !== null) {
-      throw new DomainError(
-        'DiracStepper.stepDerivatives',
-        'massMatrix',
-        'is not supported: step derivatives need a constant mass (the M(q) step has none yet)',
-      );
-    }
     if (sys.n + sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
       throw new DomainError(
         'DiracStepper.stepDerivatives: n + m',
@@ -744,9 +736,10 @@ export class DiracStepper implements Stepper<DiracSeries> {
       throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
     if (dxdu.length !== S * mu)
       throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
-    this.derivatives ??= diracDerivativeScratch(n, m, mu);
+    this.derivatives ??= diracDerivativeScratch(sys, mu);
     const d = this.derivatives;
     const { K, lu, HV, DCl, DCq, DCd, C, Cp, Fq0, Fq1, Fu, a, b, q, q1, rhs, col } = d;
+    const { kin, Mq, Jg, DMg, DMq, mp, mm, gp, gm } = d;
     const h = this.lastH;
     const t = this.lastT;
     const name = this.lastName;
@@ -781,12 +774,30 @@ export class DiracStepper implements Stepper<DiracSeries> {
       if (autonomous) sys.gradV(a, q);
       else sys.gradV(a, q, t);
       sys.C(Cp, q);
+      if (kin !== null) {
+        kin.factor(q, 'DiracStepper.stepDerivatives');
+        kin.mul(mp, qt);
+        kin.gradient(gp, q, qt);
+      }
       q[j] = x0 - e;
       if (autonomous) sys.gradV(b, q);
       else sys.gradV(b, q, t);
       sys.C(C, q);
+      if (kin !== null) {
+        kin.factor(q, 'DiracStepper.stepDerivatives');
+        kin.mul(mm, qt);
+        kin.gradient(gm, q, qt);
+      }
       q[j] = x0;
       for (let i = 0; i < n; i++) HV[i * n + j] = (a[i]! - b[i]!) / (2 * e);
+      if (kin !== null) {
+        // ∂(M(q)q̃)/∂q_j and ∂(M(q)q̃ − h g(q, q̃))/∂q_j
+        for (let i = 0; i < n; i++) {
+          const dm = (mp[i]! - mm[i]!) / (2 * e);
+          DMq[i * n + j] = dm;
+          DMg[i * n + j] = dm - (h * (gp[i]! - gm[i]!)) / (2 * e);
+        }
+      }
       for (let i = 0; i < n; i++) {
         let v = 0;
         for (let r = 0; r < m; r++) v += (Cp[r * n + i]! - C[r * n + i]!) * lambda[r]!;
@@ -805,13 +816,22 @@ export class DiracStepper implements Stepper<DiracSeries> {
       }
     }
     sys.C(C, q);
-    // K = [[M − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]
+    // M(q_k) and ∂g/∂v(q_k, q̃) (constant M: diag(mass) and 0)
+    if (kin !== null) {
+      kin.factor(q, 'DiracStepper.stepDerivatives');
+      Mq.set(kin.M);
+      kin.gradientJacobian(Jg, q, qt);
+    } else {
+      Mq.fill(0);
+      for (let i = 0; i < n; i++) Mq[i * n + i] = mass[i]!;
+    }
+    // K = [[M(q_k) − h ∂g/∂v − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]
     const s = n + m;
     const ch = c * h;
     K.fill(0);
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++)
-        K[i * s + j] = (i === j ? mass[i]! : 0) - ch * wm * Fq1[i * n + j]!;
+        K[i * s + j] = Mq[i * n + j]! - h * Jg[i * n + j]! - ch * wm * Fq1[i * n + j]!;
       for (let r = 0; r < m; r++) {
         K[i * s + n + r] = C[r * n + i]!;
         K[(n + r) * s + i] = C[r * n + i]!;
@@ -832,8 +852,10 @@ export class DiracStepper implements Stepper<DiracSeries> {
       const jb = two ? jl : jq;
       for (let i = 0; i < n; i++) {
         let r3 = 0;
-        if (jq >= 0) r3 = DCl[i * n + jq]! + h * HV[i * n + jq]! - wm * Fq0[i * n + jq]!;
-        else if (jp >= 0) r3 = i === jp ? -1 : 0;
+        if (jq >= 0) {
+          r3 = DCl[i * n + jq]! + h * HV[i * n + jq]! - wm * Fq0[i * n + jq]!;
+          if (kin !== null) r3 += DMg[i * n + jq]!;
+        } else if (jp >= 0) r3 = i === jp ? -1 : 0;
         else if (ju >= 0) r3 = -wm * Fu[i * mu + ju]!;
         if (jb >= 0) r3 -= wm * Fq1[i * n + jb]!;
         rhs[i] = -r3;
@@ -856,11 +878,15 @@ export class DiracStepper implements Stepper<DiracSeries> {
         a[i] = dq1;
         out[(2 * n + i) * w + cc] = jq === i ? 1 : 0;
       }
-      // δp_{k+1} = M δq̃ + w⁺(F̄_{q0} δq_k + F̄_{q1} δq_{k+1} + F̄_u δu)
+      // δp_{k+1} = M(q_k) δq̃ + ∂(M(q)q̃)/∂q δq_k + w⁺(F̄_{q0} δq_k + F̄_{q1} δq_{k+1} + F̄_u δu)
       for (let i = 0; i < n; i++) {
         let f = jq >= 0 ? Fq0[i * n + jq]! : ju >= 0 ? Fu[i * mu + ju]! : 0;
-        for (let l = 0; l < n; l++) f += Fq1[i * n + l]! * a[l]!;
-        out[(n + i) * w + cc] = mass[i]! * col[i]! + wp * f;
+        let v = kin !== null && jq >= 0 ? DMq[i * n + jq]! : 0;
+        for (let l = 0; l < n; l++) {
+          f += Fq1[i * n + l]! * a[l]!;
+          v += Mq[i * n + l]! * col[l]!;
+        }
+        out[(n + i) * w + cc] = v + wp * f;
       }
     }
   }
@@ -1421,11 +1447,39 @@ interface DiracDerivativeScratch {
   readonly q1: Float64Array;
   readonly rhs: Float64Array;
   readonly col: Float64Array;
+  /** M(q) kinetics of a system with `massMatrix` (its own LU; null for a constant mass). */
+  readonly kin: MassMatrixKinetics | null;
+  /** M(q_k) (diag(mass) for a constant mass). */
+  readonly Mq: Float64Array;
+  /** ∂g/∂v(q_k, q̃) (0 for a constant mass). */
+  readonly Jg: Float64Array;
+  /** ∂(M(q)q̃ − h g(q, q̃))/∂q and ∂(M(q)q̃)/∂q at q_k (M(q) only). */
+  readonly DMg: Float64Array;
+  readonly DMq: Float64Array;
+  readonly mp: Float64Array;
+  readonly mm: Float64Array;
+  readonly gp: Float64Array;
+  readonly gm: Float64Array;
 }
 
-function diracDerivativeScratch(n: number, m: number, mu: number): DiracDerivativeScratch {
+function diracDerivativeScratch(
+  sys: ConstrainedMechanicalSystem,
+  mu: number,
+): DiracDerivativeScratch {
+  const { n, m } = sys;
   const s = n + m;
+  const general = sys.massMatrix !== undefined;
+  const g = general ? n : 0;
   return {
+    kin: general ? new MassMatrixKinetics(sys, 'DiracStepper.stepDerivatives') : null,
+    Mq: new Float64Array(n * n),
+    Jg: new Float64Array(n * n),
+    DMg: new Float64Array(g * n),
+    DMq: new Float64Array(g * n),
+    mp: new Float64Array(g),
+    mm: new Float64Array(g),
+    gp: new Float64Array(g),
+    gm: new Float64Array(g),
     K: new Float64Array(s * s),
     lu: new DenseLU(s),
     HV: new Float64Array(n * n),
