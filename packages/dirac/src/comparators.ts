@@ -938,8 +938,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   /**
    * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) on the state
    * z = (q, v) (size 2n) and the input u (size `inputSize`): `dxdx` ← ∂z_{k+1}/∂z_k (2n × 2n) and
-   * `dxdu` ← ∂z_{k+1}/∂u_k (2n × inputSize), row-major. Constant diagonal mass only (dense and
-   * banded paths, forced or not).
+   * `dxdu` ← ∂z_{k+1}/∂u_k (2n × inputSize), row-major: constant diagonal mass (dense and banded
+   * paths) and M(q), forced or not.
    *
    * Position stage (class doc, c = h²/2): y = (q_{k+1}, λ) is the root of
    * ```
@@ -962,8 +962,14 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * velocity-stage matrix are factored densely (O((n + m)³): a cold path, for linearizations, that
    * allocates its scratch on the first call).
    *
-   * @throws {@link DomainError} for a system with `massMatrix` (the M(q) step has no derivatives
-   *   yet), for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any step;
+   * M(q) (the generalized RATTLE, rattleMassMatrix.ts): x = (p½, q_{k+1}, λ) is the root of the
+   * position-stage residual G(x; z_k, u_k), so δx = −G_x⁻¹ ∂G/∂(z, u) with G_x the step's own
+   * Newton matrix (central differences of G, as in the solve) and ∂G/∂(z, u) central differences
+   * at the accepted x; δv_{k+1} is a directional central difference of the explicit velocity
+   * stage along (δx, δz, δu). Less accurate than the constant-mass formulas (≈ 1e-8 relative).
+   *
+   * @throws {@link DomainError} for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any
+   *   step;
    *   {@link DimensionError} for wrong output lengths;
    *   {@link SingularMatrixError} for a singular K or C₁M⁻¹C₁ᵀ.
    * @example
@@ -977,19 +983,30 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (this.general !== null) {
-      throw new DomainError(
-        'RattleStepper.stepDerivatives',
-        'massMatrix',
-        'is not supported: step derivatives need the constant diagonal mass (the M(q) step has none yet)',
-      );
-    }
     if (this.sys.n + this.sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
       throw new DomainError(
         'RattleStepper.stepDerivatives: n + m',
         this.sys.n + this.sys.m,
         `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
       );
+    }
+    const general = this.general;
+    if (general !== null) {
+      const S = 2 * this.sys.n;
+      const mu = this.inputSize;
+      if (!general.hasLastStep) {
+        throw new DomainError(
+          'RattleStepper.stepDerivatives',
+          'no step taken',
+          'needs a step just taken',
+        );
+      }
+      if (dxdx.length !== S * S)
+        throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
+      if (dxdu.length !== S * mu)
+        throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+      general.derivatives(dxdx, dxdu);
+      return;
     }
     if (!this.hasLastStep) {
       throw new DomainError(
