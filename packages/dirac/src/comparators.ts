@@ -14,6 +14,7 @@
 import {
   BandLU,
   BandMatrix,
+  CENTRAL_DIFFERENCE_STEP,
   checkForce,
   DenseLU,
   DimensionError,
@@ -49,7 +50,11 @@ import {
   checkBand,
   gramBandwidth,
 } from './chainBand.js';
-import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import {
+  type ConstrainedMechanicalSystem,
+  type ConstraintBand,
+  STEP_DERIVATIVES_MAX_DIMENSION,
+} from './constrained.js';
 import { RattleMassMatrix } from './rattleMassMatrix.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
@@ -762,6 +767,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly internals: RattleInternals;
   /** The generalized RATTLE of a system with M(q) (null for the constant diagonal mass). */
   private readonly general: RattleMassMatrix | null;
+  // the last step taken, for stepDerivatives: z_k, λ, u_k, t_k, h (z_{k+1} and μ are in z, mu)
+  private readonly lastZ: Float64Array;
+  private readonly lastZ1: Float64Array;
+  private readonly lastLambda: Float64Array;
+  private readonly lastU: Float64Array;
+  private lastT = 0;
+  private lastH = 0;
+  private hasLastStep = false;
+  private derivatives: RattleDerivativeScratch | undefined;
 
   constructor(sys: ConstrainedMechanicalSystem, options: ComparatorOptions = {}) {
     super(sys, options.force);
@@ -871,6 +885,10 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       const phiScale = b.phiScale;
       for (let i = 0; i < s.length; i++) s[i] = phiScale * s[i]!;
     };
+    this.lastZ = new Float64Array(general ? 0 : 2 * n);
+    this.lastZ1 = new Float64Array(general ? 0 : 2 * n);
+    this.lastLambda = new Float64Array(general ? 0 : m);
+    this.lastU = new Float64Array(general ? 0 : this.inputSize);
     this.internals = {
       sys,
       base: this.base,
@@ -890,6 +908,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     this.lambda.fill(0);
     this.general?.reset();
     this.t0 = t0;
+    this.hasLastStep = false;
   }
 
   /** The constant-mass diagnostics have no meaning for the M(q) step. */
@@ -900,6 +919,283 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
         'massMatrix',
         'is the constant-mass position stage (the M(q) step solves (p½, q_{k+1}, λ) together)',
       );
+  }
+
+  /**
+   * Keeps the data of the step just accepted for {@link stepDerivatives} (z_k, z_{k+1} = zNew, λ,
+   * u_k, h; t_k is set by the caller): copies, nothing allocated.
+   */
+  private remember(z: Float64Array, u: Float64Array | undefined): void {
+    this.lastZ.set(z);
+    this.lastZ1.set(this.zNew);
+    this.lastLambda.set(this.lambdaNew);
+    if (u === undefined) this.lastU.fill(0);
+    else this.lastU.set(u);
+    this.lastH = this.h;
+    this.hasLastStep = true;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) on the state
+   * z = (q, v) (size 2n) and the input u (size `inputSize`): `dxdx` ← ∂z_{k+1}/∂z_k (2n × 2n) and
+   * `dxdu` ← ∂z_{k+1}/∂u_k (2n × inputSize), row-major: constant diagonal mass (dense and banded
+   * paths) and M(q), forced or not.
+   *
+   * Position stage (class doc, c = h²/2): y = (q_{k+1}, λ) is the root of
+   * ```
+   * R1 = q_{k+1} − q_k − h v_k + c M⁻¹∇V(q_k, t_k) − h M⁻¹ f_d⁻(q_k, q_{k+1}, u_k) − c M⁻¹C(q_k)ᵀλ = 0,
+   * R2 = φ(q_{k+1}) = 0,
+   * ```
+   * so by the implicit function theorem ∂y/∂(q, v, u) = −K⁻¹ ∂R/∂(q, v, u) with the KKT matrix
+   * K = [[I − h w⁻ M⁻¹ ∂F̄/∂q_{k+1}, −c M⁻¹C(q_k)ᵀ], [dφ(q_{k+1}), 0]] and
+   * ∂R1/∂q_k = −I + c M⁻¹∇²V(q_k) − h w⁻ M⁻¹ ∂F̄/∂q_k − c M⁻¹ ∂(C(q)ᵀλ)/∂q, ∂R1/∂v_k = −h I,
+   * ∂R1/∂u_k = −h w⁻ M⁻¹ ∂F̄/∂u (f_d^± = w^± F̄, core's `DiscreteForce`). Velocity stage: with
+   * w = (q_{k+1} − q_k)/h − (h/2) M⁻¹∇V(q_{k+1}, t_{k+1}) + M⁻¹ f_d⁺ and
+   * v_{k+1} = w + (h/2) M⁻¹C₁ᵀμ, C₁ = C(q_{k+1}), C₁v_{k+1} = 0 (μ linear), differentiating
+   * C₁v_{k+1} = 0 gives
+   * ```
+   * (h/2) C₁M⁻¹C₁ᵀ δμ = −δC₁ v_{k+1} − C₁(δw + (h/2) M⁻¹ δC₁ᵀ μ),
+   * δv_{k+1} = δw + (h/2) M⁻¹(δC₁ᵀμ + C₁ᵀδμ),   δC₁ = ∂C/∂q(q_{k+1})[δq_{k+1}].
+   * ```
+   * The second derivatives ∇²V, ∂(C(q)ᵀλ)/∂q, δC₁ (directional) and dφ are central differences
+   * (relative step `CENTRAL_DIFFERENCE_STEP`; the system gives only ∇V, φ and C); K and the
+   * velocity-stage matrix are factored densely (O((n + m)³): a cold path, for linearizations, that
+   * allocates its scratch on the first call).
+   *
+   * M(q) (the generalized RATTLE, rattleMassMatrix.ts): x = (p½, q_{k+1}, λ) is the root of the
+   * position-stage residual G(x; z_k, u_k), so δx = −G_x⁻¹ ∂G/∂(z, u) with G_x the step's own
+   * Newton matrix (central differences of G, as in the solve) and ∂G/∂(z, u) central differences
+   * at the accepted x; δv_{k+1} is a directional central difference of the explicit velocity
+   * stage along (δx, δz, δu). Less accurate than the constant-mass formulas (≈ 1e-8 relative).
+   *
+   * @throws {@link DomainError} for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any
+   *   step;
+   *   {@link DimensionError} for wrong output lengths;
+   *   {@link SingularMatrixError} for a singular K or C₁M⁻¹C₁ᵀ.
+   * @example
+   * ```ts
+   * const st = new RattleStepper(pendulum({ m: 1, l: 1, g: 9.81 }));
+   * const z = Float64Array.of(1, 0, 0, 1); // q = (1, 0), v = (0, 1)
+   * st.reset(z);
+   * st.step(z, 0, 0.01);
+   * const A = new Float64Array(16);
+   * st.stepDerivatives(A, new Float64Array(0)); // A[i·4 + j] = ∂z₁[i]/∂z₀[j]
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (this.sys.n + this.sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
+      throw new DomainError(
+        'RattleStepper.stepDerivatives: n + m',
+        this.sys.n + this.sys.m,
+        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
+      );
+    }
+    const general = this.general;
+    if (general !== null) {
+      const S = 2 * this.sys.n;
+      const mu = this.inputSize;
+      if (!general.hasLastStep) {
+        throw new DomainError(
+          'RattleStepper.stepDerivatives',
+          'no step taken',
+          'needs a step just taken',
+        );
+      }
+      if (dxdx.length !== S * S)
+        throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
+      if (dxdu.length !== S * mu)
+        throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+      general.derivatives(dxdx, dxdu);
+      return;
+    }
+    if (!this.hasLastStep) {
+      throw new DomainError(
+        'RattleStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    }
+    const { sys, invM } = this;
+    const { n, m } = sys;
+    const mu = this.inputSize;
+    const S = 2 * n;
+    if (dxdx.length !== S * S)
+      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
+    if (dxdu.length !== S * mu)
+      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    this.derivatives ??= rattleDerivativeScratch(n, m, mu);
+    const d = this.derivatives;
+    const {
+      K,
+      lu,
+      Kv,
+      luV,
+      HV0,
+      HV1,
+      DCl,
+      dphi,
+      C0,
+      C1,
+      Fq0,
+      Fq1,
+      Fu,
+      a,
+      b,
+      am,
+      bm,
+      qq,
+      rhs,
+      col,
+    } = d;
+    const { dq1, dw, dC, dmu, v1 } = d;
+    const h = this.lastH;
+    const t = this.lastT;
+    const autonomous = sys.autonomous === true;
+    const c = 0.5 * h * h;
+    const hh = 0.5 * h;
+    const z = this.lastZ;
+    const lambda = this.lastLambda;
+    const q = d.q;
+    const q1 = d.q1;
+    for (let i = 0; i < n; i++) {
+      q[i] = z[i]!;
+      q1[i] = this.lastZ1[i]!;
+      v1[i] = this.lastZ1[n + i]!;
+    }
+    // the force's F̄ partials (f_d^± = w^± F̄) at (t_k, q_k, q_{k+1}, u_k)
+    let wm = 0;
+    let wp = 0;
+    const forcing = this.forcing;
+    if (forcing !== undefined) {
+      const fd = forcing.discrete(h);
+      fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, this.lastU);
+      wm = fd.weightMinus;
+      wp = fd.weightPlus;
+    } else {
+      Fq0.fill(0);
+      Fq1.fill(0);
+    }
+    // central differences: ∇²V at q_k (t_k) and q_{k+1} (t_{k+1}), ∂(C(q)ᵀλ)/∂q at q_k, dφ(q_{k+1})
+    const grad = (out: Float64Array, x: Float64Array, tt: number): void => {
+      if (autonomous) sys.gradV(out, x);
+      else sys.gradV(out, x, tt);
+    };
+    for (let j = 0; j < n; j++) {
+      const x0 = q[j]!;
+      const e0 = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x0));
+      q[j] = x0 + e0;
+      grad(a, q, t);
+      sys.C(C0, q);
+      ctMul(qq, C0, lambda, n, m);
+      q[j] = x0 - e0;
+      grad(b, q, t);
+      sys.C(C0, q);
+      q[j] = x0;
+      for (let i = 0; i < n; i++) HV0[i * n + j] = (a[i]! - b[i]!) / (2 * e0);
+      ctMul(a, C0, lambda, n, m);
+      for (let i = 0; i < n; i++) DCl[i * n + j] = (qq[i]! - a[i]!) / (2 * e0);
+      const y0 = q1[j]!;
+      const e1 = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(y0));
+      q1[j] = y0 + e1;
+      grad(a, q1, t + h);
+      sys.phi(am, q1);
+      q1[j] = y0 - e1;
+      grad(b, q1, t + h);
+      sys.phi(bm, q1);
+      q1[j] = y0;
+      for (let i = 0; i < n; i++) HV1[i * n + j] = (a[i]! - b[i]!) / (2 * e1);
+      for (let r = 0; r < m; r++) dphi[r * n + j] = (am[r]! - bm[r]!) / (2 * e1);
+    }
+    sys.C(C0, q);
+    sys.C(C1, q1);
+    // K = [[I − h w⁻ M⁻¹ ∂F̄/∂q_{k+1}, −c M⁻¹C(q_k)ᵀ], [dφ(q_{k+1}), 0]]
+    const s = n + m;
+    K.fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++)
+        K[i * s + j] = (i === j ? 1 : 0) - h * wm * invM[i]! * Fq1[i * n + j]!;
+      for (let r = 0; r < m; r++) K[i * s + n + r] = -c * invM[i]! * C0[r * n + i]!;
+    }
+    for (let r = 0; r < m; r++) for (let j = 0; j < n; j++) K[(n + r) * s + j] = dphi[r * n + j]!;
+    lu.factor(K);
+    if (lu.isSingular) throw new SingularMatrixError('RattleStepper.stepDerivatives: K', -1);
+    // the velocity stage's (h/2) C₁M⁻¹C₁ᵀ
+    for (let r = 0; r < m; r++) {
+      for (let p = 0; p < m; p++) {
+        let v = 0;
+        for (let i = 0; i < n; i++) v += C1[r * n + i]! * invM[i]! * C1[p * n + i]!;
+        Kv[r * m + p] = hh * v;
+      }
+    }
+    if (m > 0) {
+      luV.factor(Kv);
+      if (luV.isSingular)
+        throw new SingularMatrixError(
+          'RattleStepper.stepDerivatives: C(q_{k+1}) M⁻¹ C(q_{k+1})ᵀ',
+          -1,
+        );
+    }
+    const muK = this.mu;
+    dxdx.fill(0);
+    dxdu.fill(0);
+    // columns: j < n: δq_k = e_j; n ≤ j < 2n: δv_k = e_{j−n}; then δu_k = e_{j−2n}
+    for (let j = 0; j < S + mu; j++) {
+      const ju = j - S;
+      for (let i = 0; i < n; i++) {
+        let r: number; // ∂R1_i/∂x_j
+        if (j < n) {
+          r =
+            (i === j ? -1 : 0) +
+            invM[i]! * (c * HV0[i * n + j]! - h * wm * Fq0[i * n + j]! - c * DCl[i * n + j]!);
+        } else if (j < S) r = i === j - n ? -h : 0;
+        else r = -h * wm * invM[i]! * Fu[i * mu + ju]!;
+        rhs[i] = -r;
+      }
+      for (let r = 0; r < m; r++) rhs[n + r] = 0;
+      lu.solve(rhs, col);
+      for (let i = 0; i < n; i++) dq1[i] = col[i]!;
+      // δw = (δq_{k+1} − δq_k)/h − (h/2) M⁻¹∇²V(q_{k+1})δq_{k+1} + w⁺M⁻¹(F̄_{q0}δq_k + F̄_{q1}δq_{k+1} + F̄_uδu)
+      for (let i = 0; i < n; i++) {
+        let hv = 0;
+        let f = j < n ? Fq0[i * n + j]! : ju >= 0 ? Fu[i * mu + ju]! : 0;
+        for (let l = 0; l < n; l++) {
+          hv += HV1[i * n + l]! * dq1[l]!;
+          f += Fq1[i * n + l]! * dq1[l]!;
+        }
+        dw[i] = (dq1[i]! - (j === i ? 1 : 0)) / h - hh * invM[i]! * hv + wp * invM[i]! * f;
+      }
+      // δC₁ = ∂C/∂q(q_{k+1})[δq_{k+1}], a directional central difference
+      let norm = 0;
+      for (let i = 0; i < n; i++) norm = Math.max(norm, Math.abs(dq1[i]!));
+      if (norm > 0 && m > 0) {
+        let qn = 0;
+        for (let i = 0; i < n; i++) qn = Math.max(qn, Math.abs(q1[i]!));
+        const e = (CENTRAL_DIFFERENCE_STEP * Math.max(1, qn)) / norm;
+        for (let i = 0; i < n; i++) qq[i] = q1[i]! + e * dq1[i]!;
+        sys.C(dC, qq);
+        for (let i = 0; i < n; i++) qq[i] = q1[i]! - e * dq1[i]!;
+        sys.C(C0, qq);
+        for (let r = 0; r < m * n; r++) dC[r] = (dC[r]! - C0[r]!) / (2 * e);
+      } else dC.fill(0);
+      // δμ from (h/2) C₁M⁻¹C₁ᵀ δμ = −δC₁ v_{k+1} − C₁(δw + (h/2) M⁻¹ δC₁ᵀ μ)
+      ctMul(a, dC, muK, n, m);
+      for (let i = 0; i < n; i++) a[i] = hh * invM[i]! * a[i]!; // (h/2) M⁻¹ δC₁ᵀ μ
+      for (let r = 0; r < m; r++) {
+        let v = 0;
+        for (let i = 0; i < n; i++)
+          v += dC[r * n + i]! * v1[i]! + C1[r * n + i]! * (dw[i]! + a[i]!);
+        dmu[r] = -v;
+      }
+      if (m > 0) luV.solve(dmu, dmu);
+      ctMul(b, C1, dmu, n, m);
+      const out = j < S ? dxdx : dxdu;
+      const w = j < S ? S : mu;
+      const cc = j < S ? j : ju;
+      for (let i = 0; i < n; i++) {
+        out[i * w + cc] = dq1[i]!;
+        out[(n + i) * w + cc] = dw[i]! + a[i]! + hh * invM[i]! * b[i]!;
+      }
+    }
   }
 
   /** Column-compressed copy of C(q_k) (zero entries dropped) for {@link G}. */
@@ -1008,7 +1304,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       iterations += forcing.solve(this.internals, t, h, uu, k);
       fPlus = forcing.plus(t, this.qk, q1, uu);
     }
-    if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus);
+    if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus, u);
     const res = this.positionResidualNorm;
     // v_{½} = (q_{k+1} − q_k)/h
     for (let j = 0; j < n; j++) {
@@ -1056,6 +1352,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     checkFinite(zNew, 2 * n, 'rattle', k);
     this.lambda.set(this.lambdaNew);
     this.lastResidual = res;
+    this.lastT = t;
+    this.remember(z, u);
     z.set(zNew);
     return iterations;
   }
@@ -1070,6 +1368,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     k: number,
     iterations: number,
     fPlus: Float64Array | undefined,
+    u: Float64Array | undefined,
   ): number {
     const { sys, q1, gV, invM, mu, zNew, Cb1, tmpN } = this;
     const h = this.h; // set by prepare (a field: a double argument would be boxed)
@@ -1109,6 +1408,8 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     checkFinite(zNew, 2 * n, 'rattle', k);
     this.lambda.set(this.lambdaNew);
     this.lastResidual = this.positionResidualNorm;
+    this.lastT = this.t0 + k * h;
+    this.remember(z, u);
     z.set(zNew);
     return iterations;
   }
@@ -1151,6 +1452,80 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     this.positionResidualNorm = res;
     return iterations;
   }
+}
+
+/** out ← C ᵀ x (C m×n row-major, x length m, out length n). */
+function ctMul(out: Float64Array, C: Float64Array, x: Float64Array, n: number, m: number): void {
+  out.fill(0, 0, n);
+  for (let r = 0; r < m; r++) {
+    const xr = x[r]!;
+    if (xr === 0) continue;
+    for (let i = 0; i < n; i++) out[i] = out[i]! + C[r * n + i]! * xr;
+  }
+}
+
+/** Scratch of {@link RattleStepper.stepDerivatives} (allocated on its first call). */
+interface RattleDerivativeScratch {
+  readonly K: Float64Array;
+  readonly lu: DenseLU;
+  readonly Kv: Float64Array;
+  readonly luV: DenseLU;
+  readonly HV0: Float64Array;
+  readonly HV1: Float64Array;
+  readonly DCl: Float64Array;
+  readonly dphi: Float64Array;
+  readonly C0: Float64Array;
+  readonly C1: Float64Array;
+  readonly dC: Float64Array;
+  readonly Fq0: Float64Array;
+  readonly Fq1: Float64Array;
+  readonly Fu: Float64Array;
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  readonly am: Float64Array;
+  readonly bm: Float64Array;
+  readonly q: Float64Array;
+  readonly q1: Float64Array;
+  readonly qq: Float64Array;
+  readonly v1: Float64Array;
+  readonly rhs: Float64Array;
+  readonly col: Float64Array;
+  readonly dq1: Float64Array;
+  readonly dw: Float64Array;
+  readonly dmu: Float64Array;
+}
+
+function rattleDerivativeScratch(n: number, m: number, mu: number): RattleDerivativeScratch {
+  const s = n + m;
+  return {
+    K: new Float64Array(s * s),
+    lu: new DenseLU(s),
+    Kv: new Float64Array(Math.max(1, m * m)),
+    luV: new DenseLU(Math.max(1, m)),
+    HV0: new Float64Array(n * n),
+    HV1: new Float64Array(n * n),
+    DCl: new Float64Array(n * n),
+    dphi: new Float64Array(m * n),
+    C0: new Float64Array(m * n),
+    C1: new Float64Array(m * n),
+    dC: new Float64Array(m * n),
+    Fq0: new Float64Array(n * n),
+    Fq1: new Float64Array(n * n),
+    Fu: new Float64Array(Math.max(1, n * mu)),
+    a: new Float64Array(n),
+    b: new Float64Array(n),
+    am: new Float64Array(m),
+    bm: new Float64Array(m),
+    q: new Float64Array(n),
+    q1: new Float64Array(n),
+    qq: new Float64Array(n),
+    v1: new Float64Array(n),
+    rhs: new Float64Array(s),
+    col: new Float64Array(s),
+    dq1: new Float64Array(n),
+    dw: new Float64Array(n),
+    dmu: new Float64Array(Math.max(1, m)),
+  };
 }
 
 /** What {@link RattleForcing} reads and writes of a {@link RattleStepper}. */
@@ -1487,6 +1862,12 @@ class RattleForcing {
       if (!(av <= r)) r = av;
     }
     return r;
+  }
+
+  /** The discrete force of step size h (rebuilt, cold, for a new h). */
+  discrete(h: number): DiscreteForce {
+    if (this.fd.h !== h) this.fd = new DiscreteForce(this.force, h, this.quadrature);
+    return this.fd;
   }
 
   /** f_d⁺(q_k, q_{k+1}) of the step solved last (the solver's own buffer). */

@@ -20,6 +20,7 @@
 import {
   BandLU,
   BandMatrix,
+  CENTRAL_DIFFERENCE_STEP,
   checkForce,
   DenseLU,
   DimensionError,
@@ -49,7 +50,11 @@ import {
   forceBandwidth,
 } from './borderedStep.js';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
-import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import {
+  type ConstrainedMechanicalSystem,
+  type ConstraintBand,
+  STEP_DERIVATIVES_MAX_DIMENSION,
+} from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
 import { MassMatrixKinetics } from './massMatrix.js';
 
@@ -521,6 +526,15 @@ export class DiracStepper implements Stepper<DiracSeries> {
   /** M(q) of the recorded energy (its own LU: the step's must survive a record). */
   private readonly energyKinetics: MassMatrixKinetics | null;
   private readonly energyScratch: Float64Array;
+  // the last step taken, for stepDerivatives: x_k, u_k, t_k, h, the rule used (a start-up step is
+  // Dirac-1); q̃, λ are in `qt`, `lambda`, q_{k+1} in the state
+  private readonly lastX: Float64Array;
+  private readonly lastU: Float64Array;
+  private lastT = 0;
+  private lastH = 0;
+  private lastName: DiracMethodName = 'dirac-1';
+  private hasLastStep = false;
+  private derivatives: DiracDerivativeScratch | undefined;
 
   constructor(
     sys: ConstrainedMechanicalSystem,
@@ -573,6 +587,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.peekState = new Float64Array(3 * n);
     const force = options.force;
     this.inputSize = force === undefined ? 0 : checkForce('DiracStepper: force', force, n);
+    this.lastX = new Float64Array(3 * n);
+    this.lastU = new Float64Array(this.inputSize);
     this.discreteForce =
       force === undefined
         ? undefined
@@ -623,6 +639,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.last = EMPTY;
     this.viewed = EMPTY;
     this.peekFailure = undefined;
+    this.hasLastStep = false;
   }
 
   /**
@@ -634,7 +651,16 @@ export class DiracStepper implements Stepper<DiracSeries> {
   step(state: Float64Array, k: number, h: number, u?: Float64Array): number {
     this.setInput(this.t0 + k * h, u);
     const startup = this.method.stepsUsed > 1 && !this.hasPrev;
+    // the step's data, for stepDerivatives (valid once the step succeeds)
+    this.hasLastStep = false;
+    this.lastX.set(state);
+    if (u === undefined) this.lastU.fill(0);
+    else this.lastU.set(u);
+    this.lastT = this.tk;
+    this.lastH = h;
+    this.lastName = startup ? 'dirac-1' : this.method.name;
     this.advance(state, k, h, startup);
+    this.hasLastStep = true;
     if (startup) this.startupSteps++;
     this.hasPrev = true;
     const { n, m } = this.sys;
@@ -643,6 +669,226 @@ export class DiracStepper implements Stepper<DiracSeries> {
     for (let a = 0; a < m; a++) this.lambda[a] = ws.lambda[a]!;
     this.last = state;
     return this.lastIterations;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) on the state
+   * x = [q, p, q_{k−1}] (size 3n) and the input u (size `inputSize`): `dxdx` ← ∂x_{k+1}/∂x_k
+   * (3n × 3n) and `dxdu` ← ∂x_{k+1}/∂u_k (3n × inputSize), row-major. Every rule (Dirac-1,
+   * Dirac-2, Dirac-2c, and the Dirac-1 start-up step of a two-step method), forced or not, dense
+   * or banded, constant M or M(q).
+   *
+   * The step (class doc) solves for y = (q̃, λ), with q_{k+1} = b + c h q̃ (b = q_k, c = 1; Dirac-2:
+   * b = q_{k−1}, c = 2), the lines
+   * ```
+   * R3 = M(q_k) q̃ − h g(q_k, q̃) + C(q_k)ᵀλ − p_k + h∇V(q_k, t_k) − f_d⁻(q_k, q_{k+1}, u_k) = 0,
+   * R1 = C(q_k) q̃ − r = 0,   r = 0, or (Dirac-2c) r = −C(q_k)(q_k − q_{k−1})/h,
+   * ```
+   * (g = ½∇_q(vᵀM(q)v), 0 for a constant M), so by the implicit function theorem
+   * ∂y/∂(x, u) = −K⁻¹ ∂R/∂(x, u) with the bordered (Newton) matrix of (7),
+   * K = [[M(q_k) − h ∂g/∂v − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]] (f_d^± = w^± F̄, core's
+   * `DiscreteForce`), and
+   * ```
+   * ∂R3/∂q_k = ∂(M(q)q̃ − h g(q, q̃) + C(q)ᵀλ)/∂q + h∇²V − w⁻(∂F̄/∂q_k + [b = q_k] ∂F̄/∂q_{k+1}),
+   * ∂R3/∂p_k = −I,
+   * ∂R3/∂q_{k−1} = −[b = q_{k−1}] w⁻ ∂F̄/∂q_{k+1},   ∂R3/∂u = −w⁻ ∂F̄/∂u,
+   * ∂R1/∂q_k = ∂C/∂q[·] q̃ − ∂r/∂q_k,  ∂r/∂q_k = −(∂C/∂q[·](q_k − q_{k−1}) + C)/h,  ∂r/∂q_{k−1} = C/h,
+   * ```
+   * then the chain rule through q_{k+1} = b + c h q̃, p_{k+1} = M(q_k) q̃ + f_d⁺(q_k, q_{k+1}, u_k)
+   * and the new q_{k−1} slot q_k. ∇²V, ∂C/∂q and ∂(M(q)q̃ − h g)/∂q are central differences
+   * (relative step `CENTRAL_DIFFERENCE_STEP`; the system gives only ∇V, C and M(q)), ∂g/∂v is the
+   * M(q) step's own (polarization, massMatrix.ts); K is factored densely
+   * (O((n + m)³): a cold path that allocates its scratch on the first call).
+   *
+   * @throws {@link DomainError} for n + m > {@link STEP_DERIVATIVES_MAX_DIMENSION} and before any
+   *   step (or after a failed one); {@link DimensionError} for wrong output lengths; {@link SingularMatrixError}
+   *   for a singular K.
+   * @example
+   * ```ts
+   * const st = new DiracStepper(pendulum({ m: 1, g: 9.81, l: 1 }), 'dirac-1');
+   * const s = st.initialState([Math.SQRT1_2, -Math.SQRT1_2], [0, 0]);
+   * st.reset(s);
+   * st.step(s, 0, 0.01);
+   * const A = new Float64Array(36);
+   * st.stepDerivatives(A, new Float64Array(0)); // A[i·6 + j] = ∂x₁[i]/∂x₀[j]
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    const { sys, ws } = this;
+    if (sys.n + sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
+      throw new DomainError(
+        'DiracStepper.stepDerivatives: n + m',
+        sys.n + sys.m,
+        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
+      );
+    }
+    if (!this.hasLastStep) {
+      throw new DomainError(
+        'DiracStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    }
+    const { n, m } = sys;
+    const mu = this.inputSize;
+    const S = 3 * n;
+    if (dxdx.length !== S * S)
+      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
+    if (dxdu.length !== S * mu)
+      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    this.derivatives ??= diracDerivativeScratch(sys, mu);
+    const d = this.derivatives;
+    const { K, lu, HV, DCl, DCq, DCd, C, Cp, Fq0, Fq1, Fu, a, b, q, q1, rhs, col } = d;
+    const { kin, Mq, Jg, DMg, DMq, mp, mm, gp, gm } = d;
+    const h = this.lastH;
+    const t = this.lastT;
+    const name = this.lastName;
+    const two = name === 'dirac-2';
+    const c = two ? 2 : 1;
+    const x = this.lastX;
+    const qt = this.qt;
+    const lambda = this.lambda;
+    const mass = ws.mass;
+    for (let i = 0; i < n; i++) {
+      q[i] = x[i]!;
+      q1[i] = (two ? x[2 * n + i]! : x[i]!) + c * h * qt[i]!;
+    }
+    let wm = 0;
+    let wp = 0;
+    const forcing = this.discreteForce;
+    if (forcing !== undefined) {
+      const fd = forcing.discrete(h);
+      fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, this.lastU);
+      wm = fd.weightMinus;
+      wp = fd.weightPlus;
+    } else {
+      Fq0.fill(0);
+      Fq1.fill(0);
+    }
+    // central differences in q_k: ∇²V, ∂(C(q)ᵀλ)/∂q, ∂C/∂q[·] q̃ and ∂C/∂q[·](q_k − q_{k−1})
+    const autonomous = sys.autonomous === true;
+    for (let j = 0; j < n; j++) {
+      const x0 = q[j]!;
+      const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x0));
+      q[j] = x0 + e;
+      if (autonomous) sys.gradV(a, q);
+      else sys.gradV(a, q, t);
+      sys.C(Cp, q);
+      if (kin !== null) {
+        kin.factor(q, 'DiracStepper.stepDerivatives');
+        kin.mul(mp, qt);
+        kin.gradient(gp, q, qt);
+      }
+      q[j] = x0 - e;
+      if (autonomous) sys.gradV(b, q);
+      else sys.gradV(b, q, t);
+      sys.C(C, q);
+      if (kin !== null) {
+        kin.factor(q, 'DiracStepper.stepDerivatives');
+        kin.mul(mm, qt);
+        kin.gradient(gm, q, qt);
+      }
+      q[j] = x0;
+      for (let i = 0; i < n; i++) HV[i * n + j] = (a[i]! - b[i]!) / (2 * e);
+      if (kin !== null) {
+        // ∂(M(q)q̃)/∂q_j and ∂(M(q)q̃ − h g(q, q̃))/∂q_j
+        for (let i = 0; i < n; i++) {
+          const dm = (mp[i]! - mm[i]!) / (2 * e);
+          DMq[i * n + j] = dm;
+          DMg[i * n + j] = dm - (h * (gp[i]! - gm[i]!)) / (2 * e);
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        let v = 0;
+        for (let r = 0; r < m; r++) v += (Cp[r * n + i]! - C[r * n + i]!) * lambda[r]!;
+        DCl[i * n + j] = v / (2 * e);
+      }
+      for (let r = 0; r < m; r++) {
+        let vq = 0;
+        let vd = 0;
+        for (let i = 0; i < n; i++) {
+          const dc = Cp[r * n + i]! - C[r * n + i]!;
+          vq += dc * qt[i]!;
+          vd += dc * (x[i]! - x[2 * n + i]!);
+        }
+        DCq[r * n + j] = vq / (2 * e);
+        DCd[r * n + j] = vd / (2 * e);
+      }
+    }
+    sys.C(C, q);
+    // M(q_k) and ∂g/∂v(q_k, q̃) (constant M: diag(mass) and 0)
+    if (kin !== null) {
+      kin.factor(q, 'DiracStepper.stepDerivatives');
+      Mq.set(kin.M);
+      kin.gradientJacobian(Jg, q, qt);
+    } else {
+      Mq.fill(0);
+      for (let i = 0; i < n; i++) Mq[i * n + i] = mass[i]!;
+    }
+    // K = [[M(q_k) − h ∂g/∂v − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]
+    const s = n + m;
+    const ch = c * h;
+    K.fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++)
+        K[i * s + j] = Mq[i * n + j]! - h * Jg[i * n + j]! - ch * wm * Fq1[i * n + j]!;
+      for (let r = 0; r < m; r++) {
+        K[i * s + n + r] = C[r * n + i]!;
+        K[(n + r) * s + i] = C[r * n + i]!;
+      }
+    }
+    lu.factor(K);
+    if (lu.isSingular) throw new SingularMatrixError('DiracStepper.stepDerivatives: K', -1);
+    const twoC = name === 'dirac-2c';
+    dxdx.fill(0);
+    dxdu.fill(0);
+    // columns: [0, n) q_k; [n, 2n) p_k; [2n, 3n) q_{k−1}; then u
+    for (let j = 0; j < S + mu; j++) {
+      const ju = j - S;
+      const jq = j < n ? j : -1;
+      const jp = j >= n && j < 2 * n ? j - n : -1;
+      const jl = j >= 2 * n && j < S ? j - 2 * n : -1;
+      // δb = ∂b/∂x_j (q_k or q_{k−1} column of the identity)
+      const jb = two ? jl : jq;
+      for (let i = 0; i < n; i++) {
+        let r3 = 0;
+        if (jq >= 0) {
+          r3 = DCl[i * n + jq]! + h * HV[i * n + jq]! - wm * Fq0[i * n + jq]!;
+          if (kin !== null) r3 += DMg[i * n + jq]!;
+        } else if (jp >= 0) r3 = i === jp ? -1 : 0;
+        else if (ju >= 0) r3 = -wm * Fu[i * mu + ju]!;
+        if (jb >= 0) r3 -= wm * Fq1[i * n + jb]!;
+        rhs[i] = -r3;
+      }
+      for (let r = 0; r < m; r++) {
+        let r1 = 0;
+        if (jq >= 0) {
+          r1 = DCq[r * n + jq]!;
+          if (twoC) r1 += (DCd[r * n + jq]! + C[r * n + jq]!) / h;
+        } else if (jl >= 0 && twoC) r1 = -C[r * n + jl]! / h;
+        rhs[n + r] = -r1;
+      }
+      lu.solve(rhs, col);
+      const out = j < S ? dxdx : dxdu;
+      const w = j < S ? S : mu;
+      const cc = j < S ? j : ju;
+      for (let i = 0; i < n; i++) {
+        const dq1 = (jb === i ? 1 : 0) + ch * col[i]!;
+        out[i * w + cc] = dq1;
+        a[i] = dq1;
+        out[(2 * n + i) * w + cc] = jq === i ? 1 : 0;
+      }
+      // δp_{k+1} = M(q_k) δq̃ + ∂(M(q)q̃)/∂q δq_k + w⁺(F̄_{q0} δq_k + F̄_{q1} δq_{k+1} + F̄_u δu)
+      for (let i = 0; i < n; i++) {
+        let f = jq >= 0 ? Fq0[i * n + jq]! : ju >= 0 ? Fu[i * mu + ju]! : 0;
+        let v = kin !== null && jq >= 0 ? DMq[i * n + jq]! : 0;
+        for (let l = 0; l < n; l++) {
+          f += Fq1[i * n + l]! * a[l]!;
+          v += Mq[i * n + l]! * col[l]!;
+        }
+        out[(n + i) * w + cc] = v + wp * f;
+      }
+    }
   }
 
   /** Sets t_k and u_k of the next step (u = 0 when omitted). */
@@ -1180,6 +1426,78 @@ class DiracForcing {
     this.addPlus(ws, t, q, qNext, u, h);
     return iterations;
   }
+}
+
+/** Scratch of {@link DiracStepper.stepDerivatives} (allocated on its first call). */
+interface DiracDerivativeScratch {
+  readonly K: Float64Array;
+  readonly lu: DenseLU;
+  readonly HV: Float64Array;
+  readonly DCl: Float64Array;
+  readonly DCq: Float64Array;
+  readonly DCd: Float64Array;
+  readonly C: Float64Array;
+  readonly Cp: Float64Array;
+  readonly Fq0: Float64Array;
+  readonly Fq1: Float64Array;
+  readonly Fu: Float64Array;
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  readonly q: Float64Array;
+  readonly q1: Float64Array;
+  readonly rhs: Float64Array;
+  readonly col: Float64Array;
+  /** M(q) kinetics of a system with `massMatrix` (its own LU; null for a constant mass). */
+  readonly kin: MassMatrixKinetics | null;
+  /** M(q_k) (diag(mass) for a constant mass). */
+  readonly Mq: Float64Array;
+  /** ∂g/∂v(q_k, q̃) (0 for a constant mass). */
+  readonly Jg: Float64Array;
+  /** ∂(M(q)q̃ − h g(q, q̃))/∂q and ∂(M(q)q̃)/∂q at q_k (M(q) only). */
+  readonly DMg: Float64Array;
+  readonly DMq: Float64Array;
+  readonly mp: Float64Array;
+  readonly mm: Float64Array;
+  readonly gp: Float64Array;
+  readonly gm: Float64Array;
+}
+
+function diracDerivativeScratch(
+  sys: ConstrainedMechanicalSystem,
+  mu: number,
+): DiracDerivativeScratch {
+  const { n, m } = sys;
+  const s = n + m;
+  const general = sys.massMatrix !== undefined;
+  const g = general ? n : 0;
+  return {
+    kin: general ? new MassMatrixKinetics(sys, 'DiracStepper.stepDerivatives') : null,
+    Mq: new Float64Array(n * n),
+    Jg: new Float64Array(n * n),
+    DMg: new Float64Array(g * n),
+    DMq: new Float64Array(g * n),
+    mp: new Float64Array(g),
+    mm: new Float64Array(g),
+    gp: new Float64Array(g),
+    gm: new Float64Array(g),
+    K: new Float64Array(s * s),
+    lu: new DenseLU(s),
+    HV: new Float64Array(n * n),
+    DCl: new Float64Array(n * n),
+    DCq: new Float64Array(m * n),
+    DCd: new Float64Array(m * n),
+    C: new Float64Array(m * n),
+    Cp: new Float64Array(m * n),
+    Fq0: new Float64Array(n * n),
+    Fq1: new Float64Array(n * n),
+    Fu: new Float64Array(Math.max(1, n * mu)),
+    a: new Float64Array(n),
+    b: new Float64Array(n),
+    q: new Float64Array(n),
+    q1: new Float64Array(n),
+    rhs: new Float64Array(s),
+    col: new Float64Array(s),
+  };
 }
 
 /** Initial data of {@link integrateDirac}: q_0 and either v_0 (p_0 = M v_0) or p_0. */

@@ -25,6 +25,7 @@
  * @module
  */
 import {
+  CENTRAL_DIFFERENCE_STEP,
   DenseLU,
   DiscreteForce,
   DomainError,
@@ -38,6 +39,19 @@ import {
 } from '@geomech/core';
 import type { ConstrainedMechanicalSystem } from './constrained.js';
 import { MassMatrixKinetics } from './massMatrix.js';
+
+/** Scratch of {@link RattleMassMatrix.derivatives} (allocated on its first call). */
+interface RattleMassMatrixDerivativeScratch {
+  readonly Jm: Float64Array;
+  readonly lu: DenseLU;
+  readonly Gp: Float64Array;
+  readonly Gm: Float64Array;
+  readonly dx: Float64Array;
+  readonly xx: Float64Array;
+  readonly zz: Float64Array;
+  readonly uu: Float64Array;
+  readonly vp: Float64Array;
+}
 
 /** The generalized RATTLE of a system with M(q) (module doc); owns its scratch. */
 export class RattleMassMatrix {
@@ -76,6 +90,15 @@ export class RattleMassMatrix {
   private h = 0;
   private t = 0;
   private u: Float64Array;
+  // the last step taken, for derivatives: z_k, x = (p½, q1, λ), u_k, t_k, h
+  private readonly lastZ: Float64Array;
+  private readonly lastX: Float64Array;
+  private readonly lastU: Float64Array;
+  private lastT = 0;
+  private lastH = 0;
+  /** Whether a step has been taken since the last {@link reset}. */
+  hasLastStep = false;
+  private scratch: RattleMassMatrixDerivativeScratch | undefined;
 
   constructor(
     readonly sys: ConstrainedMechanicalSystem,
@@ -95,6 +118,9 @@ export class RattleMassMatrix {
     this.lambda = new Float64Array(m);
     this.mu = new Float64Array(m);
     const N = 2 * n + m;
+    this.lastZ = new Float64Array(2 * n);
+    this.lastX = new Float64Array(N);
+    this.lastU = new Float64Array(this.zeroInput.length);
     this.x0 = new Float64Array(N);
     this.qk = new Float64Array(n);
     this.pk = new Float64Array(n);
@@ -153,6 +179,7 @@ export class RattleMassMatrix {
     this.lambda.fill(0);
     this.mu.fill(0);
     this.lastResidual = 0;
+    this.hasLastStep = false;
   }
 
   /**
@@ -160,7 +187,129 @@ export class RattleMassMatrix {
    * (typed errors naming step k) z is unchanged.
    */
   step(z: Float64Array, k: number, t: number, h: number, u: Float64Array | undefined): number {
-    const { n, m, sys, kinK, kin1, qk, pk, Ck, C1, gVk, gV1, x0, w, g, q1, fp } = this;
+    const { n, m, kinK, qk, pk, gVk, x0, w, g } = this;
+    this.hasLastStep = false;
+    this.start(z, t, h, u);
+    // predictor: p½ = p_k − (h/2)(∇V − g(q_k, v_k)), q1 = q_k + h v_k, λ warm
+    kinK.gradient(g, qk, w);
+    const hh = 0.5 * h;
+    for (let i = 0; i < n; i++) {
+      x0[i] = pk[i]! - hh * (gVk[i]! - g[i]!);
+      x0[n + i] = qk[i]! + h * w[i]!;
+    }
+    for (let a = 0; a < m; a++) x0[2 * n + a] = this.lambda[a]!;
+    const r = this.solver.solve(this.G, this.J, x0, k);
+    if (!r.converged)
+      throw new NewtonDivergedError(r.iterations, r.residualNorm, k, 'rattle (M(q))');
+    const x = r.x;
+    this.velocity(x, k);
+    const q1 = this.q1;
+    for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(q1[i]!)) throw new NonFiniteError(`rattle: state after step ${k}`, i);
+      if (!Number.isFinite(w[i]!)) throw new NonFiniteError(`rattle: state after step ${k}`, n + i);
+    }
+    // the step's data, for derivatives
+    this.lastZ.set(z);
+    this.lastX.set(x);
+    this.lastU.set(this.u);
+    this.lastT = t;
+    this.lastH = h;
+    this.hasLastStep = true;
+    for (let i = 0; i < n; i++) {
+      z[i] = q1[i]!;
+      z[n + i] = w[i]!;
+    }
+    for (let a = 0; a < m; a++) this.lambda[a] = x[2 * n + a]!;
+    this.lastResidual = r.residualNorm;
+    return r.iterations;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} on z = (q, v): `dxdx` ← ∂z_{k+1}/∂z_k (2n × 2n),
+   * `dxdu` ← ∂z_{k+1}/∂u_k (2n × inputs), row-major. The position stage's x = (p½, q_{k+1}, λ) is
+   * the root of G(x; z_k, u_k) (module doc), so δx = −G_x⁻¹ ∂G/∂(z, u) (the implicit function
+   * theorem) with G_x the step's own Newton matrix (central differences of G, as the solve uses)
+   * at the accepted x and ∂G/∂(z, u) central differences of G in z_k and u_k at fixed x; then
+   * q_{k+1} = x's middle block and δv_{k+1} is a directional central difference of the (explicit,
+   * μ linear) velocity stage along (δx, δz, δu). Leaves the step's warm start alone. Cold path:
+   * O(n) factorizations of M(q), its scratch allocated on the first call.
+   */
+  derivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    const { n, m } = this;
+    const N = 2 * n + m;
+    const mu = this.lastU.length;
+    const S = 2 * n;
+    this.scratch ??= {
+      Jm: new Float64Array(N * N),
+      lu: new DenseLU(N),
+      Gp: new Float64Array(N),
+      Gm: new Float64Array(N),
+      dx: new Float64Array(N),
+      xx: new Float64Array(N),
+      zz: new Float64Array(S),
+      uu: new Float64Array(mu),
+      vp: new Float64Array(n),
+    };
+    const { Jm, lu, Gp, Gm, dx, xx, zz, uu, vp } = this.scratch;
+    const { lastZ, lastX, lastU, w } = this;
+    const t = this.lastT;
+    const h = this.lastH;
+    // the Newton matrix at the accepted x
+    this.start(lastZ, t, h, lastU);
+    this.J(Jm, lastX);
+    lu.factor(Jm);
+    if (lu.isSingular)
+      throw new SingularMatrixError('RattleStepper.stepDerivatives: G_x (M(q))', -1);
+    dxdx.fill(0);
+    dxdu.fill(0);
+    for (let j = 0; j < S + mu; j++) {
+      const ju = j - S;
+      const x0 = j < S ? lastZ[j]! : lastU[ju]!;
+      const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(x0));
+      // ∂G/∂(z, u)_j at the accepted x
+      for (let sgn = 1; sgn >= -1; sgn -= 2) {
+        zz.set(lastZ);
+        uu.set(lastU);
+        if (j < S) zz[j] = x0 + sgn * e;
+        else uu[ju] = x0 + sgn * e;
+        this.start(zz, t, h, uu);
+        this.G(sgn > 0 ? Gp : Gm, lastX);
+      }
+      for (let i = 0; i < N; i++) dx[i] = -(Gp[i]! - Gm[i]!) / (2 * e);
+      lu.solve(dx, dx);
+      // δv_{k+1}: the velocity stage along (δx, e_j)
+      let norm = 1;
+      for (let i = 0; i < N; i++) norm = Math.max(norm, Math.abs(dx[i]!));
+      const eps = e / norm;
+      for (let sgn = 1; sgn >= -1; sgn -= 2) {
+        zz.set(lastZ);
+        uu.set(lastU);
+        if (j < S) zz[j] = x0 + sgn * eps;
+        else uu[ju] = x0 + sgn * eps;
+        for (let i = 0; i < N; i++) xx[i] = lastX[i]! + sgn * eps * dx[i]!;
+        this.start(zz, t, h, uu);
+        this.velocity(xx, -1);
+        if (sgn > 0) vp.set(w);
+      }
+      const out = j < S ? dxdx : dxdu;
+      const wd = j < S ? S : mu;
+      const c = j < S ? j : ju;
+      for (let i = 0; i < n; i++) {
+        out[i * wd + c] = dx[n + i]!;
+        out[(n + i) * wd + c] = (vp[i]! - w[i]!) / (2 * eps);
+      }
+    }
+    // velocity() overwrote mu: restore the step's (the recorded series read it)
+    this.start(lastZ, t, h, lastU);
+    this.velocity(lastX, -1);
+  }
+
+  /**
+   * Sets up the step from z = (q_k, v_k) at (t, h, u): q_k, M(q_k) factored, p_k = M(q_k)v_k,
+   * C(q_k), ∇V(q_k, t), v_k in `w`, the discrete force of step h.
+   */
+  private start(z: Float64Array, t: number, h: number, u: Float64Array | undefined): void {
+    const { n, sys, kinK, qk, pk, Ck, gVk, w } = this;
     if (this.force !== undefined) {
       const uu = u ?? this.zeroInput;
       if (uu.length !== this.zeroInput.length)
@@ -179,18 +328,17 @@ export class RattleMassMatrix {
     sys.gradV(gVk, qk, t);
     for (let i = 0; i < n; i++)
       if (!Number.isFinite(gVk[i]!)) throw new NonFiniteError('rattle (M(q)): gradV', i);
-    // predictor: p½ = p_k − (h/2)(∇V − g(q_k, v_k)), q1 = q_k + h v_k, λ warm
-    kinK.gradient(g, qk, w);
+  }
+
+  /**
+   * The velocity stage (last two lines of the module doc) from the position stage's x = (p½, q1,
+   * λ) and the step set up by {@link start}: q_{k+1} in `q1`, v_{k+1} in `w`, μ in `mu`.
+   */
+  private velocity(x: Float64Array, k: number): void {
+    const { n, m, sys, kin1, qk, C1, gV1, w, g, q1, fp } = this;
+    const h = this.h;
+    const t = this.t;
     const hh = 0.5 * h;
-    for (let i = 0; i < n; i++) {
-      x0[i] = pk[i]! - hh * (gVk[i]! - g[i]!);
-      x0[n + i] = qk[i]! + h * w[i]!;
-    }
-    for (let a = 0; a < m; a++) x0[2 * n + a] = this.lambda[a]!;
-    const r = this.solver.solve(this.G, this.J, x0, k);
-    if (!r.converged)
-      throw new NewtonDivergedError(r.iterations, r.residualNorm, k, 'rattle (M(q))');
-    const x = r.x;
     // velocity stage at q1 (M(q1) factored afresh: the last G may have been a Jacobian probe)
     for (let i = 0; i < n; i++) q1[i] = x[n + i]!;
     kin1.factor(q1, 'rattle (M(q))');
@@ -239,16 +387,5 @@ export class RattleMassMatrix {
     }
     // v_{k+1} = M(q1)⁻¹ p_{k+1}
     kin1.lu.solve(w, w);
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(q1[i]!)) throw new NonFiniteError(`rattle: state after step ${k}`, i);
-      if (!Number.isFinite(w[i]!)) throw new NonFiniteError(`rattle: state after step ${k}`, n + i);
-    }
-    for (let i = 0; i < n; i++) {
-      z[i] = q1[i]!;
-      z[n + i] = w[i]!;
-    }
-    for (let a = 0; a < m; a++) this.lambda[a] = x[2 * n + a]!;
-    this.lastResidual = r.residualNorm;
-    return r.iterations;
   }
 }
