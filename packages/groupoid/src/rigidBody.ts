@@ -9,11 +9,13 @@ import {
   DomainError,
   type IntegrateOptions,
   integrate,
+  inv3,
   type MethodTraits,
   methodTraits,
   type ProgressCallback,
   type Retraction,
   type SeriesSpec,
+  SingularMatrixError,
   SO3,
   type Solution,
   type Stepper,
@@ -217,6 +219,13 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
   private readonly mom = { plus: new Float64Array(3), minus: new Float64Array(3) };
   private readonly sp = new Float64Array(3);
   private readonly newton: RigidBodyNewton;
+  /** (ξ_{k+1}, ξ_{k+2}) of the last step taken, for {@link stepDerivatives} (6 copies per step). */
+  private readonly lastXi = new Float64Array(6);
+  private stepTaken = false;
+  /** Scratch of {@link stepDerivatives}, allocated on its first call. */
+  private derivScratch: Float64Array | undefined;
+  /** Size of the tangent state (δG, δξ) of {@link stepDerivatives}. */
+  readonly tangentSize = 6;
 
   constructor(
     inertia: ArrayLike<number>,
@@ -268,15 +277,96 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
   step(state: Float64Array, k: number, h: number): number {
     if (h !== this.h)
       throw new DomainError('RigidBodyStepper.step: h', h, `must be the stepper's h = ${this.h}`);
-    const { G, Gnext, xi, xiNext, ocp, newton } = this;
+    const { G, Gnext, xi, xiNext, ocp, newton, lastXi } = this;
+    this.stepTaken = false;
     for (let i = 0; i < 9; i++) G[i] = state[i]!;
     for (let i = 0; i < 3; i++) xi[i] = state[9 + i]!;
     ocp.reconstruct(Gnext, G, xi);
     newton.solve(xi, xiNext, k);
     this.lastResidual = newton.residualNorm;
     for (let i = 0; i < 9; i++) state[i] = Gnext[i]!;
-    for (let i = 0; i < 3; i++) state[9 + i] = xiNext[i]!;
+    for (let i = 0; i < 3; i++) {
+      state[9 + i] = xiNext[i]!;
+      lastXi[i] = xi[i]!;
+      lastXi[3 + i] = xiNext[i]!;
+    }
+    this.stepTaken = true;
     return newton.iterations;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) in tangent
+   * coordinates x = (δG, δξ) ({@link tangentSize} 6, not the storage's 12): δG in the right-⊕
+   * (body) coordinates G·Exp(δG), δξ additive. With g = τ(hξ_{k+1}) and G_{k+1} = G_k·g (6.1-c),
+   * G_kExp(δ)g = G_{k+1}Exp(gᵀδ) and τ(h(ξ + δξ)) = g·Exp(h·dτ_{hξ}δξ + O(δξ²)) (dτ the
+   * left-trivialized differential of the retraction), and ξ_{k+2} does not depend on G_k. By the
+   * implicit function theorem on (6.1-e), P_{−h}(ξ_{k+2}) = P_h(ξ_{k+1}) with
+   * P_s(ξ) = (dτ⁻¹_{sξ})ᵀ𝕀ξ: ∂ξ_{k+2}/∂ξ_{k+1} = (∂P_{−h}/∂ξ(ξ_{k+2}))⁻¹ ∂P_h/∂ξ(ξ_{k+1}), the
+   * first factor the step's Newton Jacobian at the accepted solution (recomputed, analytic). So
+   *
+   *   dxdx = [[gᵀ, h·dτ_{hξ_{k+1}}], [0, (∂P_{−h}/∂ξ)⁻¹ ∂P_h/∂ξ]]   (6×6, row-major).
+   *
+   * The body is unforced (`inputSize` 0): `dxdu` has length 0. Cold path: allocates its scratch on
+   * the first call.
+   * @throws DomainError before any step (or after a failed one); DimensionError unless
+   *   `dxdx.length` = 36 and `dxdu.length` = 0; SingularMatrixError for a singular Newton Jacobian.
+   *
+   * @example
+   * ```ts
+   * const s = new RigidBodyStepper([1, 2, 3], 0.1, 'cayley');
+   * const x = s.initialState([0.8, -0.5, 0.3]);
+   * s.step(x, 0, 0.1);
+   * const A = new Float64Array(36);
+   * s.stepDerivatives(A, new Float64Array(0));
+   * A[3 * 6 + 3]; // ≈ 1: ∂ξ_2/∂ξ_1 is close to the identity for small h
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (!this.stepTaken)
+      throw new DomainError(
+        'RigidBodyStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    if (dxdx.length !== 36) throw new DimensionError('stepDerivatives: dxdx', 36, dxdx.length);
+    if (dxdu.length !== 0) throw new DimensionError('stepDerivatives: dxdu', 0, dxdu.length);
+    // layout: hx (3) | g (9) | dτ (9) | Jm (9) | Jp (9) | A (9)
+    this.derivScratch ??= new Float64Array(48);
+    const d = this.derivScratch;
+    const hx = d.subarray(0, 3);
+    const g = d.subarray(3, 12);
+    const dt = d.subarray(12, 21);
+    const Jm = d.subarray(21, 30);
+    const Jp = d.subarray(30, 39);
+    const A = d.subarray(39, 48);
+    const { lastXi, h, newton } = this;
+    const xiK = lastXi.subarray(0, 3);
+    const xiN = lastXi.subarray(3, 6);
+    for (let i = 0; i < 3; i++) hx[i] = h * lastXi[i]!;
+    const tau = this.ocp.tau;
+    tau.tau(g, hx);
+    tau.dtau(dt, hx);
+    newton.jacobian(Jm, xiN, -h);
+    newton.jacobian(Jp, xiK, h);
+    try {
+      inv3(Jm, Jm);
+    } catch (e) {
+      if (e instanceof SingularMatrixError)
+        throw new SingularMatrixError('RigidBodyStepper.stepDerivatives: ∂P₋/∂ξ', -1);
+      throw e;
+    }
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++)
+        A[3 * i + j] =
+          Jm[3 * i]! * Jp[j]! + Jm[3 * i + 1]! * Jp[3 + j]! + Jm[3 * i + 2]! * Jp[6 + j]!;
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        dxdx[6 * i + j] = g[3 * j + i]!;
+        dxdx[6 * i + 3 + j] = h * dt[3 * i + j]!;
+        dxdx[6 * (3 + i) + j] = 0;
+        dxdx[6 * (3 + i) + 3 + j] = A[3 * i + j]!;
+      }
+    }
   }
 
   /** Writes R, xi, pi, casimir, spatialMomentum, energy, modifiedEnergy of the node `state`. */
