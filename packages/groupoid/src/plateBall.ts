@@ -26,6 +26,7 @@
  * @module
  */
 import {
+  DenseLU,
   DimensionError,
   DomainError,
   dtauSkew,
@@ -45,6 +46,7 @@ import {
   type ProgressCallback,
   type ResidualFunction,
   type SeriesSpec,
+  SingularMatrixError,
   SO3,
   type Solution,
   type Stepper,
@@ -1405,6 +1407,20 @@ const PLATE_BALL_SERIES: readonly SeriesSpec<PlateBallField>[] = Object.freeze([
 const ST_LAMBDA = PLATE_BALL_ELEMENT_SIZE;
 const ST_G = PLATE_BALL_ELEMENT_SIZE + 3;
 const PLATE_BALL_STATE = ST_G + 9;
+/** Tangent size of the stepper state: (x_k, y_k, x_{k+1}, y_{k+1}), ρ, λ, δG. */
+const PLATE_BALL_TANGENT = 13;
+/** Length of PlateBallStepper's copy of the last step: g, λ before and after, and G after. */
+const LAST_SIZE = 41;
+
+/** Scratch of {@link PlateBallStepper.stepDerivatives}. */
+interface PlateBallDerivativeScratch {
+  readonly ejOld: Float64Array;
+  readonly ejNew: Float64Array;
+  readonly J: Float64Array;
+  readonly lu: DenseLU;
+  readonly rhs: Float64Array;
+  readonly col: Float64Array;
+}
 
 /**
  * The plate-ball integrator as a core {@link Stepper} (spec 003 §8.2, S5). The state of node k is
@@ -1432,6 +1448,16 @@ export class PlateBallStepper implements Stepper<PlateBallField> {
   private readonly lam = new Float64Array(3);
   private readonly G = new Float64Array(9);
   private readonly p5 = new Float64Array(5);
+  /**
+   * What {@link stepDerivatives} needs of the last step: `[g_{k+1} (13), λ_{k+1} (3), g_{k+2} (13),
+   * λ_{k+2} (3), G_{k+1} (9)]` (41 copies per step).
+   */
+  private readonly last = new Float64Array(LAST_SIZE);
+  private stepTaken = false;
+  /** Scratch of {@link stepDerivatives}, allocated on its first call. */
+  private derivScratch: PlateBallDerivativeScratch | undefined;
+  /** Size of the tangent state (δ(x_k, y_k, x_{k+1}, y_{k+1}), ρ, δλ, δG) of {@link stepDerivatives}. */
+  readonly tangentSize = PLATE_BALL_TANGENT;
 
   constructor(
     readonly pb: PlateBall,
@@ -1471,11 +1497,13 @@ export class PlateBallStepper implements Stepper<PlateBallField> {
    *   increment leaves the branch |hω| < 1 (the state is then unchanged).
    */
   step(state: Float64Array, k: number, h: number): number {
-    const { pb, g, lam, G } = this;
+    const { pb, g, lam, G, last } = this;
     if (h !== pb.h)
       throw new DomainError('PlateBallStepper.step: h', h, `must be the system's h = ${pb.h}`);
+    this.stepTaken = false;
     for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) g[i] = state[i]!;
     for (let i = 0; i < 3; i++) lam[i] = state[ST_LAMBDA + i]!;
+    for (let i = 0; i < PLATE_BALL_STATE - 9; i++) last[i] = state[i]!;
     // G_{k+1} = G_k·g_{k+1} (body) or g_{k+1}ᵀ·G_k (spatial)
     if (this.frame === 'body') mul3(G, state, g, 0, ST_G, R0);
     else {
@@ -1497,7 +1525,101 @@ export class PlateBallStepper implements Stepper<PlateBallField> {
     state.set(g, 0);
     state.set(lam, ST_LAMBDA);
     state.set(G, ST_G);
+    for (let i = 0; i < PLATE_BALL_ELEMENT_SIZE; i++) last[16 + i] = g[i]!;
+    for (let i = 0; i < 3; i++) last[29 + i] = lam[i]!;
+    for (let i = 0; i < 9; i++) last[32 + i] = G[i]!;
+    this.stepTaken = true;
     return it;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) in tangent
+   * coordinates ({@link tangentSize} 13, not the storage's 25): x = (x_k, y_k, x_{k+1}, y_{k+1}
+   * additive, ρ of R_{k+1}·exp(ρ̂) (the α-fibre coordinates of {@link PlateBall.stepJacobian}),
+   * δλ_{k+1} additive, δG of G_k·Exp(δG)). With u = (x_{k+2}, y_{k+2}, ρ', λ_{k+2}) the unknowns of
+   * the DEL residual F(u; g_{k+1}, λ_{k+1}) = 0 ({@link PlateBall.residual}), the implicit function
+   * theorem gives ∂u/∂x = −(∂F/∂u)⁻¹ ∂F/∂x with ∂F/∂u = {@link PlateBall.stepJacobian} at the
+   * accepted (g_{k+2}, λ_{k+2}) and ∂F/∂x from {@link PlateBall.elementJacobian}: −[P⁺; Π⁺] rows
+   * at (g_{k+1}, λ_{k+1}), plus the [P⁻; Π⁻; φ/h] rows' x0, y0 columns at (g_{k+2}, λ_{k+2}), since
+   * α(g_{k+2}) = β(g_{k+1}) = (x_{k+1}, y_{k+1}). The new (x_{k+1}, y_{k+1}) rows are copies, and
+   * the reconstruction G_{k+1} = G_kR_{k+1} ('body') has ∂δG'/∂δG = R_{k+1}ᵀ, ∂δG'/∂ρ = I;
+   * G_{k+1} = R_{k+1}ᵀG_k ('spatial') has ∂δG'/∂δG = I, ∂δG'/∂ρ = −G_{k+1}ᵀ. The same map for both
+   * variants (the reduced step solves the same equations; its flow equals the full one to rounding).
+   * The system is unforced (`inputSize` 0): `dxdu` has length 0. Cold path: allocates its scratch
+   * on the first call.
+   * @throws DomainError before any step (or after a failed one); DimensionError unless
+   *   `dxdx.length` = 169 and `dxdu.length` = 0; SingularMatrixError for a singular ∂F/∂u.
+   *
+   * @example
+   * ```ts
+   * const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+   * const s = new PlateBallStepper(pb);
+   * const x = s.initialState(pb.initialElement(0, 0, 0.02, 0.01), [0.5, -0.4, 0.3]);
+   * s.step(x, 0, 0.05);
+   * const A = new Float64Array(169);
+   * s.stepDerivatives(A, new Float64Array(0));
+   * A[2]; // 1: the new element starts where the old one ended
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (!this.stepTaken)
+      throw new DomainError(
+        'PlateBallStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    const n = PLATE_BALL_TANGENT;
+    if (dxdx.length !== n * n)
+      throw new DimensionError('stepDerivatives: dxdx', n * n, dxdx.length);
+    if (dxdu.length !== 0) throw new DimensionError('stepDerivatives: dxdu', 0, dxdu.length);
+    this.derivScratch ??= {
+      ejOld: new Float64Array(169),
+      ejNew: new Float64Array(169),
+      J: new Float64Array(64),
+      lu: new DenseLU(8),
+      rhs: new Float64Array(8),
+      col: new Float64Array(8),
+    };
+    const { ejOld, ejNew, J, lu, rhs, col } = this.derivScratch;
+    const { pb, last } = this;
+    const gOld = last.subarray(0, 13);
+    const lamOld = last.subarray(13, 16);
+    const gNew = last.subarray(16, 29);
+    const lamNew = last.subarray(29, 32);
+    pb.elementJacobian(ejOld, gOld, lamOld);
+    pb.elementJacobian(ejNew, gNew, lamNew);
+    pb.stepJacobian(J, gNew, lamNew);
+    lu.factor(J);
+    if (lu.isSingular) throw new SingularMatrixError('PlateBallStepper.stepDerivatives: ∂F/∂u', -1);
+    dxdx.fill(0);
+    dxdx[2] = 1;
+    dxdx[n + 3] = 1;
+    // tangent columns 0..9 ↔ elementJacobian columns [x0, y0, x1, y1, ρ (3), λ (3)]
+    for (let c = 0; c < 10; c++) {
+      const ec = c < 7 ? c : c + 3;
+      for (let r = 0; r < 8; r++) {
+        let v = r < 5 ? -ejOld[13 * r + ec]! : 0;
+        if (c === 2) v += ejNew[13 * (5 + r)]!;
+        else if (c === 3) v += ejNew[13 * (5 + r) + 1]!;
+        rhs[r] = -v;
+      }
+      lu.solve(rhs, col);
+      // u = (x_{k+2}, y_{k+2}, ρ', λ_{k+2}) → tangent rows 2..9
+      for (let r = 0; r < 8; r++) dxdx[n * (2 + r) + c] = col[r]!;
+    }
+    // δG rows 10..12
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        const row = n * (10 + i);
+        if (this.frame === 'body') {
+          dxdx[row + 10 + j] = gOld[R0 + 3 * j + i]!;
+          dxdx[row + 4 + j] = i === j ? 1 : 0;
+        } else {
+          dxdx[row + 10 + j] = i === j ? 1 : 0;
+          dxdx[row + 4 + j] = -last[32 + 3 * j + i]!;
+        }
+      }
+    }
   }
 
   /** Writes x, y, R, lambda, casimir, noether of node k (see {@link PlateBallSolution}). */
