@@ -231,3 +231,21 @@ describe('PlateBallStepper.stepDerivatives (x_k, y_k, x_{k+1}, y_{k+1}, ρ, λ, 
     );
   });
 });
+
+describe('the TSDoc examples of the step derivatives', () => {
+  it('RigidBodyStepper: ∂ξ_2/∂ξ_1 ≈ I at h = 0.1; PlateBallStepper: ∂x_{k+1}/∂x_{k+1} = 1', () => {
+    const s = new RigidBodyStepper([1, 2, 3], 0.1, 'cayley');
+    const x = s.initialState([0.8, -0.5, 0.3]);
+    s.step(x, 0, 0.1);
+    const A = new Float64Array(36);
+    s.stepDerivatives(A, new Float64Array(0));
+    expect(Math.abs(A[3 * 6 + 3]! - 1)).toBeLessThan(0.1);
+    const pb = new PlateBall({ h: 0.05, r: 1, Omega: 0.7, c: 0.3 });
+    const p = new PlateBallStepper(pb);
+    const y = p.initialState(pb.initialElement(0, 0, 0.02, 0.01), [0.5, -0.4, 0.3]);
+    p.step(y, 0, 0.05);
+    const B = new Float64Array(169);
+    p.stepDerivatives(B, new Float64Array(0));
+    expect(B[2]).toBe(1);
+  });
+});
