@@ -318,7 +318,8 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
    * s.step(x, 0, 0.1);
    * const A = new Float64Array(36);
    * s.stepDerivatives(A, new Float64Array(0));
-   * A[3 * 6 + 3]; // ≈ 1: ∂ξ_2/∂ξ_1 is close to the identity for small h
+   * // ∂ξ_2/∂ξ_1 is close to the identity for small h
+   * A[3 * 6 + 3]; // 0.9998…
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
