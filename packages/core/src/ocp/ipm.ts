@@ -257,6 +257,15 @@ export class IpmCore {
   /** Milliseconds in the problem's evaluations and in factorizations and solves (option `profile`). */
   evaluationMs = 0;
   linearAlgebraMs = 0;
+  /**
+   * True while the evaluation buffers (cost, c, g, h, their Jacobians and the Hessian `kkt.hess`)
+   * hold a level-2 evaluation of the current point with the current multipliers, untouched since:
+   * set by a successful `evaluate(2, false)`, cleared by any other evaluation of the current point
+   * and by everything that writes into the Hessian buffer (`prepareMatrix`, which adds the condensed
+   * slacks, and `leastSquaresMultipliers`). {@link factorForVerdict} then skips its own level-2
+   * evaluation, which would recompute the same numbers.
+   */
+  private evaluatedAtPoint = false;
 
   scaling: ScaledStageOcp | null = null;
   restoration: RestorationHandler | null = null;
@@ -435,10 +444,15 @@ export class IpmCore {
    * `failStage`). At level 2 the Hessian weights are (1, λ, μ, y).
    */
   evaluate(level: 0 | 1 | 2, trial: boolean): boolean {
-    if (!this.o.profile) return this.evaluateStages(level, trial);
-    const t0 = performance.now();
-    const ok = this.evaluateStages(level, trial);
-    this.evaluationMs += performance.now() - t0;
+    if (!trial) this.evaluatedAtPoint = false;
+    let ok: boolean;
+    if (!this.o.profile) ok = this.evaluateStages(level, trial);
+    else {
+      const t0 = performance.now();
+      ok = this.evaluateStages(level, trial);
+      this.evaluationMs += performance.now() - t0;
+    }
+    if (!trial && level === 2) this.evaluatedAtPoint = ok;
     return ok;
   }
 
@@ -794,6 +808,8 @@ export class IpmCore {
     lam.fill(0);
     mu.fill(0);
     y.fill(0);
+    // the Hessian weights changed (and the Hessian buffer is overwritten below)
+    this.evaluatedAtPoint = false;
     if (this.o.constrMultInitMax === 0) return;
     // Hessian block I + J_hᵀJ_h (the identity through δ_w = 1), no cross blocks
     kkt.hess.fill(0);
@@ -1138,6 +1154,7 @@ export class IpmCore {
    */
   private prepareMatrix(): void {
     const { kkt, s, z, sigma, hJac } = this;
+    this.evaluatedAtPoint = false;
     for (let i = 0; i < this.nTotalH; i++) {
       const si = z[i]! / s[i]!;
       sigma[i] = si;
@@ -1819,12 +1836,20 @@ export class IpmCore {
    * When a shifted matrix is singular (dependent active constraints, as at a degenerate vertex of
    * a linear program), the test is repeated with the dual regularization δ = `dualReg`·scale on
    * the constraint rows: by Finsler's lemma W + JᵀJ/δ has the inertia of W on null(J) for small δ.
-   * The KKT matrix is then factored once more without shift for the reported inertia.
+   * For 'wrongInertia' and 'singular' the KKT matrix is then factored once more without shift for
+   * the reported inertia (left in `kkt.inertia`). For 'ok' it is not: the unshifted matrix is the
+   * −ε one plus ε·diag(I, 0), so by the null-space argument above (the reduced Hessian
+   * Zᵀ(W − εI)Z ≻ 0 implies ZᵀWZ ≻ 0, with the same Jacobian) it has the same inertia (n, m, 0),
+   * which `kkt.inertia` already holds.
+   *
+   * The level-2 evaluation at the current point is redone only when the buffers no longer hold
+   * it (after a line-search or restoration failure the Hessian buffer holds an assembled matrix);
+   * when the run stopped at the top of an iteration they still do, and the result is the same.
    */
   factorForVerdict(margin: number, dualReg: number): KktFactorStatus {
-    // the Hessian buffer holds the condensed matrix of the last step, or the raw Hessian after
-    // the final evaluation: rebuild it from a fresh level-2 evaluation
-    if (!this.evaluate(2, false)) return 'nonFinite';
+    // the Hessian buffer holds the raw Hessian of the final evaluation, or, after an exit in the
+    // middle of an iteration, the condensed matrix of the last step: then rebuild it
+    if (!this.evaluatedAtPoint && !this.evaluate(2, false)) return 'nonFinite';
     const kkt = this.kkt;
     let scale = 0;
     for (const a of [kkt.hess, kkt.cJac, kkt.gJac, this.hJac]) {
@@ -1858,7 +1883,7 @@ export class IpmCore {
         break;
       }
     }
-    kkt.refactor(0, dC);
+    if (verdict !== 'ok') kkt.refactor(0, dC);
     return verdict;
   }
 }

@@ -76,6 +76,11 @@ export class ScaledStageOcp implements StageOcp {
     this.identity = true;
   }
 
+  /** Whether every factor is 1 (the adapter passes calls through). */
+  get isIdentity(): boolean {
+    return this.identity;
+  }
+
   /** Recomputes whether every factor is 1 (call after changing them). */
   updateIdentity(): void {
     let id = this.objScale === 1;

@@ -335,7 +335,9 @@ export class OcpSolver {
     } else {
       if (o.nlpScalingMethod === 'gradient-based' || o.objScalingFactor !== 1) {
         this.computeScaling();
-        core.evaluate(1, false);
+        // the scaled problem's values; when every factor is 1 they are those already in the
+        // buffers (the adapter passes calls through), and the evaluation is not repeated
+        if (!sc.isIdentity) core.evaluate(1, false);
       }
       this.initializeIterate(guess);
       if (!core.evaluate(2, false)) {
