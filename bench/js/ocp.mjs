@@ -9,7 +9,8 @@
 //   node --expose-gc --max-semi-space-size=64 bench/js/ocp.mjs [--quick] [--sizes=200,…] [--only=plate-ball,...]
 //
 // Per id and n: wall time of the whole solve (median and min–max of 5 after a warm-up at the same
-// n; the problem's tracing and compilation happen once per process, before) and its CPU time
+// n; the problem's tracing and compilation happen once per process, before, and the JIT is warmed
+// at the first n until the solves run alone on the CPU: warmUp) and its CPU time
 // (process.cpuUsage, user + system, median of the same 5: steadier than wall time on a loaded
 // machine), status and
 // second-order verdict, iterations, cost, ms per iteration, the split between the problem's
@@ -54,6 +55,49 @@ const WARM_SOLVES = 6;
  * problem solved in 2–3 iterations (so3-steering) needs more solves than one taking 15.
  */
 const WARM_ITERATIONS = 60;
+/**
+ * …and for at least this long (wall ms), ending with WARM_STEADY consecutive solves whose CPU time
+ * (process.cpuUsage: every thread) is at most WARM_CPU_RATIO × their wall time + 0.5 ms, i.e. with
+ * no compiler or GC thread still working beside the solve; at most WARM_MAX_MS. Before this
+ * (bench/RESULTS.md of 2026-11-27) the first study of the process, so3-steering, timed its n = 200
+ * solves while V8 was still optimizing the generated stage code: 49.9 ms CPU for 27.8 ms wall,
+ * against ~9 ms CPU (= wall) once warm.
+ */
+const WARM_MS = 1500;
+const WARM_STEADY = 3;
+const WARM_CPU_RATIO = 1.1;
+const WARM_MAX_MS = 20_000;
+
+/**
+ * Solves `n` with `extra` until the JIT is warm (see WARM_SOLVES, WARM_ITERATIONS, WARM_MS);
+ * `lines()` returns the iteration lines of the last solve. Returns the solves and ms spent.
+ */
+function warmUp(solve, n, extra, lines) {
+  const t0 = performance.now();
+  let solves = 0;
+  let its = 0;
+  let steady = 0;
+  for (;;) {
+    const w0 = performance.now();
+    const c0 = process.cpuUsage();
+    const out = solve(n, extra);
+    const c = process.cpuUsage(c0);
+    const wall = performance.now() - w0;
+    solves++;
+    its += lines === undefined ? out.iterations + 1 : lines();
+    steady = (c.user + c.system) / 1000 <= WARM_CPU_RATIO * wall + 0.5 ? steady + 1 : 0;
+    const elapsed = performance.now() - t0;
+    if (elapsed >= WARM_MAX_MS) break;
+    if (
+      solves >= WARM_SOLVES &&
+      its >= WARM_ITERATIONS &&
+      elapsed >= WARM_MS &&
+      steady >= WARM_STEADY
+    )
+      break;
+  }
+  return { solves, ms: performance.now() - t0 };
+}
 
 const I3 = G.axisAngleToRotation(0, 0, 0);
 
@@ -163,12 +207,15 @@ function bytesPerIteration(solve, n) {
     return true;
   };
   const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
-  let lines = 0;
-  for (let i = 0; i < WARM_SOLVES || lines < WARM_ITERATIONS; i++) {
-    m = 0;
-    solve(n, extra);
-    lines += m;
-  }
+  warmUp(
+    (nn, e) => {
+      m = 0;
+      return solve(nn, e);
+    },
+    n,
+    extra,
+    () => m,
+  );
   const d = [];
   const means = [];
   const readings = [];
@@ -236,7 +283,8 @@ function lineTimer() {
 function study(id) {
   const solve = PROBLEMS[id];
   const sizes = ocpSizes(id);
-  solve(sizes[Math.min(1, sizes.length - 1)]); // compile the problem and warm the JIT
+  // compile the problem and warm the JIT (at the first size, whose solves are the shortest)
+  const warm = warmUp(solve, sizes[0]);
   const rows = [];
   for (const n of sizes) {
     note(`ocp: ${id} n = ${n}`);
@@ -298,6 +346,8 @@ function study(id) {
   return {
     id,
     rows,
+    warmUpSolves: warm.solves,
+    warmUpMs: warm.ms,
     exponentPerIteration: slope(
       rows.map((q) => q.n),
       rows.map((q) => q.msPerIteration),
