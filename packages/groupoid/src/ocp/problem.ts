@@ -185,6 +185,7 @@ export class LieOcp {
   readonly hOffset: Int32Array;
   private data: Data;
   private solverCache: { key: string; solver: OcpSolver } | null = null;
+  private scratch: Float64Array[] | null = null;
   /** The progress callback of the running solve (the cached solver's onIteration calls it). */
   private hook: OcpSolverOptions['onIteration'] = undefined;
 
@@ -421,18 +422,27 @@ export class LieOcp {
     const T = g.T ?? this.data.Tguess;
     const x = new Float64Array((N + 1) * Si);
     const so = this.program.so;
+    const factors = this.factors;
+    const scratch = this.normalizeScratch();
+    const free = this.program.s.freeHorizon;
     for (let k = 0; k <= N; k++) {
+      const base = k * Si;
       for (let i = 0; i < S; i++) {
         const v = g.x[k * S + i]!;
         if (!Number.isFinite(v)) throw new NonFiniteError('LieOcp.solve: guess.x', k * S + i);
-        x[k * Si + i] = v;
+        x[base + i] = v;
       }
-      this.factors.forEach((f, i) => {
-        if (f.kind === 'Rn') return;
-        const view = x.subarray(k * Si + so[i]!, k * Si + so[i + 1]!);
-        f.group.normalize(view, view);
-      });
-      if (this.program.s.freeHorizon) x[k * Si + Si - 1] = T;
+      // each group factor onto its group, in place through one scratch per factor (no per-stage
+      // views; normalize may alias its input, so the values are those of normalizing in place)
+      for (let i = 0; i < factors.length; i++) {
+        const t = scratch[i]!;
+        if (t.length === 0) continue;
+        const o = base + so[i]!;
+        for (let j = 0; j < t.length; j++) t[j] = x[o + j]!;
+        factors[i]!.group.normalize(t, t);
+        x.set(t, o);
+      }
+      if (free) x[base + Si - 1] = T;
     }
     const u = Float64Array.from(g.u);
     if ('result' in g) {
@@ -460,6 +470,15 @@ export class LieOcp {
       return { x, u, lambda: out.lambda!, mu: out.mu!, z: out.z!, s: out.s! };
     }
     return { x, u };
+  }
+
+  /** Per factor, a scratch of its storage (empty for Rⁿ factors, which need no normalization). */
+  private normalizeScratch(): Float64Array[] {
+    this.scratch ??= this.factors.map(
+      (f, i) =>
+        new Float64Array(f.kind === 'Rn' ? 0 : this.program.so[i + 1]! - this.program.so[i]!),
+    );
+    return this.scratch;
   }
 
   /**
