@@ -129,7 +129,10 @@ export interface OcpResult {
   readonly complementarity: number;
   /** Second-order verdict at the returned point; undefined for `infeasible`, `diverging`, `invalidNumbers` or when the KKT matrix cannot be factored. */
   readonly secondOrder: OcpSecondOrder | undefined;
-  /** Inertia of the unregularized KKT matrix at the returned point (with the verdict). */
+  /**
+   * Inertia of the unregularized KKT matrix at the returned point (with the verdict); for
+   * `minimum` the (n, m, 0) of the verdict's −ε matrix, which the unshifted one shares.
+   */
   readonly inertia: OcpInertia | undefined;
   /** Flat state storage. */
   readonly x: Float64Array;
