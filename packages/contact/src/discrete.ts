@@ -38,9 +38,11 @@ import {
   checkOut,
   checkPoint,
   checkStepSize,
+  MECHANICAL_LAGRANGIANS,
   potentialHessian,
   SOLVES_BY_SOLVE_SCALAR,
 } from './internal.js';
+import { MechanicalImplicitZStep, SCALAR_STEP_KERNELS } from './kernels.js';
 import type {
   ContactLagrangian,
   DiscreteContactLagrangian,
@@ -473,6 +475,12 @@ class ImplicitZMidpointLd implements DiscreteContactLagrangian {
     });
     this.equation = new ImplicitZEquation(L, h, this.qm, this.v, this.s);
     SOLVES_BY_SOLVE_SCALAR.add(this);
+    if (n === 1 && MECHANICAL_LAGRANGIANS.has(L)) {
+      // ContactIntegrator's dedicated step (kernels.ts): L = ½v² − V + γz, bit-identical
+      const { potential, gamma } = L as unknown as { potential: Potential; gamma: number };
+      const data = { potential, gamma, h, tol, maxIterations };
+      SCALAR_STEP_KERNELS.set(this, () => new MechanicalImplicitZStep(data));
+    }
     Object.freeze(this);
   }
 

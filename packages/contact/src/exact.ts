@@ -27,6 +27,7 @@
  */
 import { DomainError } from '@geomech/core';
 import { checkDimension, checkStepSize } from './internal.js';
+import { OscillatorExactStep, SCALAR_STEP_KERNELS } from './kernels.js';
 import type { DiscreteContactLagrangian, DiscreteLagrangianTraits } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -316,7 +317,7 @@ export function dampedOscillatorExactLd(
   }
   const halfGammaE = 0.5 * gamma * E;
   const halfGamma = 0.5 * gamma;
-  return Object.freeze({
+  const Ld: DampedOscillatorExactLd = Object.freeze({
     name: 'exact',
     n,
     h,
@@ -361,4 +362,10 @@ export function dampedOscillatorExactLd(
       return out;
     },
   });
+  // ContactIntegrator's dedicated step for n = 1 (kernels.ts; the same coefficients, bit-identical)
+  if (n === 1) {
+    const c = { h, gamma, E, em1, AC, ASqrtE, halfGammaE, halfGamma };
+    SCALAR_STEP_KERNELS.set(Ld, () => new OscillatorExactStep(c));
+  }
+  return Ld;
 }

@@ -57,6 +57,23 @@ import {
   SingularMatrixError,
 } from '@geomech/core';
 import { assertFinite, assertFiniteQP, SOLVES_BY_SOLVE_SCALAR } from './internal.js';
+import {
+  KS_DZ,
+  KS_MAX_ITERATIONS,
+  KS_P,
+  KS_PNEXT,
+  KS_Q,
+  KS_RESIDUAL,
+  KS_SIZE,
+  KS_STEP_TOL,
+  KS_T,
+  KS_TOL,
+  KS_X,
+  KS_Z,
+  KS_ZNEXT,
+  SCALAR_STEP_KERNELS,
+  type ScalarStepKernel,
+} from './kernels.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import {
@@ -177,6 +194,14 @@ export class ContactIntegrator extends ContactStepper {
    * that V8 inlines; bit-identical to `solve` on `residualFn`/`jacobianFn`), else undefined.
    */
   private readonly scalarEquation: ContactScalarEquation | undefined;
+  /**
+   * n = 1, unforced, no line search, a discrete Lagrangian of this package with a dedicated step
+   * (kernels.ts: the exact damped-oscillator L_d, the implicit-z midpoint of a mechanical L): the
+   * whole step on doubles, bit-identical to the generic path; else undefined.
+   */
+  private readonly kernel: ScalarStepKernel | undefined;
+  /** The kernel's exchange buffer (slots KS_* of kernels.ts). */
+  private readonly ks = new Float64Array(KS_SIZE);
   private readonly guessMode: 'momentum' | 'extrapolate';
   private readonly lagrangian: IntegratorLagrangian | undefined;
   private readonly residualFn: (out: Float64Array, x: Float64Array) => void;
@@ -260,6 +285,15 @@ export class ContactIntegrator extends ContactStepper {
       n === 1 && force === undefined && !SOLVES_BY_SOLVE_SCALAR.has(Ld)
         ? new ContactScalarEquation(Ld, this.qk, this.pk)
         : undefined;
+    const kernelFactory =
+      n === 1 && force === undefined && !newtonOptions.lineSearch
+        ? SCALAR_STEP_KERNELS.get(Ld)
+        : undefined;
+    this.kernel = kernelFactory?.();
+    const { ks } = this;
+    ks[KS_TOL] = this.newton.options.tol;
+    ks[KS_STEP_TOL] = this.newton.options.stepTol;
+    ks[KS_MAX_ITERATIONS] = this.newton.options.maxIterations;
     this.guess = new Float64Array(n);
     this.pNext = new Float64Array(n);
     this.dzq1 = new Float64Array(n);
@@ -370,10 +404,66 @@ export class ContactIntegrator extends ContactStepper {
    * in {@link lastSigma}. Newton starts from the momentum guess or the extrapolation.
    */
   protected advance(state: Float64Array, k: number, u: Float64Array): number {
-    const t = this.tStep;
-    const { n, guess, qk, pk, pNext, Ld } = this;
     if (u.length !== this.inputSize)
       throw new DimensionError(`${this.method.name}: u`, this.inputSize, u.length);
+    const kernel = this.kernel;
+    if (kernel !== undefined) {
+      const its = this.advanceKernel(kernel, state, k);
+      if (its >= 0) return its;
+    }
+    return this.advanceGeneric(state, k, u);
+  }
+
+  /**
+   * {@link advance} through the dedicated kernel (n = 1, unforced): the step's bookkeeping of
+   * {@link advanceGeneric} and {@link solveForward} around `kernel.step`; −1 (state untouched)
+   * when the kernel reports a failure, so that the generic path reruns the step and throws.
+   */
+  private advanceKernel(kernel: ScalarStepKernel, state: Float64Array, k: number): number {
+    const { ks, increment } = this;
+    const q = state[0]!;
+    ks[KS_Q] = q;
+    ks[KS_P] = state[1]!;
+    ks[KS_Z] = state[2]!;
+    ks[KS_T] = this.tStep;
+    const extrapolate = this.guessMode === 'extrapolate' && this.hasIncrement;
+    if (extrapolate) ks[KS_X] = q + increment[0]!;
+    const its = kernel.step(ks, !extrapolate);
+    if (its < 0) return -1;
+    // σ = 1 + D_z L_d, checked as solveForward does
+    const dz = ks[KS_DZ]!;
+    const sigma = 1 + dz;
+    const tol = this.sigmaTol;
+    if (!Number.isFinite(sigma) || Math.abs(sigma) < tol * Math.max(1, Math.abs(dz)))
+      checkSigma(dz, k, tol);
+    this.lastIterations = its;
+    this.lastResidual = ks[KS_RESIDUAL]!;
+    this.lastSigma = sigma;
+    if (sigma < 0 && this.firstNegativeSigmaStep < 0) {
+      this.firstNegativeSigmaStep = k;
+      this.firstNegativeSigma = sigma;
+    }
+    const x = ks[KS_X]!;
+    if (!this.peeking) {
+      this.lastQ[0] = q;
+      this.lastP[0] = ks[KS_P]!;
+      this.lastY[0] = x;
+      this.lastZT[0] = ks[KS_Z]!;
+      this.lastZT[1] = ks[KS_T]!;
+      this.hasLastStep = true;
+    }
+    increment[0] = x - q;
+    state[0] = x;
+    state[1] = ks[KS_PNEXT]!;
+    state[2] = ks[KS_ZNEXT]!;
+    this.hasIncrement = true;
+    return its;
+  }
+
+  /** {@link advance} through the discrete Lagrangian's interface and core's `NewtonSolver`. */
+  private advanceGeneric(state: Float64Array, k: number, u: Float64Array): number {
+    const t = this.tStep;
+    const { n, guess, qk, pk, pNext, Ld } = this;
     this.uk = u;
     for (let i = 0; i < n; i++) {
       qk[i] = state[i]!;
