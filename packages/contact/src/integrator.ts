@@ -57,23 +57,7 @@ import {
   SingularMatrixError,
 } from '@geomech/core';
 import { assertFinite, assertFiniteQP, SOLVES_BY_SOLVE_SCALAR } from './internal.js';
-import {
-  KS_DZ,
-  KS_MAX_ITERATIONS,
-  KS_P,
-  KS_PNEXT,
-  KS_Q,
-  KS_RESIDUAL,
-  KS_SIZE,
-  KS_STEP_TOL,
-  KS_T,
-  KS_TOL,
-  KS_X,
-  KS_Z,
-  KS_ZNEXT,
-  SCALAR_STEP_KERNELS,
-  type ScalarStepKernel,
-} from './kernels.js';
+import { SCALAR_STEP_KERNELS, type ScalarStepKernel, StepExchange } from './kernels.js';
 import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import {
@@ -200,8 +184,8 @@ export class ContactIntegrator extends ContactStepper {
    * whole step on doubles, bit-identical to the generic path; else undefined.
    */
   private readonly kernel: ScalarStepKernel | undefined;
-  /** The kernel's exchange buffer (slots KS_* of kernels.ts). */
-  private readonly ks = new Float64Array(KS_SIZE);
+  /** The kernel's exchange object. */
+  private readonly ks = new StepExchange();
   private readonly guessMode: 'momentum' | 'extrapolate';
   private readonly lagrangian: IntegratorLagrangian | undefined;
   private readonly residualFn: (out: Float64Array, x: Float64Array) => void;
@@ -291,9 +275,9 @@ export class ContactIntegrator extends ContactStepper {
         : undefined;
     this.kernel = kernelFactory?.();
     const { ks } = this;
-    ks[KS_TOL] = this.newton.options.tol;
-    ks[KS_STEP_TOL] = this.newton.options.stepTol;
-    ks[KS_MAX_ITERATIONS] = this.newton.options.maxIterations;
+    ks.tol = this.newton.options.tol;
+    ks.stepTol = this.newton.options.stepTol;
+    ks.maxIterations = this.newton.options.maxIterations;
     this.guess = new Float64Array(n);
     this.pNext = new Float64Array(n);
     this.dzq1 = new Float64Array(n);
@@ -422,40 +406,43 @@ export class ContactIntegrator extends ContactStepper {
   private advanceKernel(kernel: ScalarStepKernel, state: Float64Array, k: number): number {
     const { ks, increment } = this;
     const q = state[0]!;
-    ks[KS_Q] = q;
-    ks[KS_P] = state[1]!;
-    ks[KS_Z] = state[2]!;
-    ks[KS_T] = this.tStep;
+    const p = state[1]!;
+    const z = state[2]!;
+    const t = this.tStep;
+    ks.q = q;
+    ks.p = p;
+    ks.z = z;
+    ks.t = t;
     const extrapolate = this.guessMode === 'extrapolate' && this.hasIncrement;
-    if (extrapolate) ks[KS_X] = q + increment[0]!;
+    if (extrapolate) ks.x = q + increment[0]!;
     const its = kernel.step(ks, !extrapolate);
     if (its < 0) return -1;
     // σ = 1 + D_z L_d, checked as solveForward does
-    const dz = ks[KS_DZ]!;
+    const dz = ks.dz;
     const sigma = 1 + dz;
     const tol = this.sigmaTol;
     if (!Number.isFinite(sigma) || Math.abs(sigma) < tol * Math.max(1, Math.abs(dz)))
       checkSigma(dz, k, tol);
     this.lastIterations = its;
-    this.lastResidual = ks[KS_RESIDUAL]!;
+    this.lastResidual = ks.residual;
     this.lastSigma = sigma;
     if (sigma < 0 && this.firstNegativeSigmaStep < 0) {
       this.firstNegativeSigmaStep = k;
       this.firstNegativeSigma = sigma;
     }
-    const x = ks[KS_X]!;
+    const x = ks.x;
     if (!this.peeking) {
       this.lastQ[0] = q;
-      this.lastP[0] = ks[KS_P]!;
+      this.lastP[0] = p;
       this.lastY[0] = x;
-      this.lastZT[0] = ks[KS_Z]!;
-      this.lastZT[1] = ks[KS_T]!;
+      this.lastZT[0] = z;
+      this.lastZT[1] = t;
       this.hasLastStep = true;
     }
     increment[0] = x - q;
     state[0] = x;
-    state[1] = ks[KS_PNEXT]!;
-    state[2] = ks[KS_ZNEXT]!;
+    state[1] = ks.pNext;
+    state[2] = ks.zNext;
     this.hasIncrement = true;
     return its;
   }

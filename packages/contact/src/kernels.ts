@@ -22,42 +22,44 @@
 import type { Potential } from '@geomech/core';
 import { type PotentialHessian, potentialHessian } from './internal.js';
 
-// Slots of a kernel's exchange buffer (a Float64Array: doubles in and out without boxing).
-/** q_k (in). */
-export const KS_Q = 0;
-/** p_k (in). */
-export const KS_P = 1;
-/** z_k (in). */
-export const KS_Z = 2;
-/** t_k (in). */
-export const KS_T = 3;
-/** The Newton guess when not the momentum guess (in); the root q_{k+1} (out). */
-export const KS_X = 4;
-/** p_{k+1} = D2 L_d(q_k, q_{k+1}, z_k, t_k) (out). */
-export const KS_PNEXT = 5;
-/** z_{k+1} = z_k + L_d(q_k, q_{k+1}, z_k, t_k) (out). */
-export const KS_ZNEXT = 6;
-/** D_z L_d at the root (out; σ_k = 1 + D_z L_d). */
-export const KS_DZ = 7;
-/** |G| at the root (out). */
-export const KS_RESIDUAL = 8;
-/** Newton's residual tolerance, step tolerance and iteration cap (set once by the integrator). */
-export const KS_TOL = 9;
-export const KS_STEP_TOL = 10;
-export const KS_MAX_ITERATIONS = 11;
-/** Length of the exchange buffer. */
-export const KS_SIZE = 12;
+/**
+ * The doubles a kernel exchanges with `ContactIntegrator`: fields of one object, not arguments or
+ * returns (a double crossing a call V8 does not inline is boxed) nor slots indexed by imported
+ * constants (an imported binding is a module-cell load with a hole check at every use, measured
+ * at ~25 ns per exact-L_d step). Initialized to doubles so that V8 keeps every field unboxed.
+ */
+export class StepExchange {
+  /** q_k, p_k, z_k and t_k of the step (in). */
+  q = Number.NaN;
+  p = Number.NaN;
+  z = Number.NaN;
+  t = Number.NaN;
+  /** The Newton guess when not the momentum guess (in); the root q_{k+1} (out). */
+  x = Number.NaN;
+  /** p_{k+1} = D2 L_d(q_k, q_{k+1}, z_k, t_k) (out). */
+  pNext = Number.NaN;
+  /** z_{k+1} = z_k + L_d(q_k, q_{k+1}, z_k, t_k) (out). */
+  zNext = Number.NaN;
+  /** D_z L_d at the root (out; σ_k = 1 + D_z L_d). */
+  dz = Number.NaN;
+  /** |G| at the root (out). */
+  residual = Number.NaN;
+  /** Newton's residual tolerance, step tolerance and iteration cap (set once by the integrator). */
+  tol = Number.NaN;
+  stepTol = Number.NaN;
+  maxIterations = 0;
+}
 
 /**
- * One unforced step of `ContactIntegrator` for n = 1 on the exchange buffer `s` (slots `KS_*`).
+ * One unforced step of `ContactIntegrator` for n = 1 on the exchange object.
  */
 export interface ScalarStepKernel {
   /**
-   * Reads q_k, p_k, z_k, t_k (and the guess in `KS_X` unless `momentum`), runs the step and writes
+   * Reads q_k, p_k, z_k, t_k (and the guess `x` unless `momentum`), runs the step and writes
    * q_{k+1}, p_{k+1}, z_{k+1}, D_z L_d and |G| at the root; returns the Newton iterations, or −1
    * when a check fails (the caller then reruns the generic path, which throws).
    */
-  step(s: Float64Array, momentum: boolean): number;
+  step(s: StepExchange, momentum: boolean): number;
 }
 
 /**
@@ -110,20 +112,15 @@ export class OscillatorExactStep implements ScalarStepKernel {
     this.d2q1 = c.AC + c.halfGamma;
   }
 
-  step(s: Float64Array, momentum: boolean): number {
+  step(s: StepExchange, momentum: boolean): number {
     const { h, em1, ASqrtE, d1q0 } = this;
-    const q = s[KS_Q]!;
-    const p = s[KS_P]!;
-    const z = s[KS_Z]!;
-    const tol = s[KS_TOL]!;
-    const stepTol = s[KS_STEP_TOL]!;
-    const maxIterations = s[KS_MAX_ITERATIONS]!;
+    const { q, p, z, tol, stepTol, maxIterations } = s;
     let x: number;
     if (momentum) {
       // ContactIntegrator.momentumGuess: σ̂ = 1 + D_z at q_k + h p_k (D_z is constant here)
       const s0 = 1 + em1;
       x = q + h * s0 * p;
-    } else x = s[KS_X]!;
+    } else x = s.x;
     // NewtonSolver.solveScalar on ContactScalarEquation, operation for operation
     let fx = d1q0 * q - ASqrtE * x + (1 + em1) * p;
     let r = Math.abs(fx);
@@ -161,11 +158,11 @@ export class OscillatorExactStep implements ScalarStepKernel {
     const zNext = z + ld;
     const pNext = this.d2q1 * x - ASqrtE * q;
     if (!(Number.isFinite(pNext) && Number.isFinite(zNext))) return -1;
-    s[KS_X] = x;
-    s[KS_PNEXT] = pNext;
-    s[KS_ZNEXT] = zNext;
-    s[KS_DZ] = em1;
-    s[KS_RESIDUAL] = r;
+    s.x = x;
+    s.pNext = pNext;
+    s.zNext = zNext;
+    s.dz = em1;
+    s.residual = r;
     return k;
   }
 }
@@ -182,17 +179,6 @@ export interface MechanicalImplicitZData {
   readonly tol: number;
   readonly maxIterations: number;
 }
-
-// slots of MechanicalImplicitZStep's scratch (doubles of the point being evaluated)
-/** Λ = L_d at the point. */
-const W_LAMBDA = 0;
-/** D1 L_d and D2 L_d at the point. */
-const W_D1 = 1;
-const W_D2 = 2;
-/** q1 of the point to evaluate (in; q0, z0, t are the step's KS_Q, KS_Z, KS_T). */
-const W_Q1 = 3;
-/** G′ = ∂(D1 L_d)/∂q1 + p ∇_{q1}(D_z L_d) at the point (out of `jacobian`). */
-const W_JAC = 4;
 
 /**
  * The step of `implicitZMidpointLd(mechanicalContactLagrangian(V, γ), h)` for n = 1. For
@@ -219,7 +205,15 @@ export class MechanicalImplicitZStep implements ScalarStepKernel {
   private readonly dz: number;
   private readonly qm = new Float64Array(1);
   private readonly buf = new Float64Array(1);
-  private readonly w = new Float64Array(5);
+  // the point being evaluated (doubles in fields, not arguments: see StepExchange)
+  /** q1 of the point (in; q0, z0, t are the step's). */
+  private q1 = Number.NaN;
+  /** Λ = L_d, D1 L_d and D2 L_d at the point (out of `point`). */
+  private lambda = Number.NaN;
+  private d1 = Number.NaN;
+  private d2 = Number.NaN;
+  /** G′ = ∂(D1 L_d)/∂q1 + p ∇_{q1}(D_z L_d) at the point (out of `jacobian`). */
+  private jac = Number.NaN;
 
   constructor(d: MechanicalImplicitZData) {
     this.potential = d.potential;
@@ -235,17 +229,16 @@ export class MechanicalImplicitZStep implements ScalarStepKernel {
   }
 
   /**
-   * At (q0, q1, z0, t) = (s[KS_Q], w[W_Q1], s[KS_Z], s[KS_T]) (doubles in arrays, not arguments:
-   * a double argument of a call V8 does not inline is boxed): Λ (the Λ iteration of ImplicitZMidpointLd.prepare on core's solveScalar
+   * At (q0, q1, z0, t) = (s.q, this.q1, s.z, s.t) (doubles in fields, not arguments: a double
+   * argument of a call V8 does not inline is boxed): Λ (the Λ iteration of ImplicitZMidpointLd.prepare on core's solveScalar
    * plain path), D1 L_d and D2 L_d into the scratch, q_m left in `qm` for {@link jacobian};
    * false when the Λ iteration fails.
    */
-  private point(s: Float64Array): boolean {
-    const { h, gamma, qm, buf, w, c } = this;
-    const q0 = s[KS_Q]!;
-    const q1 = w[W_Q1]!;
-    const z0 = s[KS_Z]!;
-    const t = s[KS_T]!;
+  private point(s: StepExchange): boolean {
+    const { h, gamma, qm, buf, c, q1 } = this;
+    const q0 = s.q;
+    const z0 = s.z;
+    const t = s.t;
     const qmid = 0.5 * (q0 + q1);
     const v = (q1 - q0) / h;
     const tm = t + 0.5 * h;
@@ -282,55 +275,50 @@ export class MechanicalImplicitZStep implements ScalarStepKernel {
       if (smallStep) break;
     }
     if (!(r <= 0) && !smallStep) return false;
-    w[W_LAMBDA] = x;
+    this.lambda = x;
     // firstTerms: L_q = −∇V(q_m, t_m), L_v = v; ((h/2) L_q ± L_v)/c
     this.potential.gradV(buf, qm, tm);
     const gq = -buf[0]!;
-    w[W_D1] = (0.5 * h * gq + -1 * v) / c;
-    w[W_D2] = (0.5 * h * gq + 1 * v) / c;
+    this.d1 = (0.5 * h * gq + -1 * v) / c;
+    this.d2 = (0.5 * h * gq + 1 * v) / c;
     return true;
   }
 
-  /** w[W_JAC] ← ∂(D1 L_d)/∂q1 + p_k ∇_{q1}(D_z L_d) at the last {@link point} (ImplicitZMidpointLd.mixed). */
-  private jacobian(s: Float64Array): void {
-    const { h, c, w, buf, qm } = this;
-    const p = s[KS_P]!;
-    const tm = s[KS_T]! + 0.5 * h;
+  /** jac ← ∂(D1 L_d)/∂q1 + p_k ∇_{q1}(D_z L_d) at the last {@link point} (ImplicitZMidpointLd.mixed). */
+  private jacobian(s: StepExchange): void {
+    const { h, c, buf, qm } = this;
+    const p = s.p;
+    const tm = s.t + 0.5 * h;
     this.hessian(buf, qm, tm);
     const mqq = -buf[0]!;
-    const d2 = w[W_D2]!;
-    const d1i = w[W_D1]!;
+    const d2 = this.d2;
+    const d1i = this.d1;
     // secondOrderData: ℓ = ½L_qz + L_vz/h + ½L_zz D2 with L_qz = L_vz = L_zz = 0
     const ell = 0.5 * 0 + 0 / h + 0.5 * 0 * d2;
     // mixed: L_vq = 0, L_vv = 1, L_qz = L_vz = 0
     const dN1 = 0.5 * h * (0.5 * mqq + 0 / h + 0.5 * 0 * d2) - (0.5 * 0 + 1 / h + 0.5 * 0 * d2);
     const d2d1 = (dN1 + 0.5 * h * d1i * ell) / c;
     const d2dz = (h * ell) / (c * c);
-    w[W_JAC] = d2d1 + p * d2dz;
+    this.jac = d2d1 + p * d2dz;
   }
 
-  step(s: Float64Array, momentum: boolean): number {
-    const { h, dz, w } = this;
+  step(s: StepExchange, momentum: boolean): number {
+    const { h, dz } = this;
     if (this.c === 0) return -1;
-    const q = s[KS_Q]!;
-    const p = s[KS_P]!;
-    const z = s[KS_Z]!;
-    const tol = s[KS_TOL]!;
-    const stepTol = s[KS_STEP_TOL]!;
-    const maxIterations = s[KS_MAX_ITERATIONS]!;
+    const { q, p, z, tol, stepTol, maxIterations } = s;
     let x: number;
     if (momentum) {
       // momentumGuess: σ̂ = 1 + D_z L_d(q_k, q_k + h p_k, z_k), the L_d evaluated there
       x = q + h * p;
-      w[W_Q1] = x;
+      this.q1 = x;
       if (!this.point(s)) return -1;
       const s0 = 1 + dz;
       x = q + h * s0 * p;
-    } else x = s[KS_X]!;
+    } else x = s.x;
     // NewtonSolver.solve, n = 1: G = D1 + (1 + D_z) p, G′ = D2D1 + p D2Dz
-    w[W_Q1] = x;
+    this.q1 = x;
     if (!this.point(s)) return -1;
-    let fx = w[W_D1]! + (1 + dz) * p;
+    let fx = this.d1 + (1 + dz) * p;
     let r = Math.abs(fx);
     if (!Number.isFinite(r)) return -1;
     let xNorm = Math.abs(x);
@@ -338,7 +326,7 @@ export class MechanicalImplicitZStep implements ScalarStepKernel {
     let smallStep = false;
     while (r > tol && k < maxIterations) {
       this.jacobian(s);
-      const j0 = w[W_JAC]!;
+      const j0 = this.jac;
       if (!(j0 - j0 === 0 && j0 !== 0)) return -1;
       const dx = -fx / j0;
       k++;
@@ -348,23 +336,23 @@ export class MechanicalImplicitZStep implements ScalarStepKernel {
       x = x + dx;
       xNorm = Math.abs(x);
       if (!Number.isFinite(xNorm)) return -1;
-      w[W_Q1] = x;
+      this.q1 = x;
       if (!this.point(s)) return -1;
-      fx = w[W_D1]! + (1 + dz) * p;
+      fx = this.d1 + (1 + dz) * p;
       r = Math.abs(fx);
       if (!Number.isFinite(r)) return -1;
       if (smallStep) break;
     }
     if (!(r <= tol) && !smallStep) return -1;
     // F⁺L_d at the root (the last point evaluated): z_{k+1} = z_k + Λ, p_{k+1} = D2 L_d
-    const zNext = z + w[W_LAMBDA]!;
-    const pNext = w[W_D2]!;
+    const zNext = z + this.lambda;
+    const pNext = this.d2;
     if (!(Number.isFinite(pNext) && Number.isFinite(zNext))) return -1;
-    s[KS_X] = x;
-    s[KS_PNEXT] = pNext;
-    s[KS_ZNEXT] = zNext;
-    s[KS_DZ] = dz;
-    s[KS_RESIDUAL] = r;
+    s.x = x;
+    s.pNext = pNext;
+    s.zNext = zNext;
+    s.dz = dz;
+    s.residual = r;
     return k;
   }
 }
