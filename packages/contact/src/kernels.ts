@@ -230,9 +230,9 @@ export class MechanicalImplicitZStep implements ScalarStepKernel {
 
   /**
    * At (q0, q1, z0, t) = (s.q, this.q1, s.z, s.t) (doubles in fields, not arguments: a double
-   * argument of a call V8 does not inline is boxed): Λ (the Λ iteration of ImplicitZMidpointLd.prepare on core's solveScalar
-   * plain path), D1 L_d and D2 L_d into the scratch, q_m left in `qm` for {@link jacobian};
-   * false when the Λ iteration fails.
+   * argument of a call V8 does not inline is boxed): Λ (the Λ iteration of
+   * ImplicitZMidpointLd.prepare on core's solveScalar plain path), D1 L_d and D2 L_d into the
+   * fields, q_m left in `qm` for {@link jacobian}; false when the Λ iteration fails.
    */
   private point(s: StepExchange): boolean {
     const { h, gamma, qm, buf, c, q1 } = this;
