@@ -200,7 +200,8 @@ const bestRun = (a, b, get) => (!a || (b && get(b) < get(a)) ? b : a);
           cRuns[`midpoint ${gamma} check`] = runJson(mid, ['2000', String(gamma), '1']);
       }
     }
-    // the generic ContactIntegrator step with the exact and the implicit-z L_d (CPU ns/step)
+    // the ContactIntegrator step with the exact and the implicit-z L_d (its dedicated n = 1 step,
+    // packages/contact/src/kernels.ts; CPU ns/step)
     for (const [id, method] of [
       ['contact-exact-oscillator', 'exact'],
       ['contact-implicit-z-oscillator', 'implicit-z'],
@@ -351,7 +352,8 @@ for (const [id, what] of [
     c: c ? { median: c.nsPerStep } : null,
   });
 }
-// the generic contact step (ContactIntegrator) against its C reference (CPU ns/step on both sides)
+// the contact step of ContactIntegrator (its dedicated n = 1 step for these two L_d, bit-identical
+// to the generic path) against its C reference (CPU ns/step on both sides)
 const contactVsC = [];
 for (const [id, what] of [
   ['contact-exact-oscillator', 'exact L_d (§8.2), damped oscillator (ContactIntegrator)'],
@@ -724,13 +726,16 @@ else {
   p('Where the time goes (node --cpu-prof of the TypeScript rows; details in README.md):');
   p();
   p(
-    `- **8×8 LU.** The bare kernels (luFactorInPlace + luSolveInPlace) run at ${lr('8×8 LU factor + solve: core kernels')}× C: V8 bounds-checks every typed-array access and does not vectorize the row updates, which gcc -O2 does. DenseLU (${lr('8×8 LU factor + solve: core DenseLU')}× C) adds the per-call bookkeeping the integrators rely on: the copy of A, a finiteness check, the copy kept for the condition estimate's ‖A‖₁ and the solve guards. The finiteness check is one branch-free sum and ‖A‖₁ is computed only when conditionEstimate asks for it (both changed while building this suite: −15% per factor + solve); what remains is the price of a checked, reusable factorization object.`,
+    `- **8×8 LU.** The bare kernels (luFactorInPlace + luSolveInPlace) run at ${lr('8×8 LU factor + solve: core kernels')}× C: V8 bounds-checks every typed-array access and does not vectorize the row updates, which gcc -O2 does. DenseLU (${lr('8×8 LU factor + solve: core DenseLU')}× C) adds the per-call bookkeeping the integrators rely on: the copy of A, a finiteness check, the copy kept for the condition estimate's ‖A‖₁ and the solve guards. The finiteness check is one branch-free sum and ‖A‖₁ is computed only when conditionEstimate asks for it (both changed while building this suite: −15% per factor + solve); what remains is mostly not that bookkeeping. Measured per factor (CPU, one process each, machine at load ~14, ±15 % run to run): DenseLU 946–997 ns; a replica of DenseLU.factor 974 with its bookkeeping, 915 without the finiteness check, 1021 without the copy for ‖A‖₁, 998 without both; luFactorInPlace on module-level \`let\` arrays 833, on module-level \`const\` arrays (the kernels row) 640–866 — V8 constant-folds the latter (and their lengths) into the benchmark loop and drops bounds checks it must keep on the arrays of an object, DenseLU's or any integrator's. The kernels row is therefore a lower bound that a reusable factorization object does not reach in V8; closing the gap needs n-specialized (unrolled) elimination code.`,
   );
   p(
     `- **Plate-ball step** (${lr('plate-ball Newton step (§8.2), CPU time, per Newton iteration')}× C per iteration, bit-identical iterates). About half of an iteration is the 8×8 DenseLU factor + solve (above). \`stepJacobian\` used to fill the full 13×13 element Jacobian and copy the 8×8 forward block out of it (3.15× C); it now writes the 64 entries directly, as the C port does (bit-identical to the element Jacobian's block, tested), which brought the step from 3.4 to 2.9 µs.`,
   );
   p(
     '- **Contact midpoint step.** The scalar Newton path of MidpointHerglotz mirrors the C operation for operation (identical iterates, identical Newton counts); the rest is the potential called through an interface on Float64Array(1) buffers and the per-step bookkeeping (σ check, statistics).',
+  );
+  p(
+    "- **Contact exact L_d and implicit-z steps (ContactIntegrator).** The generic step called the discrete Lagrangian's closures once per derivative (D1, D_z, D2D1, D2Dz, L_d, D2: 9.2× and 5.5× C, 88 B/step for implicit-z, whose Λ iteration and L partials ran through two more interfaces). For n = 1 and the package's own closed forms, ContactIntegrator now runs a dedicated step (packages/contact/src/kernels.ts: the same operations in the same order on doubles in locals and in the fields of one exchange object, bit-identical, 0 B/step). Slots of a Float64Array indexed by imported constants cost ~25 ns of an ~80 ns exact step (each use of an imported binding is a module-cell load with a hole check); fields of an object do not. The rest of the exact step's gap is the ContactStepper bookkeeping (σ check, the data kept for stepDerivatives) and V8's checks on doubles.",
   );
   p();
 }

@@ -5,7 +5,8 @@
 //   packages/contact/bench/midpoint.mjs: 1e6 steps from (1, 0, 0) per timed batch, no restart,
 //   so ~96% of the late steps need no Newton iteration) and γ = 0 (every step iterates);
 // - MidpointHerglotz, the exact discrete Lagrangian (ContactIntegrator + dampedOscillatorExactLd)
-//   and the implicit-z midpoint (ContactIntegrator + implicitZMidpointLd) on the damped oscillator
+//   and the implicit-z midpoint (ContactIntegrator + implicitZMidpointLd; both through
+//   ContactIntegrator's dedicated n = 1 step, packages/contact/src/kernels.ts) on the damped oscillator
 //   k = 1, γ = −0.1, restarted from (1, 0, 0) every 4000 steps (t = 40) so that the state never
 //   decays into subnormal numbers (packages/contact/bench/c/contact_oscillator_step.c is the C
 //   reference of the last two, bench/run.mjs section 3).

@@ -98,3 +98,10 @@ export function assertFiniteQP(q: Float64Array, p: Float64Array, k: number): voi
  * problem classes make the solver's call sites polymorphic; see its constructor).
  */
 export const SOLVES_BY_SOLVE_SCALAR: WeakSet<object> = new WeakSet();
+
+/**
+ * The Lagrangians built by `mechanicalContactLagrangian` (L = ½|v|² − V(q, t) + γz exactly):
+ * `implicitZMidpointLd` registers a dedicated step kernel (kernels.ts) only for these, never for
+ * a user's object that merely has `potential` and `gamma` fields.
+ */
+export const MECHANICAL_LAGRANGIANS: WeakSet<object> = new WeakSet();

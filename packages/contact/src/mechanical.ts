@@ -11,7 +11,7 @@
  * @module
  */
 import { DimensionError, DomainError, type Potential } from '@geomech/core';
-import { type PotentialHessian, potentialHessian } from './internal.js';
+import { MECHANICAL_LAGRANGIANS, type PotentialHessian, potentialHessian } from './internal.js';
 import type { ContactHamiltonian } from './lagrangian.js';
 import type { ContactLagrangian } from './types.js';
 
@@ -75,6 +75,7 @@ class MechanicalLagrangian implements MechanicalContactLagrangian {
   ) {
     this.n = potential.dim;
     this.hessian = potentialHessian(potential);
+    MECHANICAL_LAGRANGIANS.add(this);
   }
 
   L(q: Float64Array, v: Float64Array, z: number, t = 0): number {
