@@ -530,7 +530,8 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
           io.takeDocument?.(opts.out, result.document) === true;
         if (result.failure !== undefined) {
           // the contract's partial result, in the requested format, only to --out
-          if (opts.out !== undefined && !taken) writeFiles(io, [[opts.out, '--out', result.chunks]]);
+          if (opts.out !== undefined && !taken)
+            writeFiles(io, [[opts.out, '--out', result.chunks]]);
           throw result.failure;
         }
         if (taken) return;
