@@ -137,8 +137,16 @@ const tiny = specOf({
   grid: { 'init.theta0': { from: 0.1, to: 1.5, count: TINY } },
   outputs: ['final:q[0]', 'drift:energy', 'wallMs'],
 });
-// checkOutput accepts the virtual --out (main checks output paths before a run)
-const silent = { stdout() {}, stderr() {}, stderrIsTTY: false, writeFile() {}, checkOutput() {} };
+// checkOutput accepts the virtual --out (main checks output paths before a run); takeDocument
+// takes the document as values, as a sweep point does (no JSON text)
+const silent = {
+  stdout() {},
+  stderr() {},
+  stderrIsTTY: false,
+  writeFile() {},
+  checkOutput() {},
+  takeDocument: () => true,
+};
 async function mainLoop() {
   const t0 = performance.now();
   for (let i = 0; i < TINY; i++) {
@@ -249,13 +257,13 @@ const markdown = [
   '',
   `Two independent processes running the same CPU-bound loop got ${calibration.map((c) => `${f(c.speedup, 2)}×`).join(', ')} (round by round) over one process alone at the time of these rounds: the ceiling this shared machine offered two workers. Their CPU time against twice one process's: ${calibration.map((c) => f(c.cpuInflation, 3)).join(', ')} (above 1 when two busy cores slow each other down; the 2-worker run pays this too).`,
   '',
-  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)} (each worker loads the bundled program, dist/worker.js, and JIT-compiles it on its own, and the two cores slow each other down as in the calibration), so with two free cores the speed-up is at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2).`,
+  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)}, ${f(best[2].cpu - best[1].cpu, 0)} ms more: each worker loads the bundled program (dist/worker.js and the chunks of the sweep's system) and JIT-compiles it on its own (V8 shares no compiled code between isolates; the first points of a worker run mostly unoptimized, ${f(firstRow, 0)} ms to the first row of the 1-step sweep below), and the two cores slow each other down as in the calibration. With two free cores the speed-up is therefore at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2). A point reads its summary from the run's numbers (no JSON text written and parsed back), so the work per point is about the run alone and this fixed cost per worker weighs more than when a point cost twice its run.`,
   '',
   `Tables from 1 and 2 workers identical in every round: ${same ? 'yes' : '**no**'}.`,
   '',
   `| per point, ${TINY} points of a 1-step pendulum run (the smallest run there is), 1 worker; steady state = the second half of the points; median of ${ROUNDS} round(s) | ms |`,
   '|---|---:|',
-  `| \`main()\` on the main thread, warm, for reference (parse, resolve, run, serialize) | ${f(perMain, 3)} |`,
+  `| \`main()\` on the main thread, warm, for reference (parse, resolve, run; the document taken as values, as a point does) | ${f(perMain, 3)} |`,
   `| the run itself: \`main()\` timed inside the worker (the wallMs column) | ${f(perRun, 3)} |`,
   `| a point in the sweep: gap between two rows arriving on the main thread | ${f(perPool, 3)} |`,
   `| **overhead of the sweep per point beyond the run** (messages, output summary, row), rounds: ${overheadRounds.map((x) => f(x, 3)).join(', ')} | **${f(overhead, 3)}** (target < 1) |`,
