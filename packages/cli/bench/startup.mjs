@@ -5,7 +5,7 @@
 // (`--quick`: fewer runs; `--runs=N`; `--json`: the `@@RESULT` line with the markdown section;
 // `--vs=DIR`: the same commands also from the built checkout DIR (e.g. main), alternating, with the
 // paired CPU ratio of this checkout against it; `--bare-only`: only the first table; `--no-c`:
-// without the C comparison below). `node bench/run.mjs` runs it with `--json` as its section 8.
+// without the C comparison below; `--whole-only`: only that comparison). `node bench/run.mjs` runs it with `--json` as its section 8.
 //
 // Whole process against C (issue 20: "the whole `geomech simulate rigid-body` process for 10⁶
 // steps is within 3× of a C program doing the same steps, start-up included"): bench/c/
@@ -37,6 +37,8 @@ const vsFlag = process.argv.find((a) => a.startsWith('--vs='));
 const vsBin = vsFlag ? join(vsFlag.slice(5), 'packages', 'cli', 'bin', 'geomech.js') : null;
 const BARE_ONLY = process.argv.includes('--bare-only');
 const NO_C = process.argv.includes('--no-c');
+/** `--whole-only`: only the whole-process comparison with C (the last table). */
+const WHOLE_ONLY = process.argv.includes('--whole-only');
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const note = (s) => process.stderr.write(`${s}\n`);
 
@@ -124,7 +126,7 @@ const BARE = [
     ['simulate', '--model', join(examples, 'pendulum.json'), '--steps', '10'],
   ],
 ];
-const bare = compare([
+const bare = (WHOLE_ONLY ? () => [] : compare)([
   { name: '`node -e 0` (the floor: Node.js itself)', cmd: [process.execPath, '-e', '0'] },
   ...BARE.flatMap(([name, args]) => [
     { name, cmd: geomech(...args) },
@@ -143,7 +145,7 @@ note('start-up: model files against the built-ins');
 const model = join(examples, 'pendulum.json');
 const oscillator = join(examples, 'damped-oscillator.json');
 const pairs = [];
-for (const steps of BARE_ONLY ? [] : [10, 1_000_000]) {
+for (const steps of BARE_ONLY || WHOLE_ONLY ? [] : [10, 1_000_000]) {
   const every = String(Math.max(1, steps / 10));
   const common = ['--h', '0.01', '--steps', String(steps), '--every', every, '--quiet'];
   const [file, builtin] = compare(
@@ -285,7 +287,7 @@ const markdown = [
           `| ${w.c.name} | ${cell(w.c.cpu)} | ${cell(w.c.wall)} | | | |`,
         ]),
         '',
-        `Agreement of the two processes (their last R and ξ, one untimed run each): ${whole.map((w) => `${w.map} max |Δ| = ${w.delta.toExponential(1)}, Newton iterations ${w.sameIterations ? `equal (${w.iterations})` : `${w.tsIterations} (geomech) and ${w.iterations} (C)`}`).join('; ')}. Cayley uses + − × ÷ and √ only, in the same order on both sides (bit-identical); exp calls sin, cos and tan, where glibc's last bit and V8's differ, and the difference grows over 10⁶ steps.`,
+        `Agreement of the two processes (their last R and ξ, one untimed run each): ${whole.map((w) => `${w.map} max |Δ| = ${w.delta.toExponential(1)}, Newton iterations ${w.sameIterations ? `equal (${w.iterations})` : `${w.tsIterations} (geomech) and ${w.iterations} (C)`}`).join('; ')}. Cayley needs only correctly rounded operations (+ − × ÷ √), in the same order on both sides (bit-identical); exp calls sin, cos and tan, where glibc's last bit and V8's differ, and the difference grows over 10⁶ steps.`,
         '',
       ]),
 ];
