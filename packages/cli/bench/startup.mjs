@@ -5,7 +5,8 @@
 // (`--quick`: fewer runs; `--runs=N`; `--json`: the `@@RESULT` line with the markdown section;
 // `--vs=DIR`: the same commands also from the built checkout DIR (e.g. main), alternating, with the
 // paired CPU ratio of this checkout against it; `--bare-only`: only the first table; `--no-c`:
-// without the C comparison below; `--whole-only`: only that comparison). `node bench/run.mjs` runs it with `--json` as its section 8.
+// without the C comparison below; `--whole-only`: only that comparison). `node bench/run.mjs`
+// runs it with `--json` as its section 8.
 //
 // Whole process against C (issue 20: "the whole `geomech simulate rigid-body` process for 10⁶
 // steps is within 3× of a C program doing the same steps, start-up included"): bench/c/
