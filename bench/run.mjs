@@ -879,6 +879,20 @@ log('Section 7: LGVI against C');
   p();
 }
 
+// Section 8: whole processes (start-up of `geomech`, model files against built-ins, and the whole
+// `geomech simulate rigid-body` process against bench/c/rigidbody_run.c; issue 20): the start-up
+// bench writes its own section (it compiles the C program itself; --no-c skips that table)
+log('Section 8: whole processes');
+log('- packages/cli/bench/startup.mjs');
+const startup = runNode('packages/cli/bench/startup.mjs', NO_C ? ['--no-c'] : []);
+for (const line of startup?.markdown ?? [
+  '## 8. Whole processes: start-up and runs of `geomech` (issue 20)',
+  '',
+  'Not measured (see Failures).',
+  '',
+])
+  p(line);
+
 if (failures.length) {
   p('## Failures');
   p();

@@ -335,6 +335,8 @@ static int step(Body *b, double *G, double *xi) {
   return newton(b, xi);
 }
 
+/* bench/c/rigidbody_run.c includes this file for its step, with its own main */
+#ifndef RIGIDBODY_STEP_NO_MAIN
 static int cmp(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -396,3 +398,4 @@ int main(int argc, char **argv) {
          G[4], G[5], G[6], G[7], G[8], iterations);
   return 0;
 }
+#endif

@@ -16,6 +16,7 @@
 // summary, the row). The per-point cost of `main()` itself (argument parsing, resolving, the run,
 // serializing its JSON) is listed too.
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
@@ -27,6 +28,19 @@ const { runPoint } = await import(new URL('sweep/point.js', dist).href);
 
 const QUICK = process.argv.includes('--quick');
 const JSON_OUT = process.argv.includes('--json');
+/**
+ * `--vs=DIR`: also run the speed-up sweep through the pool of the built checkout DIR (e.g. main
+ * before a change), alternating with this one, and report both sides' CPU (paired, round by round).
+ */
+const VS = process.argv.find((a) => a.startsWith('--vs='))?.slice(5);
+const vsPool =
+  VS === undefined
+    ? undefined
+    : (
+        await import(
+          new URL(`file://${VS.replace(/\/$/, '')}/packages/cli/dist/sweep/pool.js`).href
+        )
+      ).runPool;
 const ROUNDS = QUICK ? 1 : 3;
 const note = (s) => process.stderr.write(`${s}\n`);
 
@@ -42,21 +56,63 @@ const initOf = (text) => ({
   files: [],
 });
 
-/** Runs the points through the pool; wall ms, CPU ms of the process (all threads), the rows. */
-async function timed(text, points, workers) {
+/**
+ * CPU ms (user + system) of each thread of this process by thread id, from /proc/self/task (Linux;
+ * an empty map elsewhere). Clock ticks of 10 ms: read it over runs of seconds only.
+ */
+function threadCpu() {
+  const out = new Map();
+  if (!existsSync('/proc/self/task')) return out;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime are fields 14 and 15 of stat(5), 12 and 13 after the comm
+      out.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+const TICKS = 100; // sysconf(_SC_CLK_TCK) on Linux
+
+/**
+ * Runs the points through the pool; wall ms, CPU ms of the process (all threads), the rows, and
+ * the CPU by thread: the main thread, the workers (threads that appear during the run, read when
+ * the last row arrives, before the pool ends them) and V8's background threads (compiler jobs
+ * and GC of every isolate; the threads present before the run, the main thread excepted).
+ */
+async function timed(text, points, workers, pool = runPool) {
   const indices = Array.from({ length: points }, (_, i) => i);
   const rows = [];
   const arrivals = [];
+  const before = threadCpu();
+  let last = before;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await runPool(initOf(text), indices, workers, (row) => {
+  await pool(initOf(text), indices, workers, (row) => {
     arrivals.push([performance.now(), row]);
     rows.push(row);
+    if (rows.length === points) last = threadCpu();
   });
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const after = threadCpu();
   rows.sort((a, b) => a[0] - b[0]);
-  return { wall, cpu: (cpu.user + cpu.system) / 1000, rows, arrivals, t0 };
+  const threads = { main: 0, workers: 0, background: 0 };
+  const main = String(process.pid);
+  for (const [tid, ms] of last) {
+    if (before.has(tid)) continue;
+    threads.workers += ms;
+  }
+  for (const [tid, ms] of after) {
+    if (!before.has(tid)) continue;
+    const d = ms - before.get(tid);
+    if (tid === main) threads.main += d;
+    else threads.background += d;
+  }
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, rows, arrivals, t0, threads };
 }
 
 // -------------------------------------------------------------------------------------------
@@ -102,6 +158,7 @@ async function calibrate() {
 const calibration = [];
 
 const best = { 1: null, 2: null };
+const versus = [];
 const load = [];
 let same = true;
 let reference = null;
@@ -115,15 +172,28 @@ for (let round = 1; round <= ROUNDS; round++) {
     load.push(os.loadavg()[0]);
     const r = await timed(speed.text, POINTS, workers);
     note(
-      `speed-up round ${round}, ${workers} worker(s): ${r.wall.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU`,
+      `speed-up round ${round}, ${workers} worker(s): ${r.wall.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU (main ${r.threads.main.toFixed(0)}, workers ${r.threads.workers.toFixed(0)}, V8 background ${r.threads.background.toFixed(0)})`,
     );
     const key = JSON.stringify(r.rows);
     reference ??= key;
     same &&= key === reference;
     if (best[workers] === null || r.wall < best[workers].wall)
-      best[workers] = { wall: r.wall, cpu: r.cpu };
+      best[workers] = { wall: r.wall, cpu: r.cpu, threads: r.threads };
+    if (vsPool !== undefined) {
+      const v = await timed(speed.text, POINTS, workers, vsPool);
+      note(
+        `speed-up round ${round}, ${workers} worker(s), ${VS}: ${v.wall.toFixed(0)} ms wall, ${v.cpu.toFixed(0)} ms CPU (main ${v.threads.main.toFixed(0)}, workers ${v.threads.workers.toFixed(0)}, V8 background ${v.threads.background.toFixed(0)})`,
+      );
+      same &&= JSON.stringify(v.rows) === reference;
+      versus.push({ round, workers, cpu: r.cpu, vsCpu: v.cpu, wall: r.wall, vsWall: v.wall });
+    }
   }
 }
+/** Paired rounds against `--vs`: this checkout's CPU and DIR's, same round, same worker count. */
+const versusRows = versus.map(
+  (x) =>
+    `| ${x.round} | ${x.workers} | ${x.vsCpu.toFixed(0)} | ${x.cpu.toFixed(0)} | ${(x.cpu / x.vsCpu).toFixed(3)} |`,
+);
 const speedup = best[1].wall / best[2].wall;
 
 // -------------------------------------------------------------------------------------------
@@ -137,8 +207,16 @@ const tiny = specOf({
   grid: { 'init.theta0': { from: 0.1, to: 1.5, count: TINY } },
   outputs: ['final:q[0]', 'drift:energy', 'wallMs'],
 });
-// checkOutput accepts the virtual --out (main checks output paths before a run)
-const silent = { stdout() {}, stderr() {}, stderrIsTTY: false, writeFile() {}, checkOutput() {} };
+// checkOutput accepts the virtual --out (main checks output paths before a run); takeDocument
+// takes the document as values, as a sweep point does (no JSON text)
+const silent = {
+  stdout() {},
+  stderr() {},
+  stderrIsTTY: false,
+  writeFile() {},
+  checkOutput() {},
+  takeDocument: () => true,
+};
 async function mainLoop() {
   const t0 = performance.now();
   for (let i = 0; i < TINY; i++) {
@@ -217,9 +295,12 @@ const result = {
     wall2: best[2].wall,
     cpu1: best[1].cpu,
     cpu2: best[2].cpu,
+    threads1: best[1].threads,
+    threads2: best[2].threads,
     speedup,
     target: 1.8,
     identical: same,
+    versus: VS === undefined ? null : { dir: VS, rounds: versus },
     calibration,
   },
   overhead: {
@@ -247,15 +328,34 @@ const markdown = [
   `| 2 workers | ${f(best[2].wall)} | ${f(best[2].cpu)} | ${f(best[2].cpu / best[2].wall, 2)} |`,
   `| **speed-up 1 → 2 workers** | **${f(speedup, 2)}×** (target ≥ 1.8×) | | |`,
   '',
+  ...(best[1].threads.workers > 0
+    ? [
+        '| CPU ms by thread (/proc/self/task, 10 ms ticks), the rounds above | main thread | worker threads | V8 background threads (compiler jobs, GC) |',
+        '|---|---:|---:|---:|',
+        ...[1, 2].map(
+          (w) =>
+            `| ${w} worker${w > 1 ? 's' : ''} | ${f(best[w].threads.main)} | ${f(best[w].threads.workers)} | ${f(best[w].threads.background)} |`,
+        ),
+        '',
+      ]
+    : []),
   `Two independent processes running the same CPU-bound loop got ${calibration.map((c) => `${f(c.speedup, 2)}×`).join(', ')} (round by round) over one process alone at the time of these rounds: the ceiling this shared machine offered two workers. Their CPU time against twice one process's: ${calibration.map((c) => f(c.cpuInflation, 3)).join(', ')} (above 1 when two busy cores slow each other down; the 2-worker run pays this too).`,
   '',
-  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)} (each worker loads the bundled program, dist/worker.js, and JIT-compiles it on its own, and the two cores slow each other down as in the calibration), so with two free cores the speed-up is at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2).`,
+  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)}, ${f(best[2].cpu - best[1].cpu, 0)} ms more: each worker loads the bundled program (dist/worker.js and the chunks of the sweep's system) and JIT-compiles it on its own (V8 shares no compiled code between isolates; the first points of a worker run mostly unoptimized, ${f(firstRow, 0)} ms to the first row of the 1-step sweep below), and the two cores slow each other down as in the calibration. With two free cores the speed-up is therefore at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2). A point reads its summary from the run's numbers (no JSON text written and parsed back), so the work per point is about the run alone and this fixed cost per worker weighs more than when a point cost twice its run.`,
   '',
-  `Tables from 1 and 2 workers identical in every round: ${same ? 'yes' : '**no**'}.`,
+  `Tables from 1 and 2 workers identical in every round${VS === undefined ? '' : ` (and to ${VS}'s)`}: ${same ? 'yes' : '**no**'}.`,
   '',
+  ...(VS === undefined
+    ? []
+    : [
+        `| round | workers | CPU ms, ${VS} | CPU ms, this checkout | this / ${VS} |`,
+        '|---:|---:|---:|---:|---:|',
+        ...versusRows,
+        '',
+      ]),
   `| per point, ${TINY} points of a 1-step pendulum run (the smallest run there is), 1 worker; steady state = the second half of the points; median of ${ROUNDS} round(s) | ms |`,
   '|---|---:|',
-  `| \`main()\` on the main thread, warm, for reference (parse, resolve, run, serialize) | ${f(perMain, 3)} |`,
+  `| \`main()\` on the main thread, warm, for reference (parse, resolve, run; the document taken as values, as a point does) | ${f(perMain, 3)} |`,
   `| the run itself: \`main()\` timed inside the worker (the wallMs column) | ${f(perRun, 3)} |`,
   `| a point in the sweep: gap between two rows arriving on the main thread | ${f(perPool, 3)} |`,
   `| **overhead of the sweep per point beyond the run** (messages, output summary, row), rounds: ${overheadRounds.map((x) => f(x, 3)).join(', ')} | **${f(overhead, 3)}** (target < 1) |`,

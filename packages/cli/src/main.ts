@@ -13,6 +13,7 @@ import {
   resolveFormat,
   resolveSimulate,
   runSimulateWithOutput,
+  type SimulateDocument,
   type SimulateOptions,
 } from './commands/simulate.js';
 import { resolveSolve, runSolve, type SolveOptions } from './commands/solve.js';
@@ -76,6 +77,13 @@ export interface Io {
   checkOutput?(path: string, flag: string): void;
   /** Opens an output file for writing in chunks, committed or aborted at the end. */
   openFile?(path: string, flag: string): OutputFile;
+  /**
+   * Offered a JSON `simulate` document for `--out path` as values before it is serialized (when
+   * the run writes no plot); returns true when it took it, and nothing is then written to `path`.
+   * A sweep point takes its document so as to read its summary from the numbers instead of
+   * writing them as text and parsing them back (the text costs as much as the run; issue 22).
+   */
+  takeDocument?(path: string, document: SimulateDocument): boolean;
 }
 
 /** Codes of a write to a reader that has gone (`geomech … | head`). */
@@ -515,11 +523,18 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
           bar.done();
         }
         const sys = request.system;
+        const taken =
+          opts.out !== undefined &&
+          opts.plot === undefined &&
+          format === 'json' &&
+          io.takeDocument?.(opts.out, result.document) === true;
         if (result.failure !== undefined) {
           // the contract's partial result, in the requested format, only to --out
-          if (opts.out !== undefined) writeFiles(io, [[opts.out, '--out', result.chunks]]);
+          if (opts.out !== undefined && !taken)
+            writeFiles(io, [[opts.out, '--out', result.chunks]]);
           throw result.failure;
         }
+        if (taken) return;
         await loadPlot(opts.plot);
         await deliver(io, opts, result.chunks, () =>
           plotOf(

@@ -302,10 +302,26 @@ export function bandWarnings(request: SimulateRequest, out: SimulationOutput): s
   return warnings;
 }
 
+/**
+ * The parts of a run's JSON document as values, before serialization: `jsonChunks(header,
+ * output, stats)` writes exactly this document. A sweep point reads its summary outputs from these
+ * numbers instead of writing them out as text and parsing them back (see `Io.takeDocument`).
+ */
+export interface SimulateDocument {
+  /** `ok`, `system`, `method`, `h`, `steps`, `params`, `init`, [`error`], [`warnings`]. */
+  readonly header: Readonly<Record<string, unknown>>;
+  /** The series (truncated to the finite states of a failed run). */
+  readonly output: SimulationOutput;
+  /** `newtonIterations`, `maxResidual`, `wallMs`. */
+  readonly stats: Readonly<Record<string, number>>;
+}
+
 /** The serialized document and the raw output (for `--plot`). */
 export interface SimulateResult {
   /** The document in chunks of text (JSON or CSV), written as they come. */
   readonly chunks: () => Iterable<string>;
+  /** The JSON document's parts as values (whatever the format). */
+  readonly document: SimulateDocument;
   readonly output: SimulationOutput;
   /** Every warning of the run (also in the JSON document). */
   readonly warnings: readonly string[];
@@ -401,27 +417,28 @@ export async function runSimulateWithOutput(
   const output = out;
   const reason = failure?.what;
   const vectorOrScalar = (v: readonly number[]) => (v.length === 1 ? v[0]! : v);
+  const document: SimulateDocument = {
+    header: {
+      ok: failure === undefined,
+      system: request.system.name,
+      method: request.method,
+      h: request.h,
+      steps: request.steps,
+      params: Object.fromEntries([...request.params].map(([k, v]) => [k, vectorOrScalar(v)])),
+      init: Object.fromEntries([...request.init].map(([k, v]) => [k, vectorOrScalar(v)])),
+      ...(reason === undefined ? {} : { error: reason }),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
+    output,
+    stats: {
+      newtonIterations: output.stats.newtonIterations,
+      maxResidual: output.stats.maxResidual,
+      wallMs,
+    },
+  };
   const chunks = (): Iterable<string> =>
     format === 'csv'
       ? csvChunks(output, reason)
-      : jsonChunks(
-          {
-            ok: failure === undefined,
-            system: request.system.name,
-            method: request.method,
-            h: request.h,
-            steps: request.steps,
-            params: Object.fromEntries([...request.params].map(([k, v]) => [k, vectorOrScalar(v)])),
-            init: Object.fromEntries([...request.init].map(([k, v]) => [k, vectorOrScalar(v)])),
-            ...(reason === undefined ? {} : { error: reason }),
-            ...(warnings.length > 0 ? { warnings } : {}),
-          },
-          output,
-          {
-            newtonIterations: output.stats.newtonIterations,
-            maxResidual: output.stats.maxResidual,
-            wallMs,
-          },
-        );
-  return { chunks, output, warnings, ...(failure === undefined ? {} : { failure }) };
+      : jsonChunks(document.header, output, document.stats);
+  return { chunks, document, output, warnings, ...(failure === undefined ? {} : { failure }) };
 }

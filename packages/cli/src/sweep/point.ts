@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SimulateDocument } from '../commands/simulate.js';
 import { type Io, main, modelProblem, modelSystem } from '../main.js';
 import { findProblem, findSystem } from '../registry.js';
 import { axisNames, type OutputSpec, pointArgv, pointCoordinates, type SweepSpec } from './spec.js';
@@ -20,38 +21,16 @@ type Doc = Record<string, unknown>;
 
 class OutputError extends Error {}
 
-function seriesStat(doc: Doc, o: Extract<OutputSpec, { kind: 'series' }>): number | null {
-  const series = doc.series as Record<string, unknown> | undefined;
-  if (series === undefined) return null;
-  const data = series[o.field];
-  if (!Array.isArray(data))
-    throw new OutputError(
-      `output ${o.name}: the result has no series '${o.field}' (fields: ${Object.keys(series).join(', ')})`,
-    );
-  const count = data.length;
+/**
+ * The statistic `o` of a series of `count` states, `value(k)` the chosen component of state k
+ * (throwing an OutputError for a component the series does not have).
+ */
+function statOf(
+  o: Extract<OutputSpec, { kind: 'series' }>,
+  count: number,
+  value: (k: number) => number,
+): number | null {
   if (count === 0) return null;
-  const value = (k: number): number => {
-    const e = data[k] as unknown;
-    if (typeof e === 'number') {
-      if (o.component !== undefined && o.component !== 0)
-        throw new OutputError(
-          `output ${o.name}: ${o.field} is a scalar series, it has no component ${o.component}`,
-        );
-      return e;
-    }
-    if (Array.isArray(e)) {
-      if (o.component === undefined)
-        throw new OutputError(
-          `output ${o.name}: ${o.field} has ${e.length} components, name one (${o.field}[0])`,
-        );
-      if (o.component >= e.length)
-        throw new OutputError(
-          `output ${o.name}: ${o.field} has ${e.length} components, no component ${o.component}`,
-        );
-      return e[o.component] as number;
-    }
-    throw new OutputError(`output ${o.name}: ${o.field} is not numeric`);
-  };
   if (o.stat === 'final') return value(count - 1);
   if (o.stat === 'initial') return value(0);
   const start = count - Math.max(1, Math.ceil(o.tail * count - 1e-9));
@@ -80,6 +59,84 @@ function seriesStat(doc: Doc, o: Extract<OutputSpec, { kind: 'series' }>): numbe
   return o.stat === 'mean' ? acc / (count - start) : acc;
 }
 
+function noSeries(o: Extract<OutputSpec, { kind: 'series' }>, fields: readonly string[]): never {
+  throw new OutputError(
+    `output ${o.name}: the result has no series '${o.field}' (fields: ${fields.join(', ')})`,
+  );
+}
+
+function seriesStat(doc: Doc, o: Extract<OutputSpec, { kind: 'series' }>): number | null {
+  const series = doc.series as Record<string, unknown> | undefined;
+  if (series === undefined) return null;
+  const data = series[o.field];
+  if (!Array.isArray(data)) noSeries(o, Object.keys(series));
+  return statOf(o, data.length, (k: number): number => {
+    const e = data[k] as unknown;
+    if (typeof e === 'number') {
+      if (o.component !== undefined && o.component !== 0)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} is a scalar series, it has no component ${o.component}`,
+        );
+      return e;
+    }
+    if (Array.isArray(e)) {
+      if (o.component === undefined)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} has ${e.length} components, name one (${o.field}[0])`,
+        );
+      if (o.component >= e.length)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} has ${e.length} components, no component ${o.component}`,
+        );
+      return e[o.component] as number;
+    }
+    throw new OutputError(`output ${o.name}: ${o.field} is not numeric`);
+  });
+}
+
+/**
+ * {@link seriesStat} on a document taken as values (`Io.takeDocument`): the same statistic of the
+ * same numbers, read from the flat series. The document's text would hold `t` and each series
+ * (width 1 as numbers, wider as arrays), and its round trip turns −0 into 0: so do these reads,
+ * and the cell is the one the text gives.
+ */
+function documentSeriesStat(
+  doc: SimulateDocument,
+  o: Extract<OutputSpec, { kind: 'series' }>,
+): number | null {
+  const out = doc.output;
+  const count = out.count;
+  // the text's `series` object: `t`, then each series (a repeated key: the last one wins)
+  let s: (typeof out.series)[number] | undefined;
+  for (const x of out.series) if (x.name === o.field) s = x;
+  let data: Float64Array;
+  let width: number;
+  if (s !== undefined) {
+    data = s.data;
+    width = s.width;
+  } else if (o.field === 't') {
+    data = out.t;
+    width = 1;
+  } else noSeries(o, [...new Set(['t', ...out.series.map((x) => x.name)])]);
+  if (count > 0) {
+    if (width === 1) {
+      if (o.component !== undefined && o.component !== 0)
+        throw new OutputError(
+          `output ${o.name}: ${o.field} is a scalar series, it has no component ${o.component}`,
+        );
+    } else if (o.component === undefined)
+      throw new OutputError(
+        `output ${o.name}: ${o.field} has ${width} components, name one (${o.field}[0])`,
+      );
+    else if (o.component >= width)
+      throw new OutputError(
+        `output ${o.name}: ${o.field} has ${width} components, no component ${o.component}`,
+      );
+  }
+  const j = width === 1 ? 0 : o.component!;
+  return statOf(o, count, (k) => data[k * width + j]! + 0);
+}
+
 function docField(doc: Doc, field: string): Cell {
   if (field === 'finestError') {
     // order: the error of the finest level (the last)
@@ -94,11 +151,40 @@ function docField(doc: Doc, field: string): Cell {
   return null;
 }
 
-/** The summary outputs of one point from its command's JSON document. */
-export function summarize(spec: SweepSpec, doc: Doc | undefined, wallMs: number): Cell[] {
+/** A simulate document taken as values by a point's Io (`Io.takeDocument`), not as text. */
+export class TakenDocument {
+  constructor(readonly document: SimulateDocument) {}
+}
+
+/**
+ * {@link docField} of a document taken as values: a header entry, else a `stats` entry, as the
+ * text would give it (a non-finite number is `null` in JSON).
+ */
+function documentField(doc: SimulateDocument, field: string): Cell {
+  if (field === 'finestError') return null; // an `order` field; a simulate document has none
+  let v = doc.header[field];
+  if (v === undefined) v = doc.stats[field];
+  if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  return null;
+}
+
+/**
+ * The summary outputs of one point from its command's JSON document: its text parsed (`Doc`), or
+ * a simulate document taken as values ({@link TakenDocument}), which gives the same cells.
+ */
+export function summarize(
+  spec: SweepSpec,
+  doc: Doc | TakenDocument | undefined,
+  wallMs: number,
+): Cell[] {
   return spec.outputs.map((o) => {
     if (o.kind === 'wallMs') return wallMs;
     if (doc === undefined) return null;
+    if (doc instanceof TakenDocument) {
+      const taken = doc.document;
+      return o.kind === 'doc' ? documentField(taken, o.field) : documentSeriesStat(taken, o);
+    }
     if (o.kind === 'doc') return docField(doc, o.field);
     return seriesStat(doc, o);
   });
@@ -121,6 +207,7 @@ export async function runPoint(
   const argv = pointArgv(spec, index, modelPath, guessPath);
   argv.push(`--out=${VIRTUAL_OUT}`);
   let written: string | undefined;
+  let taken: SimulateDocument | undefined;
   let stderr = '';
   // `checkOutput` (main's Io from the input-limits work) must accept the virtual --out path; the
   // cast keeps this object valid whether or not this version of Io declares it
@@ -138,6 +225,11 @@ export async function runPoint(
           code: 'EACCES',
         });
     },
+    takeDocument: (path, document) => {
+      if (path !== VIRTUAL_OUT) return false;
+      taken = document;
+      return true;
+    },
     readFile: (path) => {
       const text = files.get(path);
       if (text === undefined)
@@ -154,8 +246,9 @@ export async function runPoint(
     const line = stderr.split('\n').find((l) => l.startsWith('geomech: error: '));
     error = line === undefined ? `exit code ${code}` : line.slice('geomech: error: '.length);
   }
-  let doc: Doc | undefined;
-  if (written !== undefined) {
+  let doc: Doc | TakenDocument | undefined;
+  if (taken !== undefined) doc = new TakenDocument(taken);
+  else if (written !== undefined) {
     try {
       doc = JSON.parse(written) as Doc;
     } catch {
