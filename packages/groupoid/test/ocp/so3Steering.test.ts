@@ -145,6 +145,22 @@ describe('SO(3) sub-Riemannian steering (spec 003 §8.1, S4) on the interior-poi
     expect(Math.abs(r.cost - TABLE['1']![40]!)).toBeLessThan(5e-7);
   });
 
+  it('at n = 2000 and 4000 the gauged z target is still a minimum and the ungauged one singular (curvature margin, OCP_SECOND_ORDER_MARGIN)', () => {
+    // the smallest genuine reduced curvature falls like 1/n² (1e-8…1e-7 relative here); the
+    // symmetry's flat direction stays at round-off (1e-12…1e-11): the margin must lie between
+    for (const n of [2000, 4000]) {
+      const gauged = solveSo3Steering({ phi: 1, n });
+      expect(gauged.gauge).toBe(true);
+      expect(gauged.status).toBe('converged');
+      expect(gauged.secondOrder).toBe('minimum');
+      expect(gauged.success).toBe(true);
+      const free = solveSo3Steering({ phi: 1, n, gauge: false });
+      expect(free.secondOrder).toBe('singular');
+      expect(free.success).toBe(false);
+      expect(Math.abs(free.cost - gauged.cost)).toBeLessThan(1e-12 * gauged.cost);
+    }
+  });
+
   it('a high-cost discrete extremal (φ = 2.5, cost 75.8) is a saddle, not success; a perturbed restart descends to a minimum', () => {
     const n = 40;
     const phi = 2.5;
