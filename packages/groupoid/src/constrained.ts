@@ -1658,10 +1658,13 @@ export class DiscreteConstrainedSystem {
     x0.set(c0);
     for (let a = 0; a < m; a++) x0[A + a] = mu0[a]!;
     const solver = this.solver(dir, maxIterations, stepTol);
+    // the tolerance through the solver's field, not solve's tolOverride argument: a computed
+    // double passed to a call that is not inlined is boxed (16 B per step); same value, same test
+    solver.tol = tol;
     const res =
       dir === 'forward'
-        ? solver.solve(this.forwardF, this.forwardJ, x0, step, tol)
-        : solver.solve(this.backwardF, this.backwardJ, x0, step, tol);
+        ? solver.solve(this.forwardF, this.forwardJ, x0, step)
+        : solver.solve(this.backwardF, this.backwardJ, x0, step);
     const x = res.x;
     const g = result.g;
     for (let i = 0; i < A; i++) g[i] = x[i]!;
