@@ -906,7 +906,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
 
   reset(_state?: Float64Array, t0 = 0): void {
     this.lambda.fill(0);
-    this.general?.reset();
+    this.general?.reset(t0);
     this.t0 = t0;
     this.hasLastStep = false;
   }
@@ -964,7 +964,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    *
    * M(q) (the generalized RATTLE, rattleMassMatrix.ts): x = (p½, q_{k+1}, λ) is the root of the
    * position-stage residual G(x; z_k, u_k), so δx = −G_x⁻¹ ∂G/∂(z, u) with G_x the step's own
-   * Newton matrix (central differences of G, as in the solve) and ∂G/∂(z, u) central differences
+   * (analytic) Newton matrix and ∂G/∂(z, u) central differences
    * at the accepted x; δv_{k+1} is a directional central difference of the explicit velocity
    * stage along (δx, δz, δu). Less accurate than the constant-mass formulas (≈ 1e-8 relative).
    *
@@ -1276,7 +1276,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   step(z: Float64Array, k: number, h: number, u?: Float64Array): number {
     const general = this.general;
     if (general !== null) {
-      const iterations = general.step(z, k, this.t0 + k * h, h, u);
+      const iterations = general.step(z, k, h, u);
       this.lambda.set(general.lambda);
       this.mu.set(general.mu);
       this.lastResidual = general.lastResidual;

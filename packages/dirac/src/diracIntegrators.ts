@@ -929,7 +929,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.lastIterations = 0;
     try {
       if (ws.general !== null) {
-        this.advanceGeneral(ws.general, q, h, this.tk, r, name, k);
+        this.advanceGeneral(ws.general, q, h, r, name, k);
         this.commit(state, qNext, k);
         return;
       }
@@ -1004,11 +1004,13 @@ export class DiracStepper implements Stepper<DiracSeries> {
     general: DiracMassMatrix,
     q: Float64Array,
     h: number,
-    t: number,
     r: Float64Array | undefined,
     name: DiracMethodName,
     k: number,
   ): void {
+    // t_k from the field, not an argument: a double passed to a call that is not inlined is
+    // boxed (16 B per step); ∇V gets t only when V depends on it (tArg)
+    const t = this.tk;
     const { n, m } = this.sys;
     const ws = this.ws;
     const qNext = this.qNext;
@@ -1039,7 +1041,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
         fo.u = this.uk;
       }
     }
-    solveStep(this.sys, ws, q, this.pView, h, r, t, false, fo, k);
+    solveStep(this.sys, ws, q, this.pView, h, r, this.tArg, false, fo, k);
     this.lastIterations = general.iterations;
     this.lastResidual = general.residual;
     const qt = ws.qt;

@@ -16,8 +16,10 @@
  * (Dirac-1, -2c) or q_{k−1} + 2h q̃ (Dirac-2), and the forced discrete Legendre transforms of
  * Marsden–West 2001 (3.2.5) as on the constant-mass path. Line 3 is quadratic in q̃ (g is), so the
  * step is one Newton solve in (q̃, λ) (n + m unknowns) with the exact Jacobian
- * `[[M(q_k) − h ∂g/∂v(q_k, q̃) − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]` (∂g/∂v by polarization, the
- * force term from core's `DiscreteForce.jacobian`; c = 2 for Dirac-2, else 1), started from the
+ * `[[M(q_k) − h ∂g/∂v(q_k, q̃) − c h w⁻ ∂F̄/∂q_{k+1}, Cᵀ], [C, 0]]` (∂g/∂v from the Christoffel
+ * symbols Γ(q_k), computed once per step from κ — massMatrix.ts —, or by polarization of
+ * `kineticGradient` without κ; the force term from core's `DiscreteForce.jacobian`; c = 2 for
+ * Dirac-2, else 1), started from the
  * constant-mass solution q̃ = M(q_k)⁻¹ f, λ = 0. For constant M, g = 0 and the step is the linear
  * one of §5.5. Without constraints Dirac-1 is the variational integrator of L_d, hence symplectic
  * (tested); every method stays first order (§5.6).
@@ -101,7 +103,7 @@ export class DiracMassMatrix {
       const h = this.h;
       for (let i = 0; i < n; i++) qt[i] = x[i]!;
       kin.mul(out, qt);
-      kin.gradient(gq, q, qt);
+      kin.gradientAt(gq, q, qt);
       const fo = this.forcing;
       if (fo !== undefined) fo.fd.minus(fm, fo.t, q, this.nextQ(fo, h), fo.u);
       for (let i = 0; i < n; i++) {
@@ -121,7 +123,7 @@ export class DiracMassMatrix {
       const h = this.h;
       const N = n + m;
       for (let i = 0; i < n; i++) qt[i] = x[i]!;
-      kin.gradientJacobian(Jg, q, qt);
+      kin.gradientJacobianAt(Jg, q, qt);
       const fo = this.forcing;
       let w = 0;
       if (fo !== undefined) {
@@ -195,9 +197,10 @@ export class DiracMassMatrix {
     return res.iterations;
   }
 
-  /** M(q_k) and its LU, C(q_k) into {@link C}. */
+  /** M(q_k) and its LU, the Christoffel symbols Γ(q_k) of the Newton matrix, C(q_k) into {@link C}. */
   prepare(q: Float64Array): void {
     this.kin.factor(q, 'diracSolve');
+    this.kin.christoffel(q);
     const { C, m, n } = this;
     if (m > 0) {
       this.sys.C(C, q);

@@ -19,6 +19,15 @@
  * κ up to rounding. Since g is quadratic in v, its Jacobian ∂g/∂v has column l = g(v + e_l) − g(v)
  * − g(e_l) (polarization again).
  *
+ * The Newton Jacobians of the M(q) steps read the Christoffel symbols at a fixed q instead
+ * ({@link MassMatrixKinetics.christoffel}): Γ_{j,il} = B_j(e_i, e_l) from n(n + 1)/2 evaluations of
+ * κ (κ(e_i) and κ(e_i + e_l), i < l), after which, with no further call of κ,
+ *
+ *   ∂g_i/∂v_l(q, v) = Σ_k Γ_{l,ik} v_k + Σ_j Γ_{j,il} v_j,     (∂_l M v)_i = ∂g_l/∂v_i(q, v)
+ *
+ * (the second since g_l = ½ vᵀ ∂_l M v and M is symmetric), so ∂/∂q (M(q)⁻¹p) = −M⁻¹ (∂g/∂v)ᵀ at
+ * v = M⁻¹p. A system with `kineticGradient` and no `coriolis` keeps the polarization of g.
+ *
  * @module
  */
 import {
@@ -53,6 +62,10 @@ export class MassMatrixKinetics {
   private readonly g1: Float64Array;
   private readonly e: Float64Array;
   private readonly va: Float64Array;
+  /** Γ_{j,il} at `out[(j·n + i)·n + l]` of the last {@link christoffel} (n³; empty without κ). */
+  private readonly gamma: Float64Array;
+  /** Whether {@link gamma} holds the symbols of the q of the last {@link christoffel}. */
+  private gammaReady = false;
 
   constructor(
     readonly sys: ConstrainedMechanicalSystem,
@@ -81,6 +94,87 @@ export class MassMatrixKinetics {
     this.g1 = new Float64Array(n);
     this.e = new Float64Array(n);
     this.va = new Float64Array(n);
+    this.gamma = new Float64Array(sys.coriolis === undefined ? 0 : n * n * n);
+  }
+
+  /**
+   * Γ_{j,il}(q) = B_j(e_i, e_l) (module doc) from n(n + 1)/2 evaluations of κ, for
+   * {@link gradientJacobianAt} at this q. Without `coriolis` (a system with `kineticGradient`) it
+   * only marks the symbols absent: {@link gradientJacobianAt} then polarizes g.
+   */
+  christoffel(q: Float64Array): void {
+    const kappa = this.sys.coriolis;
+    if (kappa === undefined) {
+      this.gammaReady = false;
+      return;
+    }
+    const { n, gamma, a, ke, kev } = this;
+    const nn = n * n;
+    // diagonal: B_j(e_i, e_i) = κ_j(e_i), kept in Γ_{j,ii} first
+    for (let i = 0; i < n; i++) {
+      a.fill(0);
+      a[i] = 1;
+      kappa(ke, q, a);
+      for (let j = 0; j < n; j++) gamma[j * nn + i * n + i] = ke[j]!;
+    }
+    for (let i = 0; i < n; i++) {
+      for (let l = i + 1; l < n; l++) {
+        a.fill(0);
+        a[i] = 1;
+        a[l] = 1;
+        kappa(kev, q, a);
+        for (let j = 0; j < n; j++) {
+          const b = 0.5 * (kev[j]! - gamma[j * nn + i * n + i]! - gamma[j * nn + l * n + l]!);
+          gamma[j * nn + i * n + l] = b;
+          gamma[j * nn + l * n + i] = b;
+        }
+      }
+    }
+    this.gammaReady = true;
+  }
+
+  /**
+   * out ← g(q, v) = Σ_jk Γ_{j,ik}(q) v_j v_k from the Christoffel symbols of the last
+   * {@link christoffel} at this q (no call of κ); the system's `kineticGradient` when it gives one,
+   * and the polarization of κ ({@link gradient}) when the symbols are not ready. `out` must not
+   * alias v.
+   */
+  gradientAt(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+    if (!this.gammaReady || this.sys.kineticGradient !== undefined) return this.gradient(out, q, v);
+    const { n, gamma } = this;
+    const nn = n * n;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) {
+        const row = j * nn + i * n;
+        let t = 0;
+        for (let k = 0; k < n; k++) t += gamma[row + k]! * v[k]!;
+        s += v[j]! * t;
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
+  /**
+   * out ← ∂g/∂v(q, v) (n×n row-major) from the Christoffel symbols of the last
+   * {@link christoffel}, which must have been called at this q after its {@link factor}
+   * (module doc); otherwise, or without `coriolis`, the polarization of g ({@link gradientJacobian}).
+   */
+  gradientJacobianAt(out: Float64Array, q: Float64Array, v: Float64Array): Float64Array {
+    if (!this.gammaReady) return this.gradientJacobian(out, q, v);
+    const { n, gamma } = this;
+    const nn = n * n;
+    for (let i = 0; i < n; i++) {
+      for (let l = 0; l < n; l++) {
+        let s = 0;
+        const rowL = l * nn + i * n;
+        for (let k = 0; k < n; k++) s += gamma[rowL + k]! * v[k]!;
+        for (let j = 0; j < n; j++) s += gamma[j * nn + i * n + l]! * v[j]!;
+        out[i * n + l] = s;
+      }
+    }
+    return out;
   }
 
   /**
@@ -89,6 +183,7 @@ export class MassMatrixKinetics {
    */
   factor(q: Float64Array, what: string): DenseLU {
     const { M, n } = this;
+    this.gammaReady = false; // Γ belongs to the q of the next christoffel
     this.sys.massMatrix!(M, q);
     for (let i = 0; i < n * n; i++)
       if (!Number.isFinite(M[i]!)) throw new NonFiniteError(`${what}: M(q)`, i);

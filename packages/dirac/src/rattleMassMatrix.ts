@@ -16,8 +16,11 @@
  * the first line and at t_k + h in the fourth, and the forced discrete Legendre transforms of
  * Marsden–West 2001 (3.2.5) exactly as on the constant-mass path (f_d^± of core's
  * `DiscreteForce` at (t_k, u_k)). The first three lines (implicit in p_{½} and q_{k+1}) are one
- * Newton solve in x = (p_{½}, q_{k+1}, λ) (2n + m unknowns, central-difference Jacobian, core's
- * {@link NewtonSolver}); the last two are linear in μ: (h/2) C₁M₁⁻¹C₁ᵀ μ = −C₁M₁⁻¹ w. The method is
+ * Newton solve in x = (p_{½}, q_{k+1}, λ) (2n + m unknowns, core's {@link NewtonSolver}) with the
+ * analytic Jacobian of the constructor's comment: ∂g/∂v from the Christoffel symbols Γ(q_k) (once
+ * per step) and Γ(q_{k+1}) (once per Newton matrix), ∂(M(q)⁻¹p)/∂q = −M⁻¹(∂g/∂v)ᵀ (massMatrix.ts),
+ * the force's `DiscreteForce.jacobian`, and central differences only for dφ (the system gives C,
+ * which may be a multiple of dφ); the last two are linear in μ: (h/2) C₁M₁⁻¹C₁ᵀ μ = −C₁M₁⁻¹ w. The method is
  * symplectic on the constraint manifold, symmetric and of order 2 (HLW Theorem VII.1.5); for a
  * constant M it is the classical RATTLE. The stepper's state stays z = (q, v): p_k = M(q_k)v_k
  * in, v_{k+1} = M(q_{k+1})⁻¹p_{k+1} out.
@@ -31,7 +34,6 @@ import {
   DomainError,
   type Force,
   type ForceQuadrature,
-  jacobianFromFiniteDifferences,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
@@ -86,6 +88,13 @@ export class RattleMassMatrix {
   private readonly Slu: DenseLU;
   private readonly col: Float64Array;
   private readonly phi: Float64Array;
+  // Newton-matrix scratch: ∂g/∂v, ∂F̄/∂q1, a row and a column, φ(q1 ± e_j)
+  private readonly Jg: Float64Array;
+  private readonly Jf: Float64Array;
+  private readonly jrow: Float64Array;
+  private readonly jcol: Float64Array;
+  private readonly phiP: Float64Array;
+  private readonly phiM: Float64Array;
   private fd: DiscreteForce | undefined;
   private h = 0;
   private t = 0;
@@ -95,6 +104,8 @@ export class RattleMassMatrix {
   private readonly lastX: Float64Array;
   private readonly lastU: Float64Array;
   private lastT = 0;
+  /** t0 of the last {@link reset}: step k runs from t0 + k·h. */
+  private readonly tStart = new Float64Array(1);
   private lastH = 0;
   /** Whether a step has been taken since the last {@link reset}. */
   hasLastStep = false;
@@ -153,7 +164,7 @@ export class RattleMassMatrix {
       // w = M(q_k)⁻¹p½, g = g(q_k, w)
       for (let i = 0; i < n; i++) w[i] = x[i]!;
       kinK.lu.solve(w, w);
-      kinK.gradient(g, qk, w);
+      kinK.gradientAt(g, qk, w);
       const fd = this.fd;
       if (fd !== undefined && fd.weightMinus !== 0) fd.minus(fm, this.t, qk, q1, this.u);
       for (let i = 0; i < n; i++) {
@@ -171,11 +182,77 @@ export class RattleMassMatrix {
       sys.phi(this.phi, q1);
       for (let a = 0; a < m; a++) out[2 * n + a] = this.phi[a]!;
     };
-    this.J = jacobianFromFiniteDifferences(this.G, N, N);
+    this.Jg = new Float64Array(n * n);
+    this.Jf = new Float64Array(n * n);
+    this.jrow = new Float64Array(n);
+    this.jcol = new Float64Array(n);
+    this.phiP = new Float64Array(m);
+    this.phiM = new Float64Array(m);
+    // the analytic Newton matrix of G (module doc): with w = M(q_k)⁻¹p½, w1 = M(q1)⁻¹p½,
+    //   ∂r1/∂p½ = I − (h/2) ∂g/∂v(q_k, w) M(q_k)⁻¹,  ∂r1/∂q1 = −∂f_d⁻/∂q1,  ∂r1/∂λ = −(h/2) C(q_k)ᵀ,
+    //   ∂r2/∂p½ = −(h/2)(M(q_k)⁻¹ + M(q1)⁻¹),     ∂r2/∂q1 = I + (h/2) M(q1)⁻¹ (∂g/∂v(q1, w1))ᵀ,
+    //   ∂r3/∂q1 = dφ(q1) (central differences: C may be a multiple of dφ),
+    // ∂g/∂v from the Christoffel symbols (massMatrix.ts), Γ(q_k) once per step, Γ(q1) per matrix
+    this.J = (out, x) => {
+      const { kinK, kin1, qk, Ck, w, q1, Jg, Jf, jrow, jcol, phiP, phiM } = this;
+      const hh = 0.5 * this.h;
+      out.fill(0);
+      for (let i = 0; i < n; i++) {
+        q1[i] = x[n + i]!;
+        w[i] = x[i]!;
+      }
+      kinK.lu.solve(w, w);
+      kinK.gradientJacobianAt(Jg, qk, w);
+      for (let i = 0; i < n; i++) {
+        // row i of ∂g/∂v · M(q_k)⁻¹ = (M(q_k)⁻ᵀ (row i))ᵀ
+        for (let j = 0; j < n; j++) jrow[j] = Jg[i * n + j]!;
+        kinK.lu.solveTranspose(jrow, jrow);
+        const row = i * N;
+        for (let j = 0; j < n; j++) out[row + j] = (i === j ? 1 : 0) - hh * jrow[j]!;
+        for (let a = 0; a < m; a++) out[row + 2 * n + a] = -hh * Ck[a * n + i]!;
+      }
+      const fd = this.fd;
+      if (fd !== undefined && fd.weightMinus !== 0) {
+        fd.jacobian(undefined, Jf, undefined, this.t, qk, q1, this.u);
+        const c = fd.weightMinus; // f_d⁻ = weightMinus·F̄ (weightMinus = h w⁻)
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < n; j++) out[i * N + n + j] = -c * Jf[i * n + j]!;
+      }
+      // r2: M(q1) and Γ(q1) at this iterate
+      kin1.factor(q1, 'rattle (M(q))');
+      kin1.christoffel(q1);
+      for (let i = 0; i < n; i++) jcol[i] = x[i]!;
+      kin1.lu.solve(jcol, jcol);
+      kin1.gradientJacobianAt(Jg, q1, jcol);
+      for (let j = 0; j < n; j++) {
+        // column j of ∂r2/∂p½: −(h/2)(M(q_k)⁻¹ + M(q1)⁻¹) e_j
+        jrow.fill(0);
+        jrow[j] = 1;
+        kinK.lu.solve(jrow, jcol);
+        kin1.lu.solve(jrow, jrow);
+        for (let i = 0; i < n; i++) out[(n + i) * N + j] = -hh * (jcol[i]! + jrow[i]!);
+        // column j of ∂r2/∂q1: e_j + (h/2) M(q1)⁻¹ (row j of ∂g/∂v(q1, w1))
+        for (let i = 0; i < n; i++) jrow[i] = Jg[j * n + i]!;
+        kin1.lu.solve(jrow, jrow);
+        for (let i = 0; i < n; i++) out[(n + i) * N + n + j] = (i === j ? 1 : 0) + hh * jrow[i]!;
+      }
+      // r3 = φ(q1): central differences (relative step, as core's finite differences)
+      for (let j = 0; m > 0 && j < n; j++) {
+        const qj = q1[j]!;
+        const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(qj));
+        q1[j] = qj + e;
+        sys.phi(phiP, q1);
+        q1[j] = qj - e;
+        sys.phi(phiM, q1);
+        q1[j] = qj;
+        for (let a = 0; a < m; a++) out[(2 * n + a) * N + n + j] = (phiP[a]! - phiM[a]!) / (2 * e);
+      }
+    };
   }
 
   /** Forgets the warm start. */
-  reset(): void {
+  reset(t0 = 0): void {
+    this.tStart[0] = t0;
     this.lambda.fill(0);
     this.mu.fill(0);
     this.lastResidual = 0;
@@ -186,12 +263,16 @@ export class RattleMassMatrix {
    * One step of z = (q_k, v_k) in place (module doc); returns the Newton iterations. On failure
    * (typed errors naming step k) z is unchanged.
    */
-  step(z: Float64Array, k: number, t: number, h: number, u: Float64Array | undefined): number {
+  step(z: Float64Array, k: number, h: number, u: Float64Array | undefined): number {
+    // t_k = t0 + k·h (the caller's double, operation for operation), kept in a field: a double
+    // argument of a call that is not inlined is boxed (16 B per step)
+    const t = this.tStart[0]! + k * h;
+    this.t = t;
     const { n, m, kinK, qk, pk, gVk, x0, w, g } = this;
     this.hasLastStep = false;
-    this.start(z, t, h, u);
+    this.start(z, h, u);
     // predictor: p½ = p_k − (h/2)(∇V − g(q_k, v_k)), q1 = q_k + h v_k, λ warm
-    kinK.gradient(g, qk, w);
+    kinK.gradientAt(g, qk, w);
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) {
       x0[i] = pk[i]! - hh * (gVk[i]! - g[i]!);
@@ -228,8 +309,7 @@ export class RattleMassMatrix {
    * The step derivatives of the last {@link step} on z = (q, v): `dxdx` ← ∂z_{k+1}/∂z_k (2n × 2n),
    * `dxdu` ← ∂z_{k+1}/∂u_k (2n × inputs), row-major. The position stage's x = (p½, q_{k+1}, λ) is
    * the root of G(x; z_k, u_k) (module doc), so δx = −G_x⁻¹ ∂G/∂(z, u) (the implicit function
-   * theorem) with G_x the step's own Newton matrix (central differences of G, as the solve uses)
-   * at the accepted x and ∂G/∂(z, u) central differences of G in z_k and u_k at fixed x; then
+   * theorem) with G_x the step's own (analytic) Newton matrix at the accepted x and ∂G/∂(z, u) central differences of G in z_k and u_k at fixed x; then
    * q_{k+1} = x's middle block and δv_{k+1} is a directional central difference of the (explicit,
    * μ linear) velocity stage along (δx, δz, δu). Leaves the step's warm start alone. Cold path:
    * O(n) factorizations of M(q), its scratch allocated on the first call.
@@ -255,7 +335,8 @@ export class RattleMassMatrix {
     const t = this.lastT;
     const h = this.lastH;
     // the Newton matrix at the accepted x
-    this.start(lastZ, t, h, lastU);
+    this.t = t;
+    this.start(lastZ, h, lastU);
     this.J(Jm, lastX);
     lu.factor(Jm);
     if (lu.isSingular)
@@ -272,7 +353,8 @@ export class RattleMassMatrix {
         uu.set(lastU);
         if (j < S) zz[j] = x0 + sgn * e;
         else uu[ju] = x0 + sgn * e;
-        this.start(zz, t, h, uu);
+        this.t = t;
+        this.start(zz, h, uu);
         this.G(sgn > 0 ? Gp : Gm, lastX);
       }
       for (let i = 0; i < N; i++) dx[i] = -(Gp[i]! - Gm[i]!) / (2 * e);
@@ -287,7 +369,8 @@ export class RattleMassMatrix {
         if (j < S) zz[j] = x0 + sgn * eps;
         else uu[ju] = x0 + sgn * eps;
         for (let i = 0; i < N; i++) xx[i] = lastX[i]! + sgn * eps * dx[i]!;
-        this.start(zz, t, h, uu);
+        this.t = t;
+        this.start(zz, h, uu);
         this.velocity(xx, -1);
         if (sgn > 0) vp.set(w);
       }
@@ -300,7 +383,8 @@ export class RattleMassMatrix {
       }
     }
     // velocity() overwrote mu: restore the step's (the recorded series read it)
-    this.start(lastZ, t, h, lastU);
+    this.t = t;
+    this.start(lastZ, h, lastU);
     this.velocity(lastX, -1);
   }
 
@@ -308,7 +392,8 @@ export class RattleMassMatrix {
    * Sets up the step from z = (q_k, v_k) at (t, h, u): q_k, M(q_k) factored, p_k = M(q_k)v_k,
    * C(q_k), ∇V(q_k, t), v_k in `w`, the discrete force of step h.
    */
-  private start(z: Float64Array, t: number, h: number, u: Float64Array | undefined): void {
+  private start(z: Float64Array, h: number, u: Float64Array | undefined): void {
+    const t = this.t;
     const { n, sys, kinK, qk, pk, Ck, gVk, w } = this;
     if (this.force !== undefined) {
       const uu = u ?? this.zeroInput;
@@ -318,14 +403,17 @@ export class RattleMassMatrix {
       if (this.fd!.h !== h) this.fd = new DiscreteForce(this.force, h, this.quadrature);
     }
     this.h = h;
-    this.t = t;
     for (let i = 0; i < n; i++) qk[i] = z[i]!;
     // p_k = M(q_k) v_k
     kinK.factor(qk, 'rattle (M(q))');
+    kinK.christoffel(qk);
     for (let i = 0; i < n; i++) w[i] = z[n + i]!;
     kinK.mul(pk, w);
     sys.C(Ck, qk);
-    sys.gradV(gVk, qk, t);
+    // an autonomous V is called without t: a double argument of a call that is not inlined is
+    // boxed (16 B per step)
+    if (sys.autonomous === true) sys.gradV(gVk, qk);
+    else sys.gradV(gVk, qk, t);
     for (let i = 0; i < n; i++)
       if (!Number.isFinite(gVk[i]!)) throw new NonFiniteError('rattle (M(q)): gradV', i);
   }

@@ -55,8 +55,9 @@ function identity(S: number): Float64Array {
 // inputs); Ziegler n = 8: 1.1e-8 (unforced and damped), 2.4e-8 / 1.8e-10 (A / B with inputs).
 // Dirac-1 / Dirac-2 / Dirac-2c: pendulum ≤ 5.2e-10 (A and B); Ziegler n = 8 ≤ 1.3e-9 unforced and
 // damped, ≤ 7.2e-8 (A, Dirac-2) and ≤ 5.4e-11 (B) with inputs; M(q) spherical pendulum and
-// angles pendulum ≤ 4.3e-10 (A and B). RATTLE M(q) (central-difference partials of its Newton
-// system): spherical 1.1e-8 / 3.6e-11 (A / B forced), 9.3e-10 unforced; angles 3.9e-11. The bound 1e-6 is the brief's; the
+// angles pendulum ≤ 4.3e-10 (A and B). RATTLE M(q) (its analytic Newton matrix, central-difference
+// partials in z and u): spherical 1.1e-8 / 3.6e-11 (A / B forced), 9.3e-10 unforced; angles
+// 8.2e-10 / 7.4e-11 (3.9e-11 with the former central-difference Newton matrix). The bound 1e-6 is the brief's; the
 // differences are the reference's O(ε^{2/3}) error plus the Newton tolerance of the perturbed steps.
 describe('RattleStepper.stepDerivatives (central differences, 1e-6 relative)', () => {
   const sys = pendulum({ m: 1.3, g: 9.81, l: 0.9 });

@@ -311,6 +311,25 @@ export type StepDirection = 'forward' | 'backward';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Scratch of {@link DiscreteConstrainedSystem.forwardStepDerivatives}. */
+interface ConstrainedDerivativeScratch {
+  readonly Jf: Float64Array;
+  readonly Jy: Float64Array;
+  readonly lu: DenseLU;
+  readonly ep: Float64Array;
+  readonly em: Float64Array;
+  readonly col: Float64Array;
+  readonly dv: Float64Array;
+  readonly arrow: Float64Array;
+  readonly uu: Float64Array;
+  readonly lk: Float64Array;
+  readonly l1: Float64Array;
+  readonly gp: Float64Array;
+  readonly rows: Int32Array;
+  readonly basis: Float64Array;
+  readonly w: Float64Array;
+}
+
 /** Shared default of the step options (a fresh `{}` per call would allocate). */
 const NO_OPTIONS: StepOptions = Object.freeze({});
 type Side = 'left' | 'right';
@@ -418,6 +437,8 @@ export class DiscreteConstrainedSystem {
   private readonly forwardResult: Mutable<StepResult>;
   private readonly backwardResult: Mutable<StepResult>;
   private readonly hamiltonResult: Mutable<HamiltonianMapResult>;
+  /** Scratch of {@link forwardStepDerivatives}, allocated on its first call. */
+  private derivScratch: ConstrainedDerivativeScratch | undefined;
 
   constructor(spec: ConstrainedSystemSpec) {
     const G = spec.groupoid;
@@ -874,6 +895,218 @@ export class DiscreteConstrainedSystem {
   }
 
   /**
+   * The derivatives of the forward step (g_k, λ_k) ↦ (g_{k+1}, λ_{k+1}) at a solved pair, by the
+   * implicit function theorem (issue 17), in chart coordinates: δg ∈ R^dim of chart(g, δg) for
+   * the arrows (for a Lie group the right-⊕ coordinates g·Exp(δg)), λ additive. A step's
+   * g_{k+1} lies in the α-fibre over β(g_k), which moves with g_k, so the step's r + m equations
+   * (5f) are completed by the dim Q = dim − r composability equations into the square system
+   *
+   *   E(y; x) = [ leftGrad(F_{λ_k})(g_k) + f_d⁺(g_k) − rightGrad(F_{λ_{k+1}})(g_{k+1}) + f_d⁻(g_{k+1}) ;
+   *               φ(g_{k+1}) ;  α(g_{k+1}) − β(g_k) in a chart of Q ] = 0
+   *
+   * (the chart: all baseDim coordinates for a Euclidean base; for a base stored redundantly, such
+   * as a rotation matrix, the dim Q coordinates with independent differentials at α(g_{k+1}))
+   * in y = (δg_{k+1}, λ_{k+1}) (dim + m unknowns) with x = (δg_k, λ_k, u_{k−1}) and u_k, f_d⁺ of
+   * g_k at (t − h, uPrev), f_d⁻ of g_{k+1} at (t, u) (`forcing`, as {@link stepForward}). Then
+   * ∂y/∂(x, u) = −E_y⁻¹ ∂E/∂(x, u). E_y is non-singular exactly when the forward bordered
+   * Jacobian is (α is a submersion, constant on α-fibres: in a basis of fibre and transverse
+   * directions E_y is block triangular with the bordered matrix as its fibre block). The λ
+   * columns are exact (±grad φ); the others are central differences of step `jacobianStep`
+   * (the step's own Jacobian step) along the charts and the inputs (step jacobianStep·max(1, |u_j|)).
+   *
+   * Writes `dy` ((dim + m) × (dim + m + p) row-major, p = `inputSize`, columns (δg_k, λ_k,
+   * u_{k−1})) and `du` ((dim + m) × p, columns u_k). Cold path: allocates its scratch on the first
+   * call, nothing afterwards.
+   *
+   * @throws DimensionError for wrong lengths; NotComposableError when β(g_k) ≠ α(g_{k+1});
+   *   NonRegularSystemError when E_y is singular (condition estimate ≥ `maxCondition`), with its
+   *   singular values.
+   * @example
+   * ```ts
+   * // S1 (Störmer–Verlet for V = q²/2, h = 0.1): q_2 = (2 − h²)q_1 − q_0, rows (q_1, q_2)
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} });
+   * const gk = Float64Array.of(1, 0.99);
+   * const gk1 = sys.stepForward(gk, [], { tol: 1e-14 }).g.slice();
+   * const dy = new Float64Array(4);
+   * sys.forwardStepDerivatives(dy, new Float64Array(0), gk, [], gk1, []);
+   * dy[2]; // ≈ -1
+   * dy[3]; // ≈ 1.99
+   * ```
+   */
+  forwardStepDerivatives(
+    dy: Float64Array,
+    du: Float64Array,
+    gk: Float64Array,
+    lambdaK: ArrayLike<number>,
+    gk1: Float64Array,
+    lambdaK1: ArrayLike<number>,
+    forcing: StepForcing = NO_OPTIONS,
+  ): void {
+    const what = 'forwardStepDerivatives';
+    this.checkArrow(`${what}: g_k`, gk);
+    this.checkArrow(`${what}: g_{k+1}`, gk1);
+    this.checkLambda(`${what}: lambda_k`, lambdaK);
+    this.checkLambda(`${what}: lambda_{k+1}`, lambdaK1);
+    this.checkComposable(gk, gk1);
+    const G = this.groupoid;
+    const { r, m } = this;
+    const D = G.dim;
+    const N = D + m;
+    const p = this.force === undefined ? 0 : this.inputSize;
+    const X = D + m + p;
+    if (dy.length !== N * X) throw new DimensionError(`${what}: dy`, N * X, dy.length);
+    if (du.length !== N * p) throw new DimensionError(`${what}: du`, N * p, du.length);
+    const force = this.force;
+    const t = force === undefined ? 0 : this.setForcing(what, forcing);
+    const tPrev = force === undefined ? 0 : t - force.h;
+    const b = G.baseDim;
+    const K = D - r; // dim Q: the composability equations, in a chart of Q (below)
+    const M = r + m + b;
+    this.derivScratch ??= {
+      Jf: new Float64Array(M * N),
+      Jy: new Float64Array(N * N),
+      lu: new DenseLU(N),
+      ep: new Float64Array(M),
+      em: new Float64Array(M),
+      col: new Float64Array(N),
+      dv: new Float64Array(D),
+      arrow: new Float64Array(G.arrowDim),
+      uu: new Float64Array(p),
+      lk: new Float64Array(m),
+      l1: new Float64Array(m),
+      gp: new Float64Array(m * r),
+      rows: new Int32Array(N),
+      basis: new Float64Array(K * D),
+      w: new Float64Array(D),
+    };
+    const s = this.derivScratch;
+    const { Jf, Jy, lu, ep, em, col, dv, arrow, uu, lk, l1, gp, rows } = s;
+    for (let a = 0; a < m; a++) {
+      lk[a] = lambdaK[a]!;
+      l1[a] = lambdaK1[a]!;
+    }
+    const uPrev = this.uPrev;
+    const uNext = this.uNext;
+    const d = this.jacobianStep;
+    const inv2d = 1 / (2 * d);
+    // ∂E/∂y with all b rows of α(g_{k+1}) − β(g_k): chart columns by central differences, λ_{k+1}
+    // columns −rightGrad(φ^a)(g_{k+1})
+    dv.fill(0);
+    for (let j = 0; j < D; j++) {
+      dv[j] = d;
+      G.chart(arrow, gk1, dv);
+      this.stepEquations(ep, gk, lk, tPrev, uPrev, arrow, l1, t, uNext);
+      dv[j] = -d;
+      G.chart(arrow, gk1, dv);
+      this.stepEquations(em, gk, lk, tPrev, uPrev, arrow, l1, t, uNext);
+      dv[j] = 0;
+      for (let i = 0; i < M; i++) Jf[i * N + j] = (ep[i]! - em[i]!) * inv2d;
+    }
+    if (m > 0) this.gradPhi('right', gp, gk1);
+    for (let a = 0; a < m; a++)
+      for (let i = 0; i < M; i++) Jf[i * N + D + a] = i < r ? -gp[a * r + i]! : 0;
+    // the rows of E: all r + m DEL and constraint rows, and K of the b coordinates of α whose
+    // differentials along the chart are independent (a chart of Q at α(g_{k+1}) when Q sits in
+    // R^b with b > dim Q, e.g. a rotation matrix; all of them for a Euclidean base)
+    for (let i = 0; i < r + m; i++) rows[i] = i;
+    this.selectBaseRows(rows, Jf, r + m, b, K, N, D);
+    for (let i = 0; i < N; i++) {
+      const src = rows[i]! * N;
+      for (let j = 0; j < N; j++) Jy[i * N + j] = Jf[src + j]!;
+    }
+    lu.factor(Jy);
+    const cond = lu.isSingular ? Number.POSITIVE_INFINITY : lu.conditionEstimate();
+    if (!(cond < this.maxCondition)) throw nonRegular('forward', Jy, N, 0, cond, undefined);
+    // columns of ∂E/∂(x, u), each solved at once into dy / du
+    if (m > 0) this.gradPhi('left', gp, gk);
+    for (let c = 0; c < X + p; c++) {
+      if (c < D) {
+        dv[c] = d;
+        G.chart(arrow, gk, dv);
+        this.stepEquations(ep, arrow, lk, tPrev, uPrev, gk1, l1, t, uNext);
+        dv[c] = -d;
+        G.chart(arrow, gk, dv);
+        this.stepEquations(em, arrow, lk, tPrev, uPrev, gk1, l1, t, uNext);
+        dv[c] = 0;
+        for (let i = 0; i < N; i++) col[i] = (ep[rows[i]!]! - em[rows[i]!]!) * inv2d;
+      } else if (c < D + m) {
+        const a = c - D;
+        for (let i = 0; i < N; i++) col[i] = i < r ? gp[a * r + i]! : 0;
+      } else {
+        // an input: u_{k−1} (columns D + m .. X) or u_k (X .. X + p)
+        const prev = c < X;
+        const j = prev ? c - D - m : c - X;
+        const src = prev ? uPrev : uNext;
+        const e = d * Math.max(1, Math.abs(src[j]!));
+        uu.set(src);
+        uu[j] = src[j]! + e;
+        if (prev) this.stepEquations(ep, gk, lk, tPrev, uu, gk1, l1, t, uNext);
+        else this.stepEquations(ep, gk, lk, tPrev, uPrev, gk1, l1, t, uu);
+        uu[j] = src[j]! - e;
+        if (prev) this.stepEquations(em, gk, lk, tPrev, uu, gk1, l1, t, uNext);
+        else this.stepEquations(em, gk, lk, tPrev, uPrev, gk1, l1, t, uu);
+        const inv = 1 / (2 * e);
+        for (let i = 0; i < N; i++) col[i] = (ep[rows[i]!]! - em[rows[i]!]!) * inv;
+      }
+      lu.solve(col, col);
+      if (c < X) for (let i = 0; i < N; i++) dy[i * X + c] = -col[i]!;
+      else for (let i = 0; i < N; i++) du[i * p + c - X] = -col[i]!;
+    }
+  }
+
+  /**
+   * rows[at..at + K) ← K of the b rows [first, first + b) of J (stride N, first D columns) with
+   * independent chart differentials: greedy modified Gram–Schmidt, each time the row with the
+   * largest component orthogonal to those chosen (all b rows, in order, when b = K).
+   */
+  private selectBaseRows(
+    rows: Int32Array,
+    J: Float64Array,
+    first: number,
+    b: number,
+    K: number,
+    N: number,
+    D: number,
+  ): void {
+    if (b === K) {
+      for (let i = 0; i < K; i++) rows[first + i] = first + i;
+      return;
+    }
+    const { basis, w } = this.derivScratch!;
+    for (let k = 0; k < K; k++) {
+      let best = -1;
+      let bestNorm = -1;
+      for (let i = 0; i < b; i++) {
+        const row = first + i;
+        let taken = false;
+        for (let l = 0; l < k; l++) if (rows[first + l] === row) taken = true;
+        if (taken) continue;
+        for (let j = 0; j < D; j++) w[j] = J[row * N + j]!;
+        for (let l = 0; l < k; l++) {
+          let dot = 0;
+          for (let j = 0; j < D; j++) dot += basis[l * D + j]! * w[j]!;
+          for (let j = 0; j < D; j++) w[j] = w[j]! - dot * basis[l * D + j]!;
+        }
+        let nrm = 0;
+        for (let j = 0; j < D; j++) nrm += w[j]! * w[j]!;
+        if (nrm > bestNorm) {
+          bestNorm = nrm;
+          best = row;
+        }
+      }
+      rows[first + k] = best;
+      for (let j = 0; j < D; j++) w[j] = J[best * N + j]!;
+      for (let l = 0; l < k; l++) {
+        let dot = 0;
+        for (let j = 0; j < D; j++) dot += basis[l * D + j]! * w[j]!;
+        for (let j = 0; j < D; j++) w[j] = w[j]! - dot * basis[l * D + j]!;
+      }
+      const nrm = Math.sqrt(bestNorm) || 1;
+      for (let j = 0; j < D; j++) basis[k * D + j] = w[j]! / nrm;
+    }
+  }
+
+  /**
    * Integrates forward steps from (g_1, λ_1) (spec 003 §12 item 10): core's `integrate` over a
    * {@link ConstrainedStepper}; sample j holds (g_{k+1}, λ_{k+1}) for k = `k[j]`, the first
    * (g_1, λ_1), the last after `steps` steps. Time is a label, t = t0 + k·h (default h = 1: t
@@ -1313,6 +1546,41 @@ export class DiscreteConstrainedSystem {
     }
   }
 
+  /**
+   * out (r + m + baseDim) ← E(y; x) of {@link forwardStepDerivatives} before the choice of the
+   * base chart: the forced DEL (5f) of the pair (g_k, λ_k) on [t − h, t] with uPrev,
+   * (g_{k+1}, λ_{k+1}) on [t, t + h] with u, its constraint φ(g_{k+1}) and all baseDim
+   * coordinates of α(g_{k+1}) − β(g_k).
+   */
+  private stepEquations(
+    out: Float64Array,
+    gk: Float64Array,
+    lambdaK: Float64Array,
+    tPrev: number,
+    uPrev: Float64Array,
+    gk1: Float64Array,
+    lambdaK1: Float64Array,
+    t: number,
+    u: Float64Array,
+  ): void {
+    const G = this.groupoid;
+    const { r, m, aPlus, aMinus } = this;
+    this.gradF('left', aPlus.p, gk, lambdaK);
+    this.gradF('right', aMinus.p, gk1, lambdaK1);
+    if (this.force !== undefined) {
+      this.addForce('left', aPlus.p, gk, tPrev, uPrev);
+      this.addForce('right', aMinus.p, gk1, t, u);
+    }
+    for (let i = 0; i < r; i++) out[i] = aPlus.p[i]! - aMinus.p[i]!;
+    if (m > 0) {
+      this.spec.phi(this.phiBuf, gk1);
+      for (let a = 0; a < m; a++) out[r + a] = this.phiBuf[a]!;
+    }
+    G.target(aPlus.base, gk);
+    G.source(aMinus.base, gk1);
+    for (let i = 0; i < G.baseDim; i++) out[r + m + i] = aMinus.base[i]! - aPlus.base[i]!;
+  }
+
   /** this.centre, this.mu ← the arrow and the multipliers of a Newton iterate [g, λ]. */
   private unpack(x: Float64Array): Float64Array {
     const { centre: c, mu, m } = this;
@@ -1390,10 +1658,13 @@ export class DiscreteConstrainedSystem {
     x0.set(c0);
     for (let a = 0; a < m; a++) x0[A + a] = mu0[a]!;
     const solver = this.solver(dir, maxIterations, stepTol);
+    // the tolerance through the solver's field, not solve's tolOverride argument: a computed
+    // double passed to a call that is not inlined is boxed (16 B per step); same value, same test
+    solver.tol = tol;
     const res =
       dir === 'forward'
-        ? solver.solve(this.forwardF, this.forwardJ, x0, step, tol)
-        : solver.solve(this.backwardF, this.backwardJ, x0, step, tol);
+        ? solver.solve(this.forwardF, this.forwardJ, x0, step)
+        : solver.solve(this.backwardF, this.backwardJ, x0, step);
     const x = res.x;
     const g = result.g;
     for (let i = 0; i < A; i++) g[i] = x[i]!;
@@ -1576,6 +1847,21 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
   private readonly options: Mutable<StepOptions>;
   /** Initial time of the run (the last {@link reset}'s t0): step k leaves t0 + k·h. */
   private t0 = 0;
+  /**
+   * Size of the tangent state (δg, λ, u_{k−1}) of {@link stepDerivatives}: dim + m (+ inputSize
+   * when forced), against the storage's arrowDim + m (+ inputSize).
+   */
+  readonly tangentSize: number;
+  /** The last step taken, for {@link stepDerivatives}: the state before and after, its u and t. */
+  private readonly lastBefore: Float64Array;
+  private readonly lastAfter: Float64Array;
+  private readonly lastU: Float64Array;
+  /** Views of lastBefore / lastAfter: g_k, λ_k, g_{k+1}, λ_{k+1}. */
+  private readonly lastViews: readonly [Float64Array, Float64Array, Float64Array, Float64Array];
+  private lastT = 0;
+  private stepTaken = false;
+  /** Scratch of {@link stepDerivatives}, allocated on its first call. */
+  private derivScratch: { dy: Float64Array; du: Float64Array } | undefined;
 
   constructor(
     readonly system: DiscreteConstrainedSystem,
@@ -1596,6 +1882,16 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
     this.g = new Float64Array(A);
     this.lambda = new Float64Array(m);
     this.uPrev = new Float64Array(this.inputSize);
+    this.tangentSize = system.groupoid.dim + m + (system.force === undefined ? 0 : this.inputSize);
+    this.lastBefore = new Float64Array(this.stateSize);
+    this.lastAfter = new Float64Array(A + m);
+    this.lastU = new Float64Array(this.inputSize);
+    this.lastViews = [
+      this.lastBefore.subarray(0, A),
+      this.lastBefore.subarray(A, A + m),
+      this.lastAfter.subarray(0, A),
+      this.lastAfter.subarray(A, A + m),
+    ];
     this.options = {
       ...(options.tol === undefined ? {} : { tol: options.tol }),
       ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
@@ -1660,6 +1956,7 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
     const { g, lambda, uPrev } = this;
     const A = g.length;
     const m = lambda.length;
+    this.stepTaken = false;
     for (let i = 0; i < A; i++) g[i] = state[i]!;
     for (let a = 0; a < m; a++) lambda[a] = state[A + a]!;
     const options = this.options;
@@ -1673,10 +1970,88 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
     }
     const r = this.system.stepForward(g, lambda, options);
     this.lastResidual = r.residualNorm;
+    // the step's data, for stepDerivatives (loops: sizes are small)
+    const { lastBefore, lastAfter, lastU } = this;
+    for (let i = 0; i < lastBefore.length; i++) lastBefore[i] = state[i]!;
+    if (forced) {
+      for (let i = 0; i < lastU.length; i++) lastU[i] = u[i]!;
+      this.lastT = this.t0 + k * h;
+    }
     state.set(r.g, 0);
     state.set(r.lambda, A);
+    for (let i = 0; i < A + m; i++) lastAfter[i] = state[i]!;
     if (forced) for (let i = 0; i < uPrev.length; i++) state[A + m + i] = u[i]!;
+    this.stepTaken = true;
     return r.iterations;
+  }
+
+  /**
+   * The step derivatives of the last {@link step} (core's `Stepper.stepDerivatives`) in tangent
+   * coordinates ({@link tangentSize}, not the storage's {@link stateSize}): x = (δg, λ, u_{k−1}),
+   * δg the chart coordinates of the arrow, chart(g, δg) (additive on a pair groupoid of Rⁿ, the
+   * right-⊕ g·Exp(δg) on a Lie group factor), λ additive, and for a forced system the stored input
+   * u_{k−1} of g_k. The (δg, λ) rows are {@link DiscreteConstrainedSystem.forwardStepDerivatives}
+   * at the accepted (g_{k+1}, λ_{k+1}) (the implicit function theorem on the step's equations
+   * completed by composability, E_y non-singular exactly when the bordered Jacobian is); the new
+   * stored input is u_k, so its rows are 0 in `dxdx` and the identity in `dxdu`. Cold path:
+   * allocates its scratch on the first call.
+   * @throws DomainError before any step (or after a failed one); DimensionError unless
+   *   `dxdx.length` = tangentSize² and `dxdu.length` = tangentSize·inputSize;
+   *   NonRegularSystemError when the step's Jacobian is singular at the accepted solution.
+   *
+   * @example
+   * ```ts
+   * // S1 (Störmer–Verlet for V = q²/2 with h = 0.1), state (q_k, q_{k+1}): A = [[0, 1], [−1, 2 − h²]]
+   * const sys = new DiscreteConstrainedSystem({ groupoid: new PairGroupoid(1), m: 0, Lhat: (g) => (g[1]! - g[0]!) ** 2 / 0.2 - 0.025 * (g[0]! ** 2 + g[1]! ** 2), phi: () => {} });
+   * const s = new ConstrainedStepper(sys, { tol: 1e-14 });
+   * const x = s.initialState([1, 0.99], []);
+   * s.step(x, 0, 1, new Float64Array(0));
+   * const A = new Float64Array(4);
+   * s.stepDerivatives(A, new Float64Array(0));
+   * A[1]; // ≈ 1
+   * A[3]; // ≈ 1.99
+   * ```
+   */
+  stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
+    if (!this.stepTaken)
+      throw new DomainError(
+        'ConstrainedStepper.stepDerivatives',
+        'no step taken',
+        'needs a step just taken',
+      );
+    const T = this.tangentSize;
+    const p = this.inputSize;
+    if (dxdx.length !== T * T)
+      throw new DimensionError('stepDerivatives: dxdx', T * T, dxdx.length);
+    if (dxdu.length !== T * p)
+      throw new DimensionError('stepDerivatives: dxdu', T * p, dxdu.length);
+    const sys = this.system;
+    const A = this.g.length;
+    const m = this.lambda.length;
+    const N = sys.groupoid.dim + m;
+    const forced = sys.force !== undefined;
+    this.derivScratch ??= {
+      dy: new Float64Array(N * T),
+      du: new Float64Array(N * (forced ? p : 0)),
+    };
+    const s = this.derivScratch;
+    const lastBefore = this.lastBefore;
+    const options = this.options;
+    if (forced) {
+      for (let i = 0; i < p; i++) this.uPrev[i] = lastBefore[A + m + i]!;
+      options.t = this.lastT;
+      options.u = this.lastU;
+      options.uPrev = this.uPrev;
+    }
+    const [gk, lk, gk1, lk1] = this.lastViews;
+    sys.forwardStepDerivatives(s.dy, s.du, gk, lk, gk1, lk1, options);
+    dxdx.set(s.dy, 0);
+    dxdx.fill(0, N * T);
+    if (p > 0) {
+      dxdu.set(s.du, 0);
+      dxdu.fill(0, N * p);
+      for (let i = 0; i < p; i++) dxdu[(N + i) * p + i] = 1;
+    }
   }
 
   /** Writes g then λ. */
