@@ -1378,27 +1378,6 @@ export class IpmCore {
   private refBarr = 0;
   private refGradBarrTDelta = 0;
 
-  /** The switching condition [WB (19)] for α = alphaTest. */
-  private isFtype(): boolean {
-    const o = this.o;
-    const alphaTest = this.alphaTest;
-    let g = this.refGradBarrTDelta;
-    if (this.refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
-      g = -Number.EPSILON;
-      this.refGradBarrTDelta = g;
-    }
-    return g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * this.refTheta ** o.sTheta;
-  }
-
-  /** The Armijo condition [WB (20)] for α = alphaTest at φ = testBarr. */
-  private armijoHolds(): boolean {
-    return IpmCore.le(
-      this.testBarr - this.refBarr,
-      this.o.etaPhi * this.alphaTest * this.refGradBarrTDelta,
-      this.refBarr,
-    );
-  }
-
   /** Sufficient decrease with respect to the current iterate [WB (18)] and IPOPT's obj_max_inc. */
   acceptableToCurrentIterate(fromResto: boolean): boolean {
     const o = this.o;
@@ -1476,8 +1455,8 @@ export class IpmCore {
     const barr = this.fTrial - this.barrier * lg + o.kappaD * this.barrier * sum;
     this.testBarr = barr;
     if (!(barr - barr === 0)) return false;
-    // The tests below are isFtype, armijoHolds, acceptableToCurrentIterate(false) and
-    // acceptableToFilter written out (same expressions, same order): TurboFan compiles this method
+    // The tests below are the switching condition [WB (19)], the Armijo condition [WB (20)],
+    // acceptableToCurrentIterate(false) and acceptableToFilter written out (same expressions, same order): TurboFan compiles this method
     // during its first calls, from its loops, and did not inline those calls, which then ran
     // unoptimized. IpmCore.le(l, r, b) is l − r ≤ 10ε|b|.
     const eps10 = 10 * Number.EPSILON;
@@ -1720,8 +1699,50 @@ export class IpmCore {
     const o = this.o;
     const alpha = this.alphaStep;
     this.barrierInto(true);
-    this.testBarr = this.mBarr;
-    if (!(this.isFtype() && this.armijoHolds())) this.augmentFilter();
+    const barr = this.mBarr;
+    this.testBarr = barr;
+    // The switching condition [WB (19)], the Armijo condition [WB (20)] and augmentFilter written
+    // out (same expressions, same order), as in checkAcceptability: this method is optimized early
+    // (its loops are O(N)), but then the small methods it called once per iteration had no type
+    // feedback yet and were not inlined; they ran unoptimized for hundreds of solves, boxing every
+    // double (~300 B per iteration).
+    const refTheta = this.refTheta;
+    const refBarr = this.refBarr;
+    const alphaTest = this.alphaTest;
+    let g = this.refGradBarrTDelta;
+    if (refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
+      g = -Number.EPSILON;
+      this.refGradBarrTDelta = g;
+    }
+    const ftype = g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * refTheta ** o.sTheta;
+    // Armijo [WB (20)]: IpmCore.le(φ − φ_ref, η_φ α ∇φᵀd, φ_ref)
+    const armijo =
+      ftype &&
+      barr - refBarr - o.etaPhi * alphaTest * g <= 10 * Number.EPSILON * Math.abs(refBarr);
+    if (!armijo) {
+      // augmentFilter: add ((1 − γ_θ)θ, φ − γ_φθ), dropping the entries it dominates
+      const th = (1 - o.gammaTheta) * refTheta;
+      const ph = refBarr - o.gammaPhi * refTheta;
+      const fTheta = this.filterTheta;
+      const fPhi = this.filterPhi;
+      let j = 0;
+      for (let i = 0; i < this.filterCount; i++) {
+        const ti = fTheta[i]!;
+        const pi = fPhi[i]!;
+        if (th <= ti && ph <= pi) continue;
+        fTheta[j] = ti;
+        fPhi[j] = pi;
+        j++;
+      }
+      if (j >= fTheta.length) {
+        fTheta.copyWithin(0, 1);
+        fPhi.copyWithin(0, 1);
+        j--;
+      }
+      fTheta[j] = th;
+      fPhi[j] = ph;
+      this.filterCount = j + 1;
+    }
     this.x.set(this.xT);
     this.u.set(this.uT);
     this.s.set(this.sT);
