@@ -1258,7 +1258,10 @@ export class IpmCore {
     let dC = 0;
     let triedCOnly = false;
     const t0 = this.o.profile ? performance.now() : 0;
-    let status = kkt.factor(dW, dC);
+    // δ_w and δ_c reach the refactorizations through kkt.shifts (doubles passed as arguments to
+    // a call that is not inlined are heap-allocated)
+    const shifts = kkt.shifts;
+    let status = kkt.factor(0, 0);
     for (let guard = 0; status !== 'ok' && guard < 200; guard++) {
       if (status === 'singularDynamics') {
         this.failStage = kkt.failStage;
@@ -1269,7 +1272,9 @@ export class IpmCore {
       if (status === 'tooManyCarried' && this.condenseKeptRows()) {
         // kept rows the controls cannot absorb (e.g. both sides of a narrow two-sided bound kept
         // at a centred start, which the stage's control eliminates only once): condense them all
-        status = kkt.refactor(dW, dC);
+        shifts[0] = dW;
+        shifts[1] = dC;
+        status = kkt.refactorShifted();
         continue;
       }
       if (status === 'tooManyCarried') {
@@ -1307,7 +1312,9 @@ export class IpmCore {
           return 'retry';
         }
       }
-      status = kkt.refactor(dW, dC);
+      shifts[0] = dW;
+      shifts[1] = dC;
+      status = kkt.refactorShifted();
     }
     if (this.o.profile) this.linearAlgebraMs += performance.now() - t0;
     if (status !== 'ok') {
