@@ -424,6 +424,7 @@ export class IpmCore {
     const cap = Math.min(options.maxIterations, 1_000_000) + 16;
     this.filterTheta = new Float64Array(cap);
     this.filterPhi = new Float64Array(cap);
+    this.residualLog = new Float64Array(role === 'main' ? cap : 0);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -743,6 +744,35 @@ export class IpmCore {
     info.alphaDu = first ? 0 : this.alphaDu;
     info.alphaPr = first ? 0 : this.alphaPr;
     info.lsTrials = first ? 0 : this.lsTrials;
+    // the line's residual (a restoration phase's lines are recorded by the solver's reporter)
+    if (this.role === 'main') {
+      const n = this.lineCount;
+      if (n < this.residualLog.length) {
+        this.residualLog[n] = Math.max(this.unscaledPrimalInf, this.dualInf);
+        this.lineCount = n + 1;
+      } else {
+        this.recordLine(Math.max(this.unscaledPrimalInf, this.dualInf));
+      }
+    }
+  }
+
+  /**
+   * max(infPr, infDu) of the iteration lines of the current run, in order (the main phase's and
+   * its restoration phases'): entries 0..lineCount−1, written without a callback (a callback
+   * that reads the doubles of a line runs unoptimized and allocates them). Capacity: the filter's,
+   * doubled when full.
+   */
+  residualLog: Float64Array;
+  lineCount = 0;
+
+  /** Appends a line's residual to {@link residualLog}, growing it when full. */
+  recordLine(residual: number): void {
+    if (this.lineCount >= this.residualLog.length) {
+      const grown = new Float64Array(Math.max(16, 2 * this.residualLog.length));
+      grown.set(this.residualLog);
+      this.residualLog = grown;
+    }
+    this.residualLog[this.lineCount++] = residual;
   }
 
   /**
@@ -912,6 +942,7 @@ export class IpmCore {
     this.lsTrials = 0;
     this.dNorm = 0;
     this.iter = 0;
+    this.lineCount = 0;
     this.firstIteration = true;
     this.message = '';
     this.failStage = -1;
@@ -1724,8 +1755,7 @@ export class IpmCore {
     const ftype = g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * refTheta ** o.sTheta;
     // Armijo [WB (20)]: IpmCore.le(φ − φ_ref, η_φ α ∇φᵀd, φ_ref)
     const armijo =
-      ftype &&
-      barr - refBarr - o.etaPhi * alphaTest * g <= 10 * Number.EPSILON * Math.abs(refBarr);
+      ftype && barr - refBarr - o.etaPhi * alphaTest * g <= 10 * Number.EPSILON * Math.abs(refBarr);
     if (!armijo) {
       // augmentFilter: add ((1 − γ_θ)θ, φ − γ_φθ), dropping the entries it dominates
       const th = (1 - o.gammaTheta) * refTheta;

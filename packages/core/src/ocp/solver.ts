@@ -147,6 +147,11 @@ export interface OcpResult {
   readonly restorations: number;
   /** Copies of the iteration lines (with the `history` option). */
   readonly history: OcpIterationInfo[] | undefined;
+  /**
+   * max(infPr, infDu) of every iteration line, restoration lines included, in order: the
+   * residuals an `onIteration` callback would see, recorded without one (always).
+   */
+  readonly residuals: Float64Array;
   readonly timings: OcpTimings;
 }
 
@@ -278,8 +283,9 @@ export class OcpSolver {
   /** Emits one iteration line; false when the callback asks to stop. */
   private report(c: IpmCore, restoration: boolean): boolean {
     const o = this.options;
-    if (o.onIteration === undefined && !o.history) return true;
-    // the main phase's line was filled by the core's computeErrors (no double is read here)
+    // the main phase's line was filled, and its residual recorded, by the core's computeErrors
+    // (no double is read here)
+    if (!restoration && o.onIteration === undefined && !o.history) return true;
     let info = c.info;
     if (restoration) {
       const sf = this.scaled.objScale;
@@ -292,6 +298,8 @@ export class OcpSolver {
         this.scaled.gScale,
         this.scaled.hScale,
       );
+      this.core.recordLine(Math.max(info.infPr, info.infDu));
+      if (o.onIteration === undefined && !o.history) return true;
     }
     if (this.history !== undefined) this.history.push({ ...info });
     if (o.onIteration !== undefined) return o.onIteration(info) !== false;
@@ -380,6 +388,7 @@ export class OcpSolver {
       barrier: core.barrier,
       restorations: (this.restorationPhase?.calls ?? 0) - restorationsBefore,
       history: this.history,
+      residuals: core.residualLog.slice(0, core.lineCount),
       timings: this.timings(t0),
     };
   }
