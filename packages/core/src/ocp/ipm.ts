@@ -1376,6 +1376,12 @@ export class IpmCore {
 
   /** ftb ← the largest α ∈ (0, 1] with v + α dv ≥ (1 − τ) v [WB (15)]. */
   private fractionToBoundary(v: Float64Array, dv: Float64Array): void {
+    // without inequalities no double is read: this method, called twice per iteration, then
+    // never becomes hot, and each double it read unoptimized would be a heap allocation
+    if (v.length === 0) {
+      this.ftb = 1;
+      return;
+    }
     let a = 1;
     const t = this.tau;
     for (let i = 0; i < v.length; i++) {
