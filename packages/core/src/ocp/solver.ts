@@ -168,10 +168,11 @@ export const OCP_MAX_BYTES = 4 * 2 ** 30;
  * The interior-point solver for one {@link StageOcp}. It owns every buffer (trajectory copies for
  * trial points, stage evaluations, the stage-wise factorization, the filter), so repeated solves
  * and the iterations of one solve allocate no buffers after the first iteration (the first
- * restoration phase allocates its own buffers once). V8 still boxes the doubles of the
- * once-per-iteration scalar code (barrier update, filter tests) until it has optimized those
- * functions, ~1 KB per iteration during the first few hundred solves of a process
- * (bench/RESULTS.md, section 5).
+ * restoration phase allocates its own buffers once). The once-per-iteration scalar code (barrier
+ * update, filter and Armijo tests, inertia correction, residual log) lives in methods with O(N)
+ * loops, which V8 optimizes within the first solves, or reads no double: 0 bytes per iteration
+ * after the first once the problem's own code is optimized (bench/js/ocp.mjs; V8 may still
+ * allocate while it deoptimizes and recompiles a function, as spikes of tens of KB).
  *
  * @example
  * ```ts

@@ -583,11 +583,13 @@ export class StageKktSystem {
    * @example
    * ```ts
    * const kkt = new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }]);
-   * kkt.hess.set([0, 0, 0, -1]); // indefinite: inertia correction needed
+   * // W = diag(0, −1) is indefinite on the null space of [1 1]: inertia correction needed
+   * kkt.hess.set([0, 0, 0, -1]);
    * kkt.gJac.set([1, 1]);
    * kkt.factor(0, 0); // 'wrongInertia'
-   * kkt.shifts[0] = 2; // δ_w = 2
-   * kkt.refactorShifted(); // 'ok' (W + 2I = diag(2, 1))
+   * // δ_w = 2: W + 2I = diag(2, 1)
+   * kkt.shifts[0] = 2;
+   * kkt.refactorShifted(); // 'ok'
    * ```
    */
   refactorShifted(): KktFactorStatus {
