@@ -433,6 +433,7 @@ export class IpmCore {
     const cap = Math.min(options.maxIterations, 1_000_000) + 16;
     this.filterTheta = new Float64Array(cap);
     this.filterPhi = new Float64Array(cap);
+    this.residualLog = new Float64Array(role === 'main' ? cap : 0);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -757,6 +758,35 @@ export class IpmCore {
     info.alphaDu = first ? 0 : this.alphaDu;
     info.alphaPr = first ? 0 : this.alphaPr;
     info.lsTrials = first ? 0 : this.lsTrials;
+    // the line's residual (a restoration phase's lines are recorded by the solver's reporter)
+    if (this.role === 'main') {
+      const n = this.lineCount;
+      if (n < this.residualLog.length) {
+        this.residualLog[n] = Math.max(this.unscaledPrimalInf, this.dualInf);
+        this.lineCount = n + 1;
+      } else {
+        this.recordLine(Math.max(this.unscaledPrimalInf, this.dualInf));
+      }
+    }
+  }
+
+  /**
+   * max(infPr, infDu) of the iteration lines of the current run, in order (the main phase's and
+   * its restoration phases'): entries 0..lineCount−1, written without a callback (a callback
+   * that reads the doubles of a line runs unoptimized and allocates them). Capacity: the filter's,
+   * doubled when full.
+   */
+  residualLog: Float64Array;
+  lineCount = 0;
+
+  /** Appends a line's residual to {@link residualLog}, growing it when full. */
+  recordLine(residual: number): void {
+    if (this.lineCount >= this.residualLog.length) {
+      const grown = new Float64Array(Math.max(16, 2 * this.residualLog.length));
+      grown.set(this.residualLog);
+      this.residualLog = grown;
+    }
+    this.residualLog[this.lineCount++] = residual;
   }
 
   /**
@@ -928,6 +958,7 @@ export class IpmCore {
     this.lsTrials = 0;
     this.dNorm = 0;
     this.iter = 0;
+    this.lineCount = 0;
     this.firstIteration = true;
     this.message = '';
     this.failStage = -1;
@@ -1275,7 +1306,10 @@ export class IpmCore {
     let dC = 0;
     let triedCOnly = false;
     const t0 = this.o.profile ? performance.now() : 0;
-    let status = kkt.factor(dW, dC);
+    // δ_w and δ_c reach the refactorizations through kkt.shifts (doubles passed as arguments to
+    // a call that is not inlined are heap-allocated)
+    const shifts = kkt.shifts;
+    let status = kkt.factor(0, 0);
     for (let guard = 0; status !== 'ok' && guard < 200; guard++) {
       if (status === 'singularDynamics') {
         this.failStage = kkt.failStage;
@@ -1286,7 +1320,9 @@ export class IpmCore {
       if (status === 'tooManyCarried' && this.condenseKeptRows()) {
         // kept rows the controls cannot absorb (e.g. both sides of a narrow two-sided bound kept
         // at a centred start, which the stage's control eliminates only once): condense them all
-        status = kkt.refactor(dW, dC);
+        shifts[0] = dW;
+        shifts[1] = dC;
+        status = kkt.refactorShifted();
         continue;
       }
       if (status === 'tooManyCarried') {
@@ -1324,7 +1360,9 @@ export class IpmCore {
           return 'retry';
         }
       }
-      status = kkt.refactor(dW, dC);
+      shifts[0] = dW;
+      shifts[1] = dC;
+      status = kkt.refactorShifted();
     }
     if (this.o.profile) this.linearAlgebraMs += performance.now() - t0;
     if (status !== 'ok') {
@@ -1355,6 +1393,12 @@ export class IpmCore {
 
   /** ftb ← the largest α ∈ (0, 1] with v + α dv ≥ (1 − τ) v [WB (15)]. */
   private fractionToBoundary(v: Float64Array, dv: Float64Array): void {
+    // without inequalities no double is read: this method, called twice per iteration, then
+    // never becomes hot, and each double it read unoptimized would be a heap allocation
+    if (v.length === 0) {
+      this.ftb = 1;
+      return;
+    }
     let a = 1;
     const t = this.tau;
     for (let i = 0; i < v.length; i++) {
@@ -1394,27 +1438,6 @@ export class IpmCore {
   private refTheta = 0;
   private refBarr = 0;
   private refGradBarrTDelta = 0;
-
-  /** The switching condition [WB (19)] for α = alphaTest. */
-  private isFtype(): boolean {
-    const o = this.o;
-    const alphaTest = this.alphaTest;
-    let g = this.refGradBarrTDelta;
-    if (this.refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
-      g = -Number.EPSILON;
-      this.refGradBarrTDelta = g;
-    }
-    return g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * this.refTheta ** o.sTheta;
-  }
-
-  /** The Armijo condition [WB (20)] for α = alphaTest at φ = testBarr. */
-  private armijoHolds(): boolean {
-    return IpmCore.le(
-      this.testBarr - this.refBarr,
-      this.o.etaPhi * this.alphaTest * this.refGradBarrTDelta,
-      this.refBarr,
-    );
-  }
 
   /** Sufficient decrease with respect to the current iterate [WB (18)] and IPOPT's obj_max_inc. */
   acceptableToCurrentIterate(fromResto: boolean): boolean {
@@ -1493,8 +1516,8 @@ export class IpmCore {
     const barr = this.fTrial - this.barrier * lg + o.kappaD * this.barrier * sum;
     this.testBarr = barr;
     if (!(barr - barr === 0)) return false;
-    // The tests below are isFtype, armijoHolds, acceptableToCurrentIterate(false) and
-    // acceptableToFilter written out (same expressions, same order): TurboFan compiles this method
+    // The tests below are the switching condition [WB (19)], the Armijo condition [WB (20)],
+    // acceptableToCurrentIterate(false) and acceptableToFilter written out (same expressions, same order): TurboFan compiles this method
     // during its first calls, from its loops, and did not inline those calls, which then ran
     // unoptimized. IpmCore.le(l, r, b) is l − r ≤ 10ε|b|.
     const eps10 = 10 * Number.EPSILON;
@@ -1737,8 +1760,49 @@ export class IpmCore {
     const o = this.o;
     const alpha = this.alphaStep;
     this.barrierInto(true);
-    this.testBarr = this.mBarr;
-    if (!(this.isFtype() && this.armijoHolds())) this.augmentFilter();
+    const barr = this.mBarr;
+    this.testBarr = barr;
+    // The switching condition [WB (19)], the Armijo condition [WB (20)] and augmentFilter written
+    // out (same expressions, same order), as in checkAcceptability: this method is optimized early
+    // (its loops are O(N)), but then the small methods it called once per iteration had no type
+    // feedback yet and were not inlined; they ran unoptimized for hundreds of solves, boxing every
+    // double (~300 B per iteration).
+    const refTheta = this.refTheta;
+    const refBarr = this.refBarr;
+    const alphaTest = this.alphaTest;
+    let g = this.refGradBarrTDelta;
+    if (refTheta === 0 && g > 0 && g < 100 * Number.EPSILON) {
+      g = -Number.EPSILON;
+      this.refGradBarrTDelta = g;
+    }
+    const ftype = g < 0 && alphaTest * (-g) ** o.sPhi > o.delta * refTheta ** o.sTheta;
+    // Armijo [WB (20)]: IpmCore.le(φ − φ_ref, η_φ α ∇φᵀd, φ_ref)
+    const armijo =
+      ftype && barr - refBarr - o.etaPhi * alphaTest * g <= 10 * Number.EPSILON * Math.abs(refBarr);
+    if (!armijo) {
+      // augmentFilter: add ((1 − γ_θ)θ, φ − γ_φθ), dropping the entries it dominates
+      const th = (1 - o.gammaTheta) * refTheta;
+      const ph = refBarr - o.gammaPhi * refTheta;
+      const fTheta = this.filterTheta;
+      const fPhi = this.filterPhi;
+      let j = 0;
+      for (let i = 0; i < this.filterCount; i++) {
+        const ti = fTheta[i]!;
+        const pi = fPhi[i]!;
+        if (th <= ti && ph <= pi) continue;
+        fTheta[j] = ti;
+        fPhi[j] = pi;
+        j++;
+      }
+      if (j >= fTheta.length) {
+        fTheta.copyWithin(0, 1);
+        fPhi.copyWithin(0, 1);
+        j--;
+      }
+      fTheta[j] = th;
+      fPhi[j] = ph;
+      this.filterCount = j + 1;
+    }
     this.x.set(this.xT);
     this.u.set(this.uT);
     this.s.set(this.sT);

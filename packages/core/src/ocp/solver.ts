@@ -150,6 +150,11 @@ export interface OcpResult {
   readonly restorations: number;
   /** Copies of the iteration lines (with the `history` option). */
   readonly history: OcpIterationInfo[] | undefined;
+  /**
+   * max(infPr, infDu) of every iteration line, restoration lines included, in order: the
+   * residuals an `onIteration` callback would see, recorded without one (always).
+   */
+  readonly residuals: Float64Array;
   readonly timings: OcpTimings;
 }
 
@@ -166,10 +171,11 @@ export const OCP_MAX_BYTES = 4 * 2 ** 30;
  * The interior-point solver for one {@link StageOcp}. It owns every buffer (trajectory copies for
  * trial points, stage evaluations, the stage-wise factorization, the filter), so repeated solves
  * and the iterations of one solve allocate no buffers after the first iteration (the first
- * restoration phase allocates its own buffers once). V8 still boxes the doubles of the
- * once-per-iteration scalar code (barrier update, filter tests) until it has optimized those
- * functions, ~1 KB per iteration during the first few hundred solves of a process
- * (bench/RESULTS.md, section 5).
+ * restoration phase allocates its own buffers once). The once-per-iteration scalar code (barrier
+ * update, filter and Armijo tests, inertia correction, residual log) lives in methods with O(N)
+ * loops, which V8 optimizes within the first solves, or reads no double: 0 bytes per iteration
+ * after the first once the problem's own code is optimized (bench/js/ocp.mjs; V8 may still
+ * allocate while it deoptimizes and recompiles a function, as spikes of tens of KB).
  *
  * @example
  * ```ts
@@ -281,8 +287,9 @@ export class OcpSolver {
   /** Emits one iteration line; false when the callback asks to stop. */
   private report(c: IpmCore, restoration: boolean): boolean {
     const o = this.options;
-    if (o.onIteration === undefined && !o.history) return true;
-    // the main phase's line was filled by the core's computeErrors (no double is read here)
+    // the main phase's line was filled, and its residual recorded, by the core's computeErrors
+    // (no double is read here)
+    if (!restoration && o.onIteration === undefined && !o.history) return true;
     let info = c.info;
     if (restoration) {
       const sf = this.scaled.objScale;
@@ -295,6 +302,8 @@ export class OcpSolver {
         this.scaled.gScale,
         this.scaled.hScale,
       );
+      this.core.recordLine(Math.max(info.infPr, info.infDu));
+      if (o.onIteration === undefined && !o.history) return true;
     }
     if (this.history !== undefined) this.history.push({ ...info });
     if (o.onIteration !== undefined) return o.onIteration(info) !== false;
@@ -385,6 +394,7 @@ export class OcpSolver {
       barrier: core.barrier,
       restorations: (this.restorationPhase?.calls ?? 0) - restorationsBefore,
       history: this.history,
+      residuals: core.residualLog.slice(0, core.lineCount),
       timings: this.timings(t0),
     };
   }

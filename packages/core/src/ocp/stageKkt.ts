@@ -74,7 +74,7 @@ import {
 } from '../constants.js';
 import { DimensionError } from '../errors.js';
 import { luFactorInPlace, luSolveInPlace, luSolveTransposeInPlace } from '../linalg/lu.js';
-import { applyHouseholders, qrColumnPivotInPlace } from './householder.js';
+import { qrColumnPivotInPlace } from './householder.js';
 import {
   bunchKaufmanFactorInPlace,
   bunchKaufmanSolveInPlace,
@@ -256,7 +256,7 @@ function kktElements(L: KktLayout, nx0: number): [number, number] {
     L.nb + // k_all
     L.nx2 + // P_k
     L.nx + // p_k
-    2 + // zero tolerances
+    4 + // zero tolerances, shifts
     L.maxNw * L.maxNw + // M
     L.maxNw * Math.max(L.maxNy, 1) + // Q1
     2 * vlen +
@@ -501,7 +501,7 @@ export class StageKktSystem {
    * @example
    * ```ts
    * // the bytes of every buffer of new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }])
-   * StageKktSystem.bufferSizes([{ nx: 1, nu: 1, ng: 1 }]).bytes; // 1208
+   * StageKktSystem.bufferSizes([{ nx: 1, nu: 1, ng: 1 }]).bytes; // 1224
    * ```
    */
   static bufferSizes(dims: readonly KktStageDims[]): StageKktBufferSizes {
@@ -561,10 +561,46 @@ export class StageKktSystem {
    * verdict. The result is bit-identical to `factor`.
    */
   refactor(deltaW: number, deltaC: number, zeroAbs = 0): KktFactorStatus {
-    // the scalars go to fields: a double passed to a method that is not inlined is boxed
-    this.dW = deltaW;
-    this.dC = deltaC;
+    // the scalars go to typed arrays: a double passed to a method that is not inlined is boxed
+    this.shifts[0] = deltaW;
+    this.shifts[1] = deltaC;
     this.zeroTol[1] = zeroAbs;
+    return this.refactorLoop();
+  }
+
+  /**
+   * The regularizations [δ_w, δ_c] of the last factorization (set by {@link factor} and
+   * {@link refactor}), or of the next {@link refactorShifted} (written by its caller).
+   */
+  readonly shifts = new Float64Array(2);
+
+  /**
+   * `refactor(shifts[0], shifts[1])`, the same factorization, for a caller in a loop: a double
+   * passed as an argument to a call that the optimizing compiler does not inline is allocated on
+   * the heap (16 bytes per call), a double written to `shifts` is not. The interior-point method's
+   * inertia correction refactors this way (0 bytes per iteration).
+   *
+   * @example
+   * ```ts
+   * const kkt = new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }]);
+   * // W = diag(0, −1) is indefinite on the null space of [1 1]: inertia correction needed
+   * kkt.hess.set([0, 0, 0, -1]);
+   * kkt.gJac.set([1, 1]);
+   * kkt.factor(0, 0); // 'wrongInertia'
+   * // δ_w = 2: W + 2I = diag(2, 1)
+   * kkt.shifts[0] = 2;
+   * kkt.refactorShifted(); // 'ok'
+   * ```
+   */
+  refactorShifted(): KktFactorStatus {
+    // no double is read here: this method runs a few times per solve, unoptimized, where every
+    // double read is a heap allocation; the per-stage steps read the shifts
+    this.zeroTol[1] = 0;
+    return this.refactorLoop();
+  }
+
+  /** factorOnce until the carried-row buffers are large enough. */
+  private refactorLoop(): KktFactorStatus {
     for (;;) {
       const status = this.factorOnce();
       if (status !== 'grow') {
@@ -583,8 +619,6 @@ export class StageKktSystem {
   // Per-stage steps of the factorization. They are separate small methods (rather than one long
   // loop body) so that the optimizing compiler compiles each quickly and keeps them optimized.
 
-  private dW = 0.5;
-  private dC = 0.5;
   /** Stages k ≥ dynFrom hold the dynamics factors (LU of E_k, Â_k) of the current `cJac`. */
   private dynFrom = 0;
   /** [relative, absolute] zero-pivot tolerances of the Bunch–Kaufman factorizations. */
@@ -698,7 +732,7 @@ export class StageKktSystem {
   /** M = W_ww + δ_w I (+ stage k−1's Δx_kΔx_k block) + W_wyÂ + ÂᵀW_yw + ÂᵀP_{k+1}Â. */
   private stageHessian(k: number): void {
     const { hess, ahatT } = this;
-    const deltaW = this.dW;
+    const deltaW = this.shifts[0]!;
     const M = this.mScr;
     const nx = this.nx[k]!;
     const nw = nx + this.nu[k]!;
@@ -817,7 +851,7 @@ export class StageKktSystem {
   /** T = U·diag(D + δ_c)·Uᵀ over the stage's local rows (δ_c·I when D = 0), into tScr. */
   private rotatedDiagonal(k: number, ng: number, rho: number): void {
     const T = this.tScr;
-    const deltaC = this.dC;
+    const deltaC = this.shifts[1]!;
     const go = this.gOffset[k]!;
     let uniform = true;
     for (let i = 0; i < ng; i++) if (this.rowReg[go + i] !== 0) uniform = false;
@@ -832,14 +866,36 @@ export class StageKktSystem {
     const gOff = this.gJacOffset[k]!;
     const tOff = this.tauOff[k]!;
     // A = U·diag(d) column by column (A stored column-major), then T = U·Aᵀ column by column
+    // (applyHouseholders written out, as in backwardVector)
     const A = this.tScr2;
-    for (let j = 0; j < ng; j++) {
-      for (let i = 0; i < ng; i++) A[j * ng + i] = i === j ? this.rowReg[go + i]! + deltaC : 0;
-      applyHouseholders(this.gw, gOff, ng, nw, nx, rho, this.tau, tOff, A, j * ng, false);
+    const { gw, tau } = this;
+    for (let c = 0; c < ng; c++) {
+      for (let i = 0; i < ng; i++) A[c * ng + i] = i === c ? this.rowReg[go + i]! + deltaC : 0;
+      const yo = c * ng;
+      for (let j = 0; j < rho; j++) {
+        const t = tau[tOff + j]!;
+        if (t === 0) continue;
+        const cj = gOff + nx + j;
+        let s = A[yo + j]!;
+        for (let i = j + 1; i < ng; i++) s += gw[cj + i * nw]! * A[yo + i]!;
+        s *= t;
+        A[yo + j] = A[yo + j]! - s;
+        for (let i = j + 1; i < ng; i++) A[yo + i] = A[yo + i]! - s * gw[cj + i * nw]!;
+      }
     }
-    for (let i = 0; i < ng; i++) {
-      for (let j = 0; j < ng; j++) T[i * ng + j] = A[j * ng + i]!;
-      applyHouseholders(this.gw, gOff, ng, nw, nx, rho, this.tau, tOff, T, i * ng, false);
+    for (let c = 0; c < ng; c++) {
+      for (let i = 0; i < ng; i++) T[c * ng + i] = A[i * ng + c]!;
+      const yo = c * ng;
+      for (let j = 0; j < rho; j++) {
+        const t = tau[tOff + j]!;
+        if (t === 0) continue;
+        const cj = gOff + nx + j;
+        let s = T[yo + j]!;
+        for (let i = j + 1; i < ng; i++) s += gw[cj + i * nw]! * T[yo + i]!;
+        s *= t;
+        T[yo + j] = T[yo + j]! - s;
+        for (let i = j + 1; i < ng; i++) T[yo + i] = T[yo + i]! - s * gw[cj + i * nw]!;
+      }
     }
     for (let i = 0; i < ng; i++) {
       for (let j = 0; j < i; j++) {
@@ -1161,19 +1217,20 @@ export class StageKktSystem {
     const go = this.gOffset[k]!;
     for (let i = 0; i < ng; i++) t2[i] = -rhsG[go + i]!;
     if (rho > 0) {
-      applyHouseholders(
-        gw,
-        this.gJacOffset[k]!,
-        ng,
-        nw,
-        nx,
-        rho,
-        tau,
-        this.tauOff[k]!,
-        t2,
-        0,
-        false,
-      );
+      // t2 ← U·t2 (applyHouseholders written out: called for a few stages only, it would stay
+      // unoptimized and box every double it touches)
+      const gOff = this.gJacOffset[k]!;
+      const tOff = this.tauOff[k]!;
+      for (let j = 0; j < rho; j++) {
+        const t = tau[tOff + j]!;
+        if (t === 0) continue;
+        const cj = gOff + nx + j;
+        let s = t2[j]!;
+        for (let i = j + 1; i < ng; i++) s += gw[cj + i * nw]! * t2[i]!;
+        s *= t;
+        t2[j] = t2[j]! - s;
+        for (let i = j + 1; i < ng; i++) t2[i] = t2[i]! - s * gw[cj + i * nw]!;
+      }
     }
     for (let r = 0; r < ng - rho; r++) hCur[qt + r] = t2[rho + r]!;
     // k_all = −B⁻¹[m_u; g₁]
@@ -1274,19 +1331,20 @@ export class StageKktSystem {
       for (let i = 0; i < rho; i++) dMu[go + i] = m[nu + i]!;
       for (let r = 0; r < ng - rho; r++) dMu[go + rho + r] = nuV[qt + r]!;
       if (rho > 0) {
-        applyHouseholders(
-          gw,
-          this.gJacOffset[k]!,
-          ng,
-          nw,
-          nx,
-          rho,
-          tau,
-          this.tauOff[k]!,
-          dMu,
-          go,
-          true,
-        );
+        // dMu ← Uᵀ·dMu (applyHouseholders written out, as in backwardVector)
+        const gOff = this.gJacOffset[k]!;
+        const tOff = this.tauOff[k]!;
+        for (let step = 0; step < rho; step++) {
+          const j = rho - 1 - step;
+          const t = tau[tOff + j]!;
+          if (t === 0) continue;
+          const cj = gOff + nx + j;
+          let s = dMu[go + j]!;
+          for (let i = j + 1; i < ng; i++) s += gw[cj + i * nw]! * dMu[go + i]!;
+          s *= t;
+          dMu[go + j] = dMu[go + j]! - s;
+          for (let i = j + 1; i < ng; i++) dMu[go + i] = dMu[go + i]! - s * gw[cj + i * nw]!;
+        }
       }
     }
     if (ny === 0) return;

@@ -539,6 +539,27 @@ describe('feasibility restoration and the statuses', () => {
     expect(maxDiff(res.x, [1, 0, 0.5])).toBeLessThan(1e-7);
   });
 
+  it('residuals: max(infPr, infDu) of every line, restoration lines included, with or without a callback', () => {
+    for (const x of [
+      [-3, 1, 1],
+      [-2, 1, 1],
+    ]) {
+      const seen: number[] = [];
+      let restorationLines = 0;
+      const withCb = new OcpSolver(waechterBiegler(), {
+        onIteration: (info) => {
+          seen.push(Math.max(info.infPr, info.infDu));
+          if (info.restoration) restorationLines++;
+        },
+      }).solve({ x, u: [] });
+      expect(withCb.restorations).toBeGreaterThanOrEqual(1);
+      expect(Array.from(withCb.residuals)).toEqual(seen);
+      expect(restorationLines).toBeGreaterThan(0);
+      const without = new OcpSolver(waechterBiegler()).solve({ x, u: [] });
+      expect(Array.from(without.residuals)).toEqual(seen);
+    }
+  });
+
   it('Wächter–Biegler from a start beyond the fold converges to the solution (1, 0, 1/2)', () => {
     const res = new OcpSolver(waechterBiegler()).solve({ x: [3, 1, 1], u: [] });
     expect(res.status).toBe('converged');

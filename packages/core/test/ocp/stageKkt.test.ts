@@ -411,3 +411,57 @@ describe('StageKktSystem.refactor: reuses the dynamics factors', () => {
     }
   });
 });
+
+describe('StageKktSystem.refactorShifted: the regularizations from kkt.shifts', () => {
+  it('is bit-identical to refactor(δ_w, δ_c), local rows with their own diagonals included', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const dims = randomDims(seed, 1 + (seed % 6));
+      const a = randomKkt({ dims, seed: seed + 3, shift: 0 });
+      const b = randomKkt({ dims, seed: seed + 3, shift: 0 });
+      // non-uniform row diagonals D_i (kept inequality rows) at every other local row: the
+      // rotated diagonal U·diag(D + δ_c)·Uᵀ is then formed with the Householder reflections
+      for (const kkt of [a, b]) {
+        for (let i = 0; i < kkt.rowReg.length; i += 2) kkt.rowReg[i] = 0.1 + 0.01 * i;
+      }
+      a.factor(0, 0);
+      b.factor(0, 0);
+      const dW = 0.3 + 0.01 * seed;
+      const dC = seed % 3 === 0 ? 0 : 1e-4 * seed;
+      a.shifts[0] = dW;
+      a.shifts[1] = dC;
+      const sa = a.refactorShifted();
+      const sb = b.refactor(dW, dC);
+      expect(sa).toBe(sb);
+      expect(Array.from(a.inertia)).toEqual(Array.from(b.inertia));
+      expect(Array.from(b.shifts)).toEqual([dW, dC]);
+      if (sa !== 'ok' && sa !== 'wrongInertia') continue;
+      const size = a.nPrimal + a.cOffset[a.N + 1]! + compactRowOffsets(a)[a.N + 1]!;
+      const rhs = randomRhs(size, seed + 4);
+      expect(Array.from(stageSolve(a, rhs))).toEqual(Array.from(stageSolve(b, rhs)));
+    }
+  });
+
+  it('solves the system W + δ_w I it was given (TSDoc example: δ_w = 2 fixes the inertia)', () => {
+    const kkt = new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }]);
+    kkt.hess.set([0, 0, 0, -1]);
+    kkt.gJac.set([1, 1]);
+    expect(kkt.factor(0, 0)).toBe('wrongInertia');
+    kkt.shifts[0] = 2;
+    expect(kkt.refactorShifted()).toBe('ok');
+    expect(Array.from(kkt.inertia)).toEqual([2, 1, 0]);
+    // [[2, 0, 1], [0, 1, 1], [1, 1, 0]] [w; μ] = [0, 0, 1]: w = (1/3, 2/3), μ = −2/3
+    const dw = new Float64Array(2);
+    const dMu = new Float64Array(1);
+    kkt.solve(
+      new Float64Array(2),
+      new Float64Array(0),
+      Float64Array.of(1),
+      dw,
+      new Float64Array(0),
+      dMu,
+    );
+    expect(Math.abs(dw[0]! - 1 / 3)).toBeLessThan(1e-15);
+    expect(Math.abs(dw[1]! - 2 / 3)).toBeLessThan(1e-15);
+    expect(Math.abs(dMu[0]! + 2 / 3)).toBeLessThan(1e-15);
+  });
+});

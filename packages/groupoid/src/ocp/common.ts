@@ -92,31 +92,34 @@ export interface SteeringProgress {
 }
 
 /**
- * Solver options with an `onIteration` that records max(infPr, infDu) in `history` and reports
- * to `onProgress`; the user's own `onIteration` still runs.
+ * Solver options with an `onIteration` that reports max(infPr, infDu) to `onProgress`; the
+ * user's own `onIteration` still runs. Without either, the options are returned unchanged: the
+ * residual history is the solver's `result.residuals` (recorded without a callback, which would
+ * run unoptimized and allocate every double it reads).
  */
 export function withProgress(
   base: OcpSolverOptions,
-  history: number[],
   stage: string,
   onProgress: ((p: SteeringProgress) => void) | undefined,
 ): OcpSolverOptions {
+  if (onProgress === undefined) return base;
   const progress: SteeringProgress = { stage, iteration: 0, residualNorm: 0, info: undefined };
   const user = base.onIteration;
   return {
     ...base,
     onIteration: (info) => {
-      const r = Math.max(info.infPr, info.infDu);
-      history.push(r);
-      if (onProgress !== undefined) {
-        progress.iteration = info.iteration;
-        progress.residualNorm = r;
-        progress.info = info;
-        onProgress(progress);
-      }
+      progress.iteration = info.iteration;
+      progress.residualNorm = Math.max(info.infPr, info.infDu);
+      progress.info = info;
+      onProgress(progress);
       return user === undefined ? true : user(info);
     },
   };
+}
+
+/** Appends the residuals of a solve's iteration lines (its `result.residuals`) to `history`. */
+export function appendResiduals(history: number[], residuals: Float64Array): void {
+  for (let i = 0; i < residuals.length; i++) history.push(residuals[i]!);
 }
 
 /** A hint for a solve that did not end at a converged minimum, in the library's terms. */

@@ -63,6 +63,7 @@ import {
 } from '@geomech/core';
 import { PLATE_BALL_ELEMENT_SIZE, PlateBall } from '../plateBall.js';
 import {
+  appendResiduals,
   InstanceCache,
   type SteeringProgress,
   seededUniform,
@@ -497,7 +498,6 @@ export function solvePlateBall(options: PlateBallOptions): PlateBallResult {
     const label = K > 1 ? `continuation ${j}/${K}` : 'interior-point';
     const solverOptions = withProgress(
       { ...options.solver, tol, maxIterations },
-      history,
       label,
       options.onProgress,
     );
@@ -506,6 +506,7 @@ export function solvePlateBall(options: PlateBallOptions): PlateBallResult {
     else if (firstGuess !== undefined) guess = firstGuess;
     else guess = guessFrom(ocp, options.guess!, n);
     sol = ocp.solve({ guess, solver: solverOptions });
+    appendResiduals(history, sol.result.residuals);
     iterations += sol.iterations;
     stages.push({
       status: sol.status,

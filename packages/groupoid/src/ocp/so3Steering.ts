@@ -44,6 +44,7 @@ import { type AlgebraFunction, LieGroupOCP, type LieGroupOCPData } from '../lieG
 import { type So3Map, so3Retraction } from '../rigidBody.js';
 import {
   angleAxis,
+  appendResiduals,
   InstanceCache,
   type SteeringProgress,
   seededUniform,
@@ -418,7 +419,6 @@ export function solveSo3Steering(options: So3SteeringOptions): So3SteeringResult
         : 'interior-point';
     const solverOptions = withProgress(
       { ...options.solver, tol, maxIterations },
-      history,
       label,
       options.onProgress,
     );
@@ -427,6 +427,7 @@ export function solveSo3Steering(options: So3SteeringOptions): So3SteeringResult
     else if (options.guess !== undefined) guess = guessFrom(ocp, options.guess, n);
     else guess = extremalGuess(ocp, R, n, options.perturb);
     sol = ocp.solve({ guess, solver: solverOptions });
+    appendResiduals(history, sol.result.residuals);
     iterations += sol.iterations;
     stages.push({
       phi: phiOf(v),
