@@ -164,7 +164,7 @@ const NODE: Readonly<Record<string, readonly [number, number, number]>> = Object
 /**
  * F̄ = F(t + c h, a q0 + b q1, (q1 − q0)/h, u) of a {@link DiscreteForce}, the same arithmetic as
  * its `value`, `minus` and `plus` (so the same bits), but with the node time t + c h boxed once
- * per step ({@link setTime}) instead of once per evaluation: a fresh double passed to a force the
+ * per step ({@link setTime}; not at all for an `autonomous` force) instead of once per evaluation: a fresh double passed to a force the
  * engine does not inline costs a 16-byte heap number, and a forced Newton step evaluates F̄
  * 2(2k + 1) times per Jacobian. Owns its scratch; allocates only the one box per {@link setTime}.
  */
@@ -177,6 +177,8 @@ export class ForceNode {
   private readonly v: Float64Array;
   /** The node time, held as a tagged value (an array of generic elements: no re-boxing per call). */
   private readonly box: (number | null)[] = [null];
+  /** The force's `autonomous` flag (core's `Force`): its time argument is then a constant 0. */
+  private readonly autonomous: boolean;
 
   constructor(fd: DiscreteForce) {
     this.fd = fd;
@@ -184,13 +186,17 @@ export class ForceNode {
     if (node === undefined)
       throw new DomainError('ForceNode: quadrature', String(fd.quadrature), 'unknown');
     [this.a, this.b, this.c] = node;
+    this.autonomous = fd.force.autonomous === true;
     this.xi = new Float64Array(fd.n);
     this.v = new Float64Array(fd.n);
   }
 
-  /** The node time of the step leaving t: t + c h (one heap number). */
+  /**
+   * The node time of the step leaving t: t + c h (one heap number), or 0 for a force that
+   * declares itself `autonomous` (it ignores the time: nothing is allocated).
+   */
   setTime(t: number): void {
-    this.box[0] = t + this.c * this.fd.h;
+    this.box[0] = this.autonomous ? 0 : t + this.c * this.fd.h;
   }
 
   /** out ← F̄ at (q0, q1) with the node time of the last {@link setTime}. */
@@ -207,21 +213,19 @@ export class ForceNode {
 
   /** out ← f_d⁻ = h w⁻ F̄ (core's `minus`, bit for bit). */
   minus(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
-    return this.scaled(out, this.fd.weightMinus, q0, q1, u);
+    // the weight read here, not passed to a shared helper: a double argument of a call V8 does
+    // not inline is boxed (16 B)
+    const w = this.fd.weightMinus;
+    const n = this.fd.n;
+    if (w === 0) return out.fill(0, 0, n);
+    this.value(out, q0, q1, u);
+    for (let i = 0; i < n; i++) out[i] = w * out[i]!;
+    return out;
   }
 
   /** out ← f_d⁺ = h w⁺ F̄ (core's `plus`, bit for bit). */
   plus(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
-    return this.scaled(out, this.fd.weightPlus, q0, q1, u);
-  }
-
-  private scaled(
-    out: Float64Array,
-    w: number,
-    q0: Float64Array,
-    q1: Float64Array,
-    u: Float64Array,
-  ): Float64Array {
+    const w = this.fd.weightPlus;
     const n = this.fd.n;
     if (w === 0) return out.fill(0, 0, n);
     this.value(out, q0, q1, u);

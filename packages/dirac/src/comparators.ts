@@ -760,7 +760,7 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   /** λ of the position stage just solved (copied into {@link lambda} once the step is accepted). */
   private readonly lambdaNew: Float64Array;
   /** ‖φ(q_{k+1})‖∞ of the position stage just solved. */
-  private positionResidualNorm = 0;
+  private positionResidualNorm = Number.NaN;
   /** The forced part, when forced. */
   private readonly forcing: RattleForcing | undefined;
   /** What {@link RattleForcing} reads and writes of this stepper. */
@@ -898,9 +898,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       lambdaNew: this.lambdaNew,
       positionStage: (k, guess) => this.positionStage(k, guess),
       Cbk: this.Cbk,
-      setPositionResidual: (r) => {
-        this.positionResidualNorm = r;
-      },
     };
   }
 
@@ -1301,8 +1298,11 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       const uu = u ?? forcing.zeroInput;
       if (uu.length !== this.inputSize)
         throw new DimensionError('rattle: u', this.inputSize, uu.length);
-      iterations += forcing.solve(this.internals, t, h, uu, k);
-      fPlus = forcing.plus(t, this.qk, q1, uu);
+      forcing.t = t;
+      forcing.h = h;
+      iterations += forcing.solve(this.internals, uu, k);
+      if (forcing.chainSolved) this.positionResidualNorm = forcing.chainPhiNorm;
+      fPlus = forcing.plus(this.qk, q1, uu);
     }
     if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus, u);
     const res = this.positionResidualNorm;
@@ -1539,7 +1539,6 @@ interface RattleInternals {
   positionStage(k: number, guess: Float64Array): number;
   /** C(q_k) in band storage (banded path). */
   readonly Cbk: Float64Array;
-  setPositionResidual(r: number): void;
 }
 
 /**
@@ -1570,8 +1569,19 @@ class RattleForcing {
   private readonly G: (out: Float64Array, x: Float64Array) => void;
   private readonly J: (out: Float64Array, x: Float64Array) => void;
   private st: RattleInternals | undefined;
-  private t = 0;
-  private h = 0;
+  /**
+   * t_k and h of the step being taken, set by the stepper before {@link solve}: fields, not
+   * arguments, since a double passed to a call V8 does not inline is boxed (16 B).
+   */
+  t = Number.NaN;
+  h = Number.NaN;
+  /** ‖R‖∞ of the last {@link chainResidual} (a field: a returned double is boxed). */
+  private res = Number.NaN;
+  /** ‖R‖∞ before the last Newton step (the stall test). */
+  private prev = Number.NaN;
+  /** Whether the last {@link solve} ran the banded forced stage, and its ‖φ(q_{k+1})‖∞. */
+  chainSolved = false;
+  chainPhiNorm = Number.NaN;
   private k = 0;
   private u: Float64Array;
   /** Position-stage Newton iterations inside the last forced solve. */
@@ -1714,24 +1724,26 @@ class RattleForcing {
 
   /**
    * Turns the unforced position stage just solved into the forced one (q_{k+1} in the stepper's
-   * `q1`, λ in its `lambdaNew`). Returns the extra position-stage Newton iterations (0 when f_d⁻
-   * vanishes at the unforced q_{k+1}).
+   * `q1`, λ in its `lambdaNew`) of the step leaving {@link t} with step {@link h}. Returns the
+   * extra position-stage Newton iterations (0 when f_d⁻ vanishes at the unforced q_{k+1}).
    */
-  solve(st: RattleInternals, t: number, h: number, u: Float64Array, k: number): number {
+  solve(st: RattleInternals, u: Float64Array, k: number): number {
     const n = this.n;
-    if (this.fd.h !== h) this.fd = new DiscreteForce(this.force, h, this.quadrature);
+    const fd = this.discrete(this.h);
+    // the node time boxed once for the step (not at all for an autonomous force; ForceNode)
+    if (this.node.fd !== fd) this.node = new ForceNode(fd);
+    this.node.setTime(this.t);
     this.st = st;
-    this.t = t;
-    this.h = h;
     this.k = k;
     this.u = u;
     this.inner = 0;
+    this.chainSolved = false;
     const { x0 } = this;
-    this.fd.minus(x0, t, st.qk, st.q1, u);
+    this.node.minus(x0, st.qk, st.q1, u);
     let moved = false;
     for (let i = 0; i < n; i++) if (x0[i] !== 0) moved = true;
     if (!moved) return 0;
-    if (this.chain !== null) return this.solveChain(st, t, h, u, k);
+    if (this.chain !== null) return this.solveChain(st, u, k);
     this.base0.set(st.base);
     // the Jacobian's C(q_k), dense on both paths (it only steers Newton: ≤ tol either way)
     st.sys.C(this.Ck, st.qk);
@@ -1754,36 +1766,31 @@ class RattleForcing {
    * the bordered Jacobian [[M/h − w⁻∂F̄/∂q_{k+1}, −(h/2)C(q_k)ᵀ], [s·C(q_{k+1}), 0]] in band
    * storage (borderedStep.ts): O(n) per iteration. Leaves q_{k+1} in `q1`, λ in `lambdaNew`.
    */
-  private solveChain(
-    st: RattleInternals,
-    t: number,
-    h: number,
-    u: Float64Array,
-    k: number,
-  ): number {
+  private solveChain(st: RattleInternals, u: Float64Array, k: number): number {
     const chain = this.chain!;
     const { n, m } = this;
     const { band, kF, bordered, x, R, Cb1, F1 } = chain;
     const { width: w, first, phiScale } = band;
     const { q1, qk, invM, Cbk } = st;
     const fd = this.fd;
-    // the node time boxed once for the step (borderedStep.ts ForceNode)
-    if (this.node.fd !== fd) this.node = new ForceNode(fd);
-    const node = this.node;
-    node.setTime(t);
+    const node = this.node; // its node time set by solve
+    const h = this.h;
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) x[i] = q1[i]!;
     for (let a = 0; a < m; a++) x[n + a] = st.lambdaNew[a]!;
     const tol = 1e-14;
     const stallTol = 1e-11;
-    let res = this.chainResidual(st, h, u);
-    let prev = Number.POSITIVE_INFINITY;
+    // ‖R‖∞ and its previous value live in fields, not loop-carried locals: V8 may keep such a
+    // phi tagged and box every new residual (16 B per step measured)
+    this.chainResidual(st, u);
+    this.prev = this.res;
     let iterations = 0;
     const wm = fd.weightMinus;
     const kw = 2 * kF + 1;
     for (;;) {
+      const res = this.res;
       if (res <= tol) break;
-      if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break;
+      if (iterations > 0 && res <= stallTol && res > 0.5 * this.prev) break;
       if (iterations >= 50) throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
       bandedForceJacobian(F1, node, kF, qk, q1, u, chain.fp, chain.fm, chain.e, chain.save);
       band.C(Cb1, q1);
@@ -1814,10 +1821,10 @@ class RattleForcing {
         xn = Math.max(xn, Math.abs(v));
       }
       iterations++;
-      prev = res;
-      res = this.chainResidual(st, h, u);
-      if (!Number.isFinite(res))
-        throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
+      this.prev = res;
+      this.chainResidual(st, u);
+      if (!Number.isFinite(this.res))
+        throw new NewtonDivergedError(iterations, this.res, k, 'forced RATTLE step');
       if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break;
     }
     let phiNorm = 0;
@@ -1825,18 +1832,21 @@ class RattleForcing {
     if (!(phiNorm <= 1e-12))
       throw new NewtonDivergedError(iterations, phiNorm, k, 'forced RATTLE step');
     for (let a = 0; a < m; a++) st.lambdaNew[a] = x[n + a]!;
-    st.setPositionResidual(phiNorm);
+    // read by the stepper from the field (a double passed to a closure is boxed per call)
+    this.chainPhiNorm = phiNorm;
+    this.chainSolved = true;
     return iterations;
   }
 
-  /** R(x) of {@link solveChain} into the chain's `R`, q1 ← x's q_{k+1}; returns ‖R‖∞. */
-  private chainResidual(st: RattleInternals, h: number, u: Float64Array): number {
+  /** R(x) of {@link solveChain} into the chain's `R`, q1 ← x's q_{k+1}, {@link res} ← ‖R‖∞. */
+  private chainResidual(st: RattleInternals, u: Float64Array): void {
     const chain = this.chain!;
     const { n, m } = this;
     const { band, x, R, ct, phi } = chain;
     const { width: w, first } = band;
     const { base, q1, qk, invM, Cbk, sys } = st;
     const fvec = this.fvec;
+    const h = this.h;
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) q1[i] = x[i]!;
     this.node.minus(fvec, qk, q1, u);
@@ -1861,7 +1871,7 @@ class RattleForcing {
       const av = Math.abs(v);
       if (!(av <= r)) r = av;
     }
-    return r;
+    this.res = r;
   }
 
   /** The discrete force of step size h (rebuilt, cold, for a new h). */
@@ -1870,10 +1880,13 @@ class RattleForcing {
     return this.fd;
   }
 
-  /** f_d⁺(q_k, q_{k+1}) of the step solved last (the solver's own buffer). */
-  plus(t: number, qk: Float64Array, q1: Float64Array, u: Float64Array): Float64Array | undefined {
+  /**
+   * f_d⁺(q_k, q_{k+1}) of the step solved last, at its node time (the solver's own buffer; core's
+   * `DiscreteForce.plus`, bit for bit).
+   */
+  plus(qk: Float64Array, q1: Float64Array, u: Float64Array): Float64Array | undefined {
     if (this.fd.weightPlus === 0) return undefined;
-    return this.fd.plus(this.fvec, t, qk, q1, u);
+    return this.node.plus(this.fvec, qk, q1, u);
   }
 }
 

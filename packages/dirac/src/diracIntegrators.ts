@@ -898,6 +898,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.tArg = this.sys.autonomous === true ? undefined : t;
     const forcing = this.discreteForce;
     if (forcing === undefined) return;
+    forcing.t = t;
     const uu = u ?? forcing.zeroInput;
     if (uu.length !== this.inputSize)
       throw new DimensionError('DiracStepper: u', this.inputSize, uu.length);
@@ -971,7 +972,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
       if (forcing !== undefined) {
         const base = name === 'dirac-2' ? this.qPrevView : q;
         const c = name === 'dirac-2' ? 2 : 1;
-        this.lastIterations = forcing.solve(ws, q, base, c, h, r, this.tk, this.uk, qNext, k);
+        this.lastIterations = forcing.solve(ws, q, base, c, h, r, this.uk, qNext, k);
         this.lastResidual = forcing.residual;
       }
     } catch (e) {
@@ -1044,7 +1045,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.lastResidual = general.residual;
     const qt = ws.qt;
     for (let i = 0; i < n; i++) qNext[i] = base[i]! + c * h * qt[i]!;
-    if (forcing !== undefined) forcing.addPlus(ws, t, q, qNext, this.uk, h);
+    if (forcing !== undefined) forcing.addPlus(ws, q, qNext, this.uk, h);
   }
 
   /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state` (at time t, for V(q, t)). */
@@ -1146,7 +1147,23 @@ class DiracForcing {
   /** u = 0, for steps taken without an input. */
   readonly zeroInput: Float64Array;
   /** ‖residual‖∞ of the last solve (0 when no Newton step was needed). */
-  residual = 0;
+  residual = Number.NaN;
+  /**
+   * t_k of the step being taken, set by the stepper before {@link solve} and {@link addPlus}: a
+   * field, not an argument, since a double passed to a call V8 does not inline is boxed (16 B).
+   */
+  t = Number.NaN;
+  /** c·h of the solve in progress (a field for the same reason). */
+  private ch = Number.NaN;
+  /** ‖R‖∞ of the last {@link residualAt} (a field: a returned double is boxed). */
+  private res = Number.NaN;
+  /** ‖R‖∞ before the last Newton step (the stall test). */
+  private prev = Number.NaN;
+  /**
+   * The round-off floor of the stall test, max(tol, 1e-11): a field (computed per solve, the
+   * local was boxed on every step, 16 B measured).
+   */
+  private readonly stallTol: number;
   private fd: DiscreteForce | undefined;
   /** F̄ of {@link fd} with the node time boxed once per step (borderedStep.ts). */
   private node: ForceNode;
@@ -1176,6 +1193,7 @@ class DiracForcing {
     readonly maxIterations: number,
   ) {
     if (!(tol >= 0)) throw new DomainError('DiracStepper: tol', tol, 'must be ≥ 0');
+    this.stallTol = Math.max(tol, 1e-11);
     if (!Number.isInteger(maxIterations) || maxIterations < 0)
       throw new DomainError('DiracStepper: maxIterations', maxIterations, 'must be an integer ≥ 0');
     // validates the quadrature now (rebuilt for the step size of the first step)
@@ -1216,19 +1234,21 @@ class DiracForcing {
     return fd;
   }
 
-  /** {@link node} at the step leaving t (boxes the node time when t changes). */
-  private nodeAt(t: number): ForceNode {
-    if (this.nodeT !== t) {
-      this.node.setTime(t);
-      this.nodeT = t;
+  /** {@link node} at the step leaving {@link t} (sets the node time when t changes). */
+  private nodeAt(): ForceNode {
+    if (this.nodeT !== this.t) {
+      this.node.setTime(this.t);
+      this.nodeT = this.t;
     }
     return this.node;
   }
 
-  /** Line 2 of a forced step: p_{k+1} ← p_{k+1} + f_d⁺(q_k, q_{k+1}) (exact zeros skipped). */
+  /**
+   * Line 2 of a forced step leaving {@link t}: p_{k+1} ← p_{k+1} + f_d⁺(q_k, q_{k+1}) (exact
+   * zeros skipped).
+   */
   addPlus(
     ws: DiracWorkspace,
-    t: number,
     q: Float64Array,
     qNext: Float64Array,
     u: Float64Array,
@@ -1237,7 +1257,7 @@ class DiracForcing {
     const fd = this.discrete(h);
     if (fd.weightPlus === 0) return;
     const { n, fvec } = this;
-    this.nodeAt(t).plus(fvec, q, qNext, u);
+    this.nodeAt().plus(fvec, q, qNext, u);
     for (let i = 0; i < n; i++) {
       const f = fvec[i]!;
       if (f !== 0) ws.pNext[i] = ws.pNext[i]! + f;
@@ -1245,21 +1265,20 @@ class DiracForcing {
   }
 
   /**
-   * out ← the residual of the forced lines at x = (q̃, λ) (module doc of the class); also leaves
-   * q_{k+1} = base + c h q̃ in `q1`. Returns ‖out‖∞.
+   * R ← the residual of the forced lines at x = (q̃, λ) (module doc of the class), {@link res} ←
+   * ‖R‖∞; also leaves q_{k+1} = base + c h q̃ in `q1` (c h from {@link ch}).
    */
   private residualAt(
     ws: DiracWorkspace,
     q: Float64Array,
     base: Float64Array,
-    ch: number,
     r: Float64Array | undefined,
-    t: number,
     u: Float64Array,
-  ): number {
+  ): void {
     const { n, m, x, R, q1, fm, ct } = this;
+    const ch = this.ch;
     for (let i = 0; i < n; i++) q1[i] = base[i]! + ch * x[i]!;
-    this.nodeAt(t).minus(fm, q, q1, u);
+    this.nodeAt().minus(fm, q, q1, u);
     ct.fill(0);
     const band = ws.band;
     if (band !== null) {
@@ -1300,24 +1319,17 @@ class DiracForcing {
       const v = Math.abs(R[i]!);
       if (!(v <= res)) res = v;
     }
-    return res;
+    this.res = res;
   }
 
   /** The bordered Jacobian at the q_{k+1} of the last {@link residualAt}, factored. */
-  private jacobian(
-    ws: DiracWorkspace,
-    q: Float64Array,
-    ch: number,
-    t: number,
-    u: Float64Array,
-    fd: DiscreteForce,
-  ): void {
+  private jacobian(ws: DiracWorkspace, q: Float64Array, u: Float64Array, fd: DiscreteForce): void {
     const { n, m, bordered, F1, kF, q1 } = this;
     const mass = ws.mass;
-    const wgt = fd.weightMinus * ch;
+    const wgt = fd.weightMinus * this.ch;
     bordered.clear();
     if (kF >= 0) {
-      bandedForceJacobian(F1, this.nodeAt(t), kF, q, q1, u, this.fp, this.fm2, this.e, this.save);
+      bandedForceJacobian(F1, this.nodeAt(), kF, q, q1, u, this.fp, this.fm2, this.e, this.save);
       const w = 2 * kF + 1;
       for (let i = 0; i < n; i++) {
         const j0 = Math.max(0, i - kF);
@@ -1328,7 +1340,7 @@ class DiracForcing {
         }
       }
     } else {
-      fd.jacobian(undefined, F1, undefined, t, q, q1, u);
+      fd.jacobian(undefined, F1, undefined, this.t, q, q1, u);
       for (let i = 0; i < n; i++)
         for (let j = 0; j < n; j++)
           bordered.set(i, j, (i === j ? mass[i]! : 0) - wgt * F1[i * n + j]!);
@@ -1370,7 +1382,6 @@ class DiracForcing {
     c: number,
     h: number,
     r: Float64Array | undefined,
-    t: number,
     u: Float64Array,
     qNext: Float64Array,
     k: number,
@@ -1379,23 +1390,25 @@ class DiracForcing {
     const fd = this.discrete(h);
     this.residual = 0;
     const fm = this.fm;
-    this.nodeAt(t).minus(fm, q, qNext, u);
+    this.nodeAt().minus(fm, q, qNext, u);
     let moved = false;
     for (let i = 0; i < n; i++) if (fm[i] !== 0) moved = true;
     let iterations = 0;
     if (moved) {
-      const ch = c * h;
+      this.ch = c * h;
       for (let i = 0; i < n; i++) x[i] = ws.qt[i]!;
       for (let a = 0; a < m; a++) x[n + a] = ws.lambda[a]!;
-      const stallTol = Math.max(this.tol, 1e-11);
-      let res = this.residualAt(ws, q, base, ch, r, t, u);
-      let prev = Number.POSITIVE_INFINITY;
+      // ‖R‖∞ and its previous value live in fields, not loop-carried locals: V8 may keep such a
+      // phi tagged and box every new residual (16 B per step measured)
+      this.residualAt(ws, q, base, r, u);
+      this.prev = this.res;
       for (;;) {
+        const res = this.res;
         if (res <= this.tol) break;
-        if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break; // round-off floor
+        if (iterations > 0 && res <= this.stallTol && res > 0.5 * this.prev) break; // round-off floor
         if (iterations >= this.maxIterations)
           throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
-        this.jacobian(ws, q, ch, t, u, fd);
+        this.jacobian(ws, q, u, fd);
         for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
         this.bordered.solve(R);
         let dxn = 0;
@@ -1407,13 +1420,13 @@ class DiracForcing {
           xn = Math.max(xn, Math.abs(v));
         }
         iterations++;
-        prev = res;
-        res = this.residualAt(ws, q, base, ch, r, t, u);
-        if (!Number.isFinite(res))
-          throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
+        this.prev = res;
+        this.residualAt(ws, q, base, r, u);
+        if (!Number.isFinite(this.res))
+          throw new NewtonDivergedError(iterations, this.res, k, 'forced Dirac step');
         if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break; // x at working precision
       }
-      this.residual = res;
+      this.residual = this.res;
       const mass = ws.mass;
       for (let i = 0; i < n; i++) {
         const v = x[i]!;
@@ -1423,7 +1436,7 @@ class DiracForcing {
       }
       for (let a = 0; a < m; a++) ws.lambda[a] = x[n + a]!;
     }
-    this.addPlus(ws, t, q, qNext, u, h);
+    this.addPlus(ws, q, qNext, u, h);
     return iterations;
   }
 }
