@@ -15,14 +15,9 @@
  */
 import {
   BandLU,
-  BandMatrix,
+  type BandMatrix,
   DimensionError,
   DomainError,
-  NEWTON_DEFAULT_STEP_TOL,
-  NewtonDivergedError,
-  NonFiniteError,
-  SINGULAR_JACOBIAN_CONDITION,
-  SingularJacobianError,
 } from '@geomech/core';
 import type { ConstraintBand } from './constrained.js';
 
@@ -148,138 +143,5 @@ export function bandScatterTranspose(
       const c = C[a * w + j - fa]!;
       if (c !== 0) out[j] = out[j]! + c * ya;
     }
-  }
-}
-
-/** Options of {@link BandNewton} (core's NewtonSolver options of the same names). */
-export interface BandNewtonOptions {
-  readonly tol: number;
-  readonly maxIterations: number;
-  readonly stallTol: number;
-  readonly what: string;
-}
-
-/**
- * Newton's method on an m × m system whose Jacobian is a band matrix (half-bandwidth k), with
- * core's `NewtonSolver` iteration and stopping rule (no line search): stop when ‖F‖∞ ≤ tol; after
- * a step with ‖Δx‖∞ ≤ 4ε·max(1, ‖x‖∞) (x fixed to working precision); after a step that leaves
- * tol < ‖F‖∞ ≤ stallTol without halving ‖F‖∞ (the round-off floor); or, not converged, after
- * `maxIterations` solves. A zero pivot or a κ₁ estimate ≥ 1/ε throws
- * {@link SingularJacobianError}; non-finite F(x0) or J throws {@link NonFiniteError}; a non-finite
- * step, iterate or residual throws {@link NewtonDivergedError}. The Jacobian is factored by
- * {@link BandLU}: O(m·k²) per iteration. Owns its scratch; {@link solve} allocates nothing.
- */
-export class BandNewton {
-  readonly x: Float64Array;
-  readonly J: BandMatrix;
-  /** Iterations and final ‖F‖∞ of the last {@link solve}. */
-  iterations = 0;
-  residual = 0;
-  private readonly f: Float64Array;
-  private readonly dx: Float64Array;
-  private readonly lu: BandLU;
-  private readonly history: Float64Array;
-
-  constructor(
-    readonly m: number,
-    k: number,
-    readonly options: BandNewtonOptions,
-  ) {
-    this.x = new Float64Array(m);
-    this.f = new Float64Array(m);
-    this.dx = new Float64Array(m);
-    this.J = new BandMatrix(m, k, k);
-    this.lu = new BandLU(m, k, k);
-    this.history = new Float64Array(options.maxIterations + 1);
-  }
-
-  /**
-   * Solves F(x) = 0 from x0 (F(out, x), J(out, x) with J writing the band storage of `out`; J is
-   * called right after F at the same x). The root lands in {@link x}; returns whether it converged.
-   */
-  solve(
-    F: (out: Float64Array, x: Float64Array) => void,
-    Jac: (out: BandMatrix, x: Float64Array) => void,
-    x0: Float64Array,
-    step: number,
-  ): boolean {
-    const { m, x, f, dx, lu, history, J } = this;
-    const { tol, maxIterations, stallTol, what } = this.options;
-    for (let i = 0; i < m; i++) x[i] = x0[i]!;
-    // ‖·‖∞ written out (NaN-propagating, as core's normInf): this method inlines F and J, and
-    // a call it cannot inline any more would box each returned double
-    F(f, x);
-    let r = 0;
-    for (let i = 0; i < m; i++) {
-      const v = Math.abs(f[i]!);
-      if (!(v <= r)) r = v;
-    }
-    if (!Number.isFinite(r)) throw new NonFiniteError(`${what}: F(x0)`);
-    history[0] = r;
-    let xNorm = 0;
-    for (let i = 0; i < m; i++) {
-      const v = Math.abs(x[i]!);
-      if (!(v <= xNorm)) xNorm = v;
-    }
-    let k = 0;
-    let converged = false;
-    for (;;) {
-      if (r <= tol) {
-        converged = true;
-        break;
-      }
-      if (k >= maxIterations) break;
-      Jac(J, x);
-      lu.factor(J); // NonFiniteError naming the entry when J is not finite
-      if (lu.isSingular) throw new SingularJacobianError(k, Number.POSITIVE_INFINITY, step);
-      const cond = lu.conditionEstimate();
-      if (!(cond < SINGULAR_JACOBIAN_CONDITION)) throw new SingularJacobianError(k, cond, step);
-      for (let i = 0; i < m; i++) dx[i] = -f[i]!;
-      k++;
-      try {
-        lu.solve(dx, dx);
-      } catch (error) {
-        if (!(error instanceof NonFiniteError)) throw error;
-        throw this.diverged(k, r, step, 'produced a non-finite step');
-      }
-      let dxNorm = 0;
-      for (let i = 0; i < m; i++) {
-        const v = Math.abs(dx[i]!);
-        if (!(v <= dxNorm)) dxNorm = v;
-      }
-      const smallStep = dxNorm <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xNorm);
-      xNorm = 0;
-      for (let i = 0; i < m; i++) {
-        const xi = x[i]! + dx[i]!;
-        x[i] = xi;
-        const v = Math.abs(xi);
-        if (!(v <= xNorm)) xNorm = v;
-      }
-      if (!Number.isFinite(xNorm)) throw this.diverged(k, r, step, 'produced a non-finite iterate');
-      F(f, x);
-      r = 0;
-      for (let i = 0; i < m; i++) {
-        const v = Math.abs(f[i]!);
-        if (!(v <= r)) r = v;
-      }
-      history[k] = r;
-      if (!Number.isFinite(r)) throw this.diverged(k, r, step, 'produced a non-finite residual');
-      if (smallStep && r > tol) {
-        converged = true;
-        break;
-      }
-      if (r > tol && r <= stallTol && r > 0.5 * history[k - 1]!) {
-        converged = true;
-        break;
-      }
-    }
-    this.iterations = k;
-    this.residual = r;
-    return converged;
-  }
-
-  private diverged(k: number, r: number, step: number, reason: string): NewtonDivergedError {
-    const h = Array.from(this.history.subarray(0, Math.min(k, this.history.length - 1) + 1));
-    return new NewtonDivergedError(k, r, step, reason, this.options.what, h);
   }
 }

@@ -14,6 +14,7 @@
 import {
   BandLU,
   BandMatrix,
+  BandNewtonLinearSolver,
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
   DenseLU,
@@ -42,14 +43,7 @@ import {
   type Stepper,
 } from '@geomech/core';
 import { BorderedMatrix, bandedForceJacobian, ForceNode, forceBandwidth } from './borderedStep.js';
-import {
-  BandNewton,
-  bandGram,
-  bandMul,
-  bandScatterTranspose,
-  checkBand,
-  gramBandwidth,
-} from './chainBand.js';
+import { bandGram, bandMul, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import {
   type ConstrainedMechanicalSystem,
   type ConstraintBand,
@@ -752,11 +746,13 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly Cb1: Float64Array;
   private readonly wgt: Float64Array;
   private readonly tmpN: Float64Array;
-  private readonly bandNewton: BandNewton | null;
+  /** The banded position stage: core's Newton on a band LU (null on the dense path). */
+  private readonly bandSolver: NewtonSolver | null;
+  private readonly bandLinear: BandNewtonLinearSolver | null;
   private readonly Ab: BandMatrix | null;
   private readonly bandLu: BandLU | null;
   private readonly Gb: (out: Float64Array, lam: Float64Array) => void;
-  private readonly Jb: (out: BandMatrix, lam: Float64Array) => void;
+  private readonly Jb: (out: Float64Array, lam: Float64Array) => void;
   /** λ of the position stage just solved (copied into {@link lambda} once the step is accepted). */
   private readonly lambdaNew: Float64Array;
   /** ‖φ(q_{k+1})‖∞ of the position stage just solved. */
@@ -857,14 +853,16 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       sys.phi(out, this.q1);
     };
     this.J = jacobianFromFiniteDifferences(this.G, m, m);
-    this.bandNewton =
+    this.bandLinear = band === null ? null : new BandNewtonLinearSolver(m, kb, kb);
+    this.bandSolver =
       band === null
         ? null
-        : new BandNewton(m, kb, {
+        : new NewtonSolver(m, {
             tol,
             maxIterations,
             stallTol: this.maxResidual,
             what: 'rattle: multiplier',
+            linearSolver: this.bandLinear!,
           });
     // banded G: the same sums as G (C(q_k)ᵀλ column by column, rows ascending)
     const { Cbk, Cb1, wgt, tmpN } = this;
@@ -876,9 +874,11 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       for (let j = 0; j < n; j++) this.q1[j] = this.base[j]! + c * this.invM[j]! * tmpN[j]!;
       sys.phi(out, this.q1);
     };
-    // ∂G/∂λ = s·C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ at the q_{k+1} of the last Gb (same λ)
-    this.Jb = (out) => {
+    // ∂G/∂λ = s·C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ at the q_{k+1} of the last Gb (same λ), into the
+    // band LU's own matrix (the `out` the solver passes is its storage)
+    this.Jb = () => {
       const b = band!;
+      const out = this.bandLinear!.band;
       b.C(Cb1, this.q1);
       bandGram(out, Cb1, Cbk, wgt, b, n, false);
       const s = out.rowBand;
@@ -1254,15 +1254,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   positionJacobian(out: Float64Array, z: Float64Array, h: number, lambda: Float64Array): void {
     this.constantMassOnly('positionJacobian');
     this.prepare(z, h);
-    const bn = this.bandNewton;
-    if (bn === null) {
+    const bl = this.bandLinear;
+    if (bl === null) {
       this.J(out, lambda);
       return;
     }
     const m = this.sys.m;
     this.Gb(this.rhsM, lambda);
-    this.Jb(bn.J, lambda);
-    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) out[a * m + b] = bn.J.get(a, b);
+    this.Jb(bl.matrix, lambda);
+    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) out[a * m + b] = bl.band.get(a, b);
   }
 
   /**
@@ -1428,17 +1428,18 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       this.positionResidualNorm = 0;
       return 0;
     }
-    const bn = this.bandNewton;
-    if (bn !== null) {
-      // banded: the same equation G(λ) = 0 in band storage (Gb, Jb), O(n)
-      const converged = bn.solve(this.Gb, this.Jb, guess, k);
-      const iterations = bn.iterations;
-      if (!converged) throw new NewtonDivergedError(iterations, bn.residual, k);
-      this.Gb(rhsM, bn.x); // sets q1 for the converged λ
+    const bs = this.bandSolver;
+    if (bs !== null) {
+      // banded: the same equation G(λ) = 0 in band storage (Gb, Jb), core's Newton on a band
+      // LU (BandNewtonLinearSolver), O(n)
+      const r = bs.solve(this.Gb, this.Jb, guess, k);
+      const iterations = r.iterations;
+      if (!r.converged) throw new NewtonDivergedError(iterations, r.residualNorm, k);
+      this.Gb(rhsM, r.x); // sets q1 for the converged λ
       let res = 0;
       for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
       if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
-      this.lambdaNew.set(bn.x);
+      this.lambdaNew.set(r.x);
       this.positionResidualNorm = res;
       return iterations;
     }
