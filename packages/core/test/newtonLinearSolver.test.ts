@@ -104,6 +104,10 @@ describe('NewtonSolver linearSolver hook', () => {
       readonly n = n;
       /** [d (m), b (m)] */
       readonly matrix = new Float64Array(2 * m);
+      readonly condition = Number.NaN;
+      estimateCondition(): boolean {
+        return false;
+      }
       factor(): boolean {
         for (let i = 0; i < m; i++) if (this.matrix[i] === 0) return false;
         return true;

@@ -26,7 +26,7 @@ import {
   type DiscreteForce,
   DomainError,
   type Force,
-  SingularMatrixError,
+  type NewtonLinearSolver,
 } from '@geomech/core';
 import type { ConstraintBand } from './constrained.js';
 
@@ -57,11 +57,21 @@ export function forceBandwidth(force: Force, n: number): number {
   return Math.min(k, n - 1);
 }
 
-/** The bordered matrix of a forced step (module doc), dense or banded; owns its scratch. */
-export class BorderedMatrix {
+/**
+ * The bordered matrix of a forced step (module doc), dense or banded; owns its scratch. A
+ * {@link NewtonLinearSolver} of the n + m unknowns for core's `NewtonSolver` (option
+ * `linearSolver`): the Jacobian callback fills it with {@link set} (after {@link clear}), the
+ * solver factors and solves it (zero pivot only; no κ estimate).
+ */
+export class BorderedMatrix implements NewtonLinearSolver {
+  /** Number of unknowns n_q + m (the Newton solver's size). */
   readonly n: number;
+  /** Size of the A block (q̃ or q_{k+1}). */
+  readonly nq: number;
+  /** Number of multipliers. */
   readonly m: number;
-  readonly N: number;
+  /** The stored matrix: band rows (banded path) or dense row-major (n + m)². */
+  readonly matrix: Float64Array;
   /** Row/column of unknown i (q̃ or q_{k+1} first, then λ) in the stored matrix. */
   readonly pos: Int32Array;
   /** Half-bandwidth of the A block (−1: dense). */
@@ -77,10 +87,10 @@ export class BorderedMatrix {
    * @param kA - half-bandwidth of A (the force's and M's), or −1 for a dense A (dense storage).
    */
   constructor(n: number, m: number, band: ConstraintBand | null, kA: number) {
-    this.n = n;
+    this.nq = n;
     this.m = m;
     const N = n + m;
-    this.N = N;
+    this.n = N;
     this.pos = new Int32Array(N);
     this.tmp = new Float64Array(N);
     const banded = band !== null && kA >= 0;
@@ -91,6 +101,7 @@ export class BorderedMatrix {
       this.blu = null;
       this.dm = new Float64Array(N * N);
       this.dlu = new DenseLU(Math.max(N, 1));
+      this.matrix = this.dm;
       return;
     }
     // λ_a right after the last column of row a (rows sorted by `first`, so the order is kept)
@@ -116,6 +127,7 @@ export class BorderedMatrix {
     }
     this.bm = new BandMatrix(N, k, k);
     this.blu = new BandLU(N, k, k);
+    this.matrix = this.bm.rowBand;
     this.dm = new Float64Array(0);
     this.dlu = null;
   }
@@ -134,19 +146,26 @@ export class BorderedMatrix {
     // band storage written directly (BandMatrix.set builds its error context string per call);
     // the half-bandwidth covers every structural nonzero (constructor)
     if (bm !== null) bm.rowBand[pi * bm.rowWidth + pj - pi + bm.kl] = v;
-    else this.dm[pi * this.N + pj] = v;
+    else this.dm[pi * this.n + pj] = v;
   }
 
-  /** Factors the matrix. @throws {@link SingularMatrixError} naming `what` when singular. */
-  factor(what: string): void {
-    if (this.blu !== null) {
-      if (this.blu.factor(this.bm!).isSingular) throw new SingularMatrixError(what, -1);
-    } else if (this.dlu!.factor(this.dm).isSingular) throw new SingularMatrixError(what, -1);
+  /** Factors the matrix; false at an exactly zero pivot (singular). */
+  factor(): boolean {
+    if (this.blu !== null) return !this.blu.factor(this.bm!).isSingular;
+    return !this.dlu!.factor(this.dm).isSingular;
   }
+
+  /** No κ estimate (the forced steps stop at a zero pivot only): false. */
+  estimateCondition(): boolean {
+    return false;
+  }
+
+  /** NaN: no κ estimate. */
+  readonly condition = Number.NaN;
 
   /** x ← J⁻¹x (x in the unknowns' order, length n + m). */
   solve(x: Float64Array): void {
-    const { pos, tmp, N } = this;
+    const { pos, tmp, n: N } = this;
     for (let i = 0; i < N; i++) tmp[pos[i]!] = x[i]!;
     if (this.blu !== null) this.blu.solve(tmp, tmp);
     else this.dlu!.solve(tmp, tmp);

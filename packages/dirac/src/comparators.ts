@@ -29,7 +29,6 @@ import {
   jacobianFromFiniteDifferences,
   type MethodTraits,
   methodTraits,
-  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
@@ -1576,10 +1575,6 @@ class RattleForcing {
    */
   t = Number.NaN;
   h = Number.NaN;
-  /** ‖R‖∞ of the last {@link chainResidual} (a field: a returned double is boxed). */
-  private res = Number.NaN;
-  /** ‖R‖∞ before the last Newton step (the stall test). */
-  private prev = Number.NaN;
   /** Whether the last {@link solve} ran the banded forced stage, and its ‖φ(q_{k+1})‖∞. */
   chainSolved = false;
   chainPhiNorm = Number.NaN;
@@ -1595,8 +1590,11 @@ class RattleForcing {
     readonly band: ConstraintBand;
     readonly kF: number;
     readonly bordered: BorderedMatrix;
+    /** Core's Newton in (q_{k+1}, λ) with {@link bordered} as its linear solver. */
+    readonly solver: NewtonSolver;
+    readonly F: (out: Float64Array, x: Float64Array) => void;
+    readonly J: (out: Float64Array, x: Float64Array) => void;
     readonly x: Float64Array;
-    readonly R: Float64Array;
     readonly ct: Float64Array;
     readonly phi: Float64Array;
     readonly Cb1: Float64Array;
@@ -1617,15 +1615,28 @@ class RattleForcing {
     this.fd = new DiscreteForce(force, 1, quadrature);
     this.node = new ForceNode(this.fd);
     const kF = band === null ? -1 : forceBandwidth(force, n);
+    let bordered: BorderedMatrix | null = null;
     this.chain =
       band === null || kF < 0
         ? null
         : {
             band,
             kF,
-            bordered: new BorderedMatrix(n, m, band, kF),
+            bordered: (bordered = new BorderedMatrix(n, m, band, kF)),
+            // the stopping rule of the loop it replaced: tol 1e-14, the round-off floor 1e-11,
+            // 50 iterations, a zero pivot (no κ estimate)
+            solver: new NewtonSolver(n + m, {
+              tol: 1e-14,
+              stallTol: 1e-11,
+              maxIterations: 50,
+              conditionCheck: 'pivot',
+              linearSolver: bordered,
+              onSingular: () => new SingularMatrixError('forced RATTLE step: Newton matrix', -1),
+              what: 'forced RATTLE step',
+            }),
+            F: (out, x) => this.chainResidual(out, x),
+            J: () => this.chainJacobian(),
             x: new Float64Array(n + m),
-            R: new Float64Array(n + m),
             ct: new Float64Array(n),
             phi: new Float64Array(m),
             Cb1: new Float64Array(m * band.width),
@@ -1770,87 +1781,45 @@ class RattleForcing {
   private solveChain(st: RattleInternals, u: Float64Array, k: number): number {
     const chain = this.chain!;
     const { n, m } = this;
-    const { band, kF, bordered, x, R, Cb1, F1 } = chain;
-    const { width: w, first, phiScale } = band;
-    const { q1, qk, invM, Cbk } = st;
-    const fd = this.fd;
-    const node = this.node; // its node time set by solve
-    const h = this.h;
-    const hh = 0.5 * h;
+    const { x, phi } = chain;
+    const { q1 } = st;
+    this.st = st;
+    this.u = u;
     for (let i = 0; i < n; i++) x[i] = q1[i]!;
     for (let a = 0; a < m; a++) x[n + a] = st.lambdaNew[a]!;
-    const tol = 1e-14;
-    const stallTol = 1e-11;
-    // ‖R‖∞ and its previous value live in fields, not loop-carried locals: V8 may keep such a
-    // phi tagged and box every new residual (16 B per step measured)
-    this.chainResidual(st, u);
-    this.prev = this.res;
-    let iterations = 0;
-    const wm = fd.weightMinus;
-    const kw = 2 * kF + 1;
-    for (;;) {
-      const res = this.res;
-      if (res <= tol) break;
-      if (iterations > 0 && res <= stallTol && res > 0.5 * this.prev) break;
-      if (iterations >= 50) throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
-      bandedForceJacobian(F1, node, kF, qk, q1, u, chain.fp, chain.fm, chain.e, chain.save);
-      band.C(Cb1, q1);
-      bordered.clear();
-      for (let i = 0; i < n; i++) {
-        const j0 = Math.max(0, i - kF);
-        const j1 = Math.min(n - 1, i + kF);
-        for (let j = j0; j <= j1; j++)
-          bordered.set(i, j, (i === j ? 1 / (invM[i]! * h) : 0) - wm * F1[i * kw + j - i + kF]!);
-      }
-      for (let a = 0; a < m; a++) {
-        const fa = first[a]!;
-        const j1 = Math.min(n, fa + w);
-        for (let j = Math.max(0, fa); j < j1; j++) {
-          bordered.set(j, n + a, -hh * Cbk[a * w + j - fa]!);
-          bordered.set(n + a, j, phiScale * Cb1[a * w + j - fa]!);
-        }
-      }
-      bordered.factor('forced RATTLE step: Newton matrix');
-      for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
-      bordered.solve(R);
-      let dxn = 0;
-      let xn = 0;
-      for (let i = 0; i < n + m; i++) {
-        const v = x[i]! + R[i]!;
-        x[i] = v;
-        dxn = Math.max(dxn, Math.abs(R[i]!));
-        xn = Math.max(xn, Math.abs(v));
-      }
-      iterations++;
-      this.prev = res;
-      this.chainResidual(st, u);
-      if (!Number.isFinite(this.res))
-        throw new NewtonDivergedError(iterations, this.res, k, 'forced RATTLE step');
-      if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break;
-    }
+    const r = chain.solver.solve(chain.F, chain.J, x, k);
+    const iterations = r.iterations;
+    if (!r.converged)
+      throw new NewtonDivergedError(iterations, r.residualNorm, k, 'forced RATTLE step');
+    // the solver's last F was at the accepted x (no line search): q1 and φ(q1) are its
     let phiNorm = 0;
-    for (let a = 0; a < m; a++) phiNorm = Math.max(phiNorm, Math.abs(R[n + a]!));
+    for (let a = 0; a < m; a++) phiNorm = Math.max(phiNorm, Math.abs(phi[a]!));
     if (!(phiNorm <= 1e-12))
       throw new NewtonDivergedError(iterations, phiNorm, k, 'forced RATTLE step');
-    for (let a = 0; a < m; a++) st.lambdaNew[a] = x[n + a]!;
+    const y = r.x;
+    for (let a = 0; a < m; a++) st.lambdaNew[a] = y[n + a]!;
     // read by the stepper from the field (a double passed to a closure is boxed per call)
     this.chainPhiNorm = phiNorm;
     this.chainSolved = true;
     return iterations;
   }
 
-  /** R(x) of {@link solveChain} into the chain's `R`, q1 ← x's q_{k+1}, {@link res} ← ‖R‖∞. */
-  private chainResidual(st: RattleInternals, u: Float64Array): void {
+  /**
+   * R ← the residual of {@link solveChain} at x = (q_{k+1}, λ), q1 ← x's q_{k+1}, the chain's
+   * `phi` ← φ(q_{k+1}).
+   */
+  private chainResidual(R: Float64Array, x: Float64Array): void {
     const chain = this.chain!;
     const { n, m } = this;
-    const { band, x, R, ct, phi } = chain;
+    const { band, ct, phi } = chain;
     const { width: w, first } = band;
+    const st = this.st!;
     const { base, q1, qk, invM, Cbk, sys } = st;
     const fvec = this.fvec;
     const h = this.h;
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) q1[i] = x[i]!;
-    this.node.minus(fvec, qk, q1, u);
+    this.node.minus(fvec, qk, q1, this.u);
     ct.fill(0);
     for (let a = 0; a < m; a++) {
       const fa = first[a]!;
@@ -1858,21 +1827,45 @@ class RattleForcing {
       const la = x[n + a]!;
       for (let j = Math.max(0, fa); j < j1; j++) ct[j] = ct[j]! + Cbk[a * w + j - fa]! * la;
     }
-    let r = 0;
-    for (let i = 0; i < n; i++) {
-      const v = (q1[i]! - base[i]!) / (invM[i]! * h) - hh * ct[i]! - fvec[i]!;
-      R[i] = v;
-      const av = Math.abs(v);
-      if (!(av <= r)) r = av;
-    }
+    for (let i = 0; i < n; i++)
+      R[i] = (q1[i]! - base[i]!) / (invM[i]! * h) - hh * ct[i]! - fvec[i]!;
     sys.phi(phi, q1);
-    for (let a = 0; a < m; a++) {
-      const v = phi[a]!;
-      R[n + a] = v;
-      const av = Math.abs(v);
-      if (!(av <= r)) r = av;
+    for (let a = 0; a < m; a++) R[n + a] = phi[a]!;
+  }
+
+  /**
+   * The bordered Jacobian of {@link solveChain} at the q_{k+1} of the last {@link chainResidual}
+   * (the solver calls J right after F at the same x), into the chain's bordered matrix; the solver
+   * factors it.
+   */
+  private chainJacobian(): void {
+    const chain = this.chain!;
+    const { n, m } = this;
+    const { band, kF, bordered, Cb1, F1 } = chain;
+    const { width: w, first, phiScale } = band;
+    const st = this.st!;
+    const { q1, qk, invM, Cbk } = st;
+    const h = this.h;
+    const hh = 0.5 * h;
+    const wm = this.fd.weightMinus;
+    const kw = 2 * kF + 1;
+    bandedForceJacobian(F1, this.node, kF, qk, q1, this.u, chain.fp, chain.fm, chain.e, chain.save);
+    band.C(Cb1, q1);
+    bordered.clear();
+    for (let i = 0; i < n; i++) {
+      const j0 = Math.max(0, i - kF);
+      const j1 = Math.min(n - 1, i + kF);
+      for (let j = j0; j <= j1; j++)
+        bordered.set(i, j, (i === j ? 1 / (invM[i]! * h) : 0) - wm * F1[i * kw + j - i + kF]!);
     }
-    this.res = r;
+    for (let a = 0; a < m; a++) {
+      const fa = first[a]!;
+      const j1 = Math.min(n, fa + w);
+      for (let j = Math.max(0, fa); j < j1; j++) {
+        bordered.set(j, n + a, -hh * Cbk[a * w + j - fa]!);
+        bordered.set(n + a, j, phiScale * Cb1[a * w + j - fa]!);
+      }
+    }
   }
 
   /** The discrete force of step size h (rebuilt, cold, for a new h). */

@@ -33,8 +33,8 @@ import {
   integrate,
   type MethodTraits,
   methodTraits,
-  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
+  NewtonSolver,
   NonFiniteError,
   type ProgressCallback,
   type SeriesSpec,
@@ -1155,15 +1155,21 @@ class DiracForcing {
   t = Number.NaN;
   /** c·h of the solve in progress (a field for the same reason). */
   private ch = Number.NaN;
-  /** ‖R‖∞ of the last {@link residualAt} (a field: a returned double is boxed). */
-  private res = Number.NaN;
-  /** ‖R‖∞ before the last Newton step (the stall test). */
-  private prev = Number.NaN;
   /**
-   * The round-off floor of the stall test, max(tol, 1e-11): a field (computed per solve, the
-   * local was boxed on every step, 16 B measured).
+   * Core's Newton on (q̃, λ) with the bordered matrix as its linear solver (null on the M(q)
+   * path, which solves the forced lines itself): stop at ‖R‖∞ ≤ tol, at a step below 4ε·‖x‖∞, or
+   * at the round-off floor max(tol, 1e-11) (`stallTol`).
    */
-  private readonly stallTol: number;
+  private readonly solver: NewtonSolver | null;
+  private readonly F: (out: Float64Array, x: Float64Array) => void;
+  private readonly J: (out: Float64Array, x: Float64Array) => void;
+  // the data of the solve in progress, read by F and J (fields: no closure per step)
+  private ws: DiracWorkspace;
+  private q: Float64Array;
+  private base: Float64Array;
+  private r: Float64Array | undefined = undefined;
+  private u: Float64Array;
+  private fdNow: DiscreteForce;
   private fd: DiscreteForce | undefined;
   /** F̄ of {@link fd} with the node time boxed once per step (borderedStep.ts). */
   private node: ForceNode;
@@ -1173,7 +1179,6 @@ class DiracForcing {
   /** Half-bandwidth of the force's Jacobians (−1: dense). */
   private readonly kF: number;
   private readonly x: Float64Array;
-  private readonly R: Float64Array;
   private readonly q1: Float64Array;
   private readonly fm: Float64Array;
   private readonly fvec: Float64Array;
@@ -1193,12 +1198,15 @@ class DiracForcing {
     readonly maxIterations: number,
   ) {
     if (!(tol >= 0)) throw new DomainError('DiracStepper: tol', tol, 'must be ≥ 0');
-    this.stallTol = Math.max(tol, 1e-11);
     if (!Number.isInteger(maxIterations) || maxIterations < 0)
       throw new DomainError('DiracStepper: maxIterations', maxIterations, 'must be an integer ≥ 0');
     // validates the quadrature now (rebuilt for the step size of the first step)
     this.fd = new DiscreteForce(force, 1, quadrature);
+    this.fdNow = this.fd;
     this.node = new ForceNode(this.fd);
+    this.ws = ws;
+    this.q = ws.qt;
+    this.base = ws.qt;
     const { n, m } = ws;
     this.n = n;
     this.m = m;
@@ -1210,7 +1218,20 @@ class DiracForcing {
     this.bordered = new BorderedMatrix(used ? n : 0, used ? m : 0, ws.band, kF);
     const N = used ? n + m : 0;
     this.x = new Float64Array(N);
-    this.R = new Float64Array(N);
+    this.u = this.zeroInput;
+    this.F = (out, x) => this.residualAt(out, x);
+    this.J = () => this.jacobian();
+    this.solver = used
+      ? new NewtonSolver(N, {
+          tol,
+          maxIterations,
+          stallTol: Math.max(tol, 1e-11),
+          conditionCheck: 'pivot',
+          linearSolver: this.bordered,
+          onSingular: () => new SingularMatrixError('forced Dirac step: Newton matrix', -1),
+          what: 'forced Dirac step',
+        })
+      : null;
     this.q1 = new Float64Array(n);
     this.fm = new Float64Array(n);
     this.fvec = new Float64Array(n);
@@ -1265,17 +1286,11 @@ class DiracForcing {
   }
 
   /**
-   * R ← the residual of the forced lines at x = (q̃, λ) (module doc of the class), {@link res} ←
-   * ‖R‖∞; also leaves q_{k+1} = base + c h q̃ in `q1` (c h from {@link ch}).
+   * R ← the residual of the forced lines at x = (q̃, λ) (module doc of the class), for the step
+   * data in the fields; also leaves q_{k+1} = base + c h q̃ in `q1` (c h from {@link ch}).
    */
-  private residualAt(
-    ws: DiracWorkspace,
-    q: Float64Array,
-    base: Float64Array,
-    r: Float64Array | undefined,
-    u: Float64Array,
-  ): void {
-    const { n, m, x, R, q1, fm, ct } = this;
+  private residualAt(R: Float64Array, x: Float64Array): void {
+    const { n, m, q1, fm, ct, ws, q, base, r, u } = this;
     const ch = this.ch;
     for (let i = 0; i < n; i++) q1[i] = base[i]! + ch * x[i]!;
     this.nodeAt().minus(fm, q, q1, u);
@@ -1314,17 +1329,15 @@ class DiracForcing {
     const mass = ws.mass;
     const f = ws.f;
     for (let i = 0; i < n; i++) R[i] = mass[i]! * x[i]! + ct[i]! - f[i]! - fm[i]!;
-    let res = 0;
-    for (let i = 0; i < n + m; i++) {
-      const v = Math.abs(R[i]!);
-      if (!(v <= res)) res = v;
-    }
-    this.res = res;
   }
 
-  /** The bordered Jacobian at the q_{k+1} of the last {@link residualAt}, factored. */
-  private jacobian(ws: DiracWorkspace, q: Float64Array, u: Float64Array, fd: DiscreteForce): void {
-    const { n, m, bordered, F1, kF, q1 } = this;
+  /**
+   * The bordered Jacobian at the q_{k+1} of the last {@link residualAt} (the solver calls J right
+   * after F at the same x), into {@link bordered}; the solver factors it.
+   */
+  private jacobian(): void {
+    const { n, m, bordered, F1, kF, q1, ws, q, u } = this;
+    const fd = this.fdNow;
     const mass = ws.mass;
     const wgt = fd.weightMinus * this.ch;
     bordered.clear();
@@ -1367,7 +1380,6 @@ class DiracForcing {
           bordered.set(n + a, j, c);
         }
     }
-    bordered.factor('forced Dirac step: Newton matrix');
   }
 
   /**
@@ -1386,7 +1398,7 @@ class DiracForcing {
     qNext: Float64Array,
     k: number,
   ): number {
-    const { n, m, x, R } = this;
+    const { n, m, x } = this;
     const fd = this.discrete(h);
     this.residual = 0;
     const fm = this.fm;
@@ -1396,45 +1408,29 @@ class DiracForcing {
     let iterations = 0;
     if (moved) {
       this.ch = c * h;
+      this.ws = ws;
+      this.q = q;
+      this.base = base;
+      this.r = r;
+      this.u = u;
+      this.fdNow = fd;
       for (let i = 0; i < n; i++) x[i] = ws.qt[i]!;
       for (let a = 0; a < m; a++) x[n + a] = ws.lambda[a]!;
-      // ‖R‖∞ and its previous value live in fields, not loop-carried locals: V8 may keep such a
-      // phi tagged and box every new residual (16 B per step measured)
-      this.residualAt(ws, q, base, r, u);
-      this.prev = this.res;
-      for (;;) {
-        const res = this.res;
-        if (res <= this.tol) break;
-        if (iterations > 0 && res <= this.stallTol && res > 0.5 * this.prev) break; // round-off floor
-        if (iterations >= this.maxIterations)
-          throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
-        this.jacobian(ws, q, u, fd);
-        for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
-        this.bordered.solve(R);
-        let dxn = 0;
-        let xn = 0;
-        for (let i = 0; i < n + m; i++) {
-          const v = x[i]! + R[i]!;
-          x[i] = v;
-          dxn = Math.max(dxn, Math.abs(R[i]!));
-          xn = Math.max(xn, Math.abs(v));
-        }
-        iterations++;
-        this.prev = res;
-        this.residualAt(ws, q, base, r, u);
-        if (!Number.isFinite(this.res))
-          throw new NewtonDivergedError(iterations, this.res, k, 'forced Dirac step');
-        if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break; // x at working precision
-      }
-      this.residual = this.res;
+      const res = this.solver!.solve(this.F, this.J, x, k);
+      iterations = res.iterations;
+      if (!res.converged)
+        throw new NewtonDivergedError(iterations, res.residualNorm, k, 'forced Dirac step');
+      this.residual = res.residualNorm;
+      // the solver's last F was at the accepted x (no line search): q1 is its q_{k+1}
+      const y = res.x;
       const mass = ws.mass;
       for (let i = 0; i < n; i++) {
-        const v = x[i]!;
+        const v = y[i]!;
         ws.qt[i] = v;
         ws.pNext[i] = mass[i]! * v;
         qNext[i] = this.q1[i]!;
       }
-      for (let a = 0; a < m; a++) ws.lambda[a] = x[n + a]!;
+      for (let a = 0; a < m; a++) ws.lambda[a] = y[n + a]!;
     }
     this.addPlus(ws, q, qNext, u, h);
     return iterations;

@@ -117,9 +117,11 @@ export interface NewtonOptions {
  * is the implementation's: dense row-major, band rows, …; a callback may instead fill the
  * implementation through its own methods and ignore `out`); `factor()` factors what J just
  * filled and returns false at an exactly zero pivot (singular); `solve(x)` overwrites x with
- * J⁻¹x. `conditionEstimate()` (optional) returns κ₁ of the factored matrix for the solver's
- * `'estimate'` check; without it the check is the zero pivot alone (as `'pivot'`). Neither method
- * may allocate (the solver's promise of an allocation-free `solve`). No inertia is needed.
+ * J⁻¹x; `estimateCondition()` writes κ₁ of the factored matrix into `condition` for the solver's
+ * `'estimate'` check and returns true, or returns false when the implementation has no estimate
+ * (the check is then the zero pivot alone, as `'pivot'`). A field, not a returned number: a double
+ * returned from a call V8 does not inline is boxed. No method may allocate (the solver's promise
+ * of an allocation-free `solve`). No inertia is needed.
  *
  * @example
  * ```ts
@@ -150,8 +152,10 @@ export interface NewtonLinearSolver {
   factor(): boolean;
   /** x ← J⁻¹x (x of length n). */
   solve(x: Float64Array): void;
-  /** κ₁ of the factored matrix (optional: the solver's `'estimate'` check uses it). */
-  conditionEstimate?(): number;
+  /** {@link condition} ← κ₁ of the factored matrix and true, or false without an estimate. */
+  estimateCondition(): boolean;
+  /** κ₁ of the last {@link estimateCondition} (NaN before or without one). */
+  readonly condition: number;
 }
 
 /**
@@ -171,6 +175,7 @@ export interface NewtonLinearSolver {
 export class DenseNewtonLinearSolver implements NewtonLinearSolver {
   readonly n: number;
   readonly matrix: Float64Array;
+  condition = Number.NaN;
   private readonly lu: DenseLU;
 
   constructor(n: number) {
@@ -189,8 +194,9 @@ export class DenseNewtonLinearSolver implements NewtonLinearSolver {
     this.lu.solve(x, x);
   }
 
-  conditionEstimate(): number {
-    return this.lu.conditionEstimate();
+  estimateCondition(): boolean {
+    this.condition = this.lu.conditionEstimate();
+    return true;
   }
 }
 
@@ -214,6 +220,7 @@ export class BandNewtonLinearSolver implements NewtonLinearSolver {
   readonly matrix: Float64Array;
   /** The band matrix whose storage is {@link matrix}. */
   readonly band: BandMatrix;
+  condition = Number.NaN;
   private readonly lu: BandLU;
 
   constructor(n: number, kl: number, ku: number) {
@@ -233,8 +240,9 @@ export class BandNewtonLinearSolver implements NewtonLinearSolver {
     this.lu.solve(x, x);
   }
 
-  conditionEstimate(): number {
-    return this.lu.conditionEstimate();
+  estimateCondition(): boolean {
+    this.condition = this.lu.conditionEstimate();
+    return true;
   }
 }
 
@@ -912,10 +920,10 @@ export class NewtonSolver {
         this.lastCondition = Number.POSITIVE_INFINITY;
         throw this.singular(k, Number.POSITIVE_INFINITY, step);
       }
-      if (this.options.conditionCheck === 'estimate' && linear.conditionEstimate !== undefined) {
-        const cond = linear.conditionEstimate();
-        this.lastCondition = cond;
-        if (!(cond < this.options.maxCondition)) throw this.singular(k, cond, step);
+      if (this.options.conditionCheck === 'estimate' && linear.estimateCondition()) {
+        this.lastCondition = linear.condition;
+        if (!(this.lastCondition < this.options.maxCondition))
+          throw this.singular(k, this.lastCondition, step);
       }
       for (let i = 0; i < n; i++) dx[i] = -f[i]!;
       try {
