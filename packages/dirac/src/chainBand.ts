@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { BandLU, type BandMatrix, DimensionError, DomainError } from '@geomech/core';
+import { type BandMatrix, DimensionError, DomainError } from '@geomech/core';
 import type { ConstraintBand } from './constrained.js';
 
 /**

@@ -1615,14 +1615,14 @@ class RattleForcing {
     this.fd = new DiscreteForce(force, 1, quadrature);
     this.node = new ForceNode(this.fd);
     const kF = band === null ? -1 : forceBandwidth(force, n);
-    let bordered: BorderedMatrix | null = null;
+    const bordered = band === null || kF < 0 ? null : new BorderedMatrix(n, m, band, kF);
     this.chain =
-      band === null || kF < 0
+      band === null || bordered === null
         ? null
         : {
             band,
             kF,
-            bordered: (bordered = new BorderedMatrix(n, m, band, kF)),
+            bordered,
             // the stopping rule of the loop it replaced: tol 1e-14, the round-off floor 1e-11,
             // 50 iterations, a zero pivot (no κ estimate)
             solver: new NewtonSolver(n + m, {
