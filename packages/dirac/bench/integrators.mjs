@@ -91,6 +91,17 @@ function lagrangeDiracRow(sign) {
   };
 }
 
+/**
+ * The forced chain steps are allocation-free (issues 17/20): a row whose hot path allocates a
+ * boxed double or more per step (≥ 16 B; JIT noise stays below) fails the bench.
+ */
+function assertAllocationFree(id, c, m) {
+  if (c.force !== undefined && c.sys.band !== undefined && !(m.bytes < 16))
+    throw new Error(
+      `${id}: ${m.bytes.toFixed(1)} B/step, expected 0 (allocation-free forced step)`,
+    );
+}
+
 /** Dirac-2c (or another Dirac method) on a constrained system, forced when `c.force` is set. */
 function dirac2cRow(id, system, c, restart, method = 'dirac-2c') {
   const opts = c.force === undefined ? {} : { force: c.force };
@@ -103,6 +114,7 @@ function dirac2cRow(id, system, c, restart, method = 'dirac-2c') {
     st.reset();
   };
   const m = perStep(reset, (k) => st.step(state, k, H), restart);
+  assertAllocationFree(id, c, m);
   // Newton iterations per step: the forced and the M(q) steps solve; the others are linear
   reset();
   let its = 0;
@@ -142,6 +154,7 @@ function rattleRow(id, system, c, restart) {
   };
   note(`dirac: ${id}`);
   const m = perStep(reset, (k) => st.step(z, k, H), restart);
+  assertAllocationFree(id, c, m);
   reset();
   let its = 0;
   for (let k = 0; k < restart; k++) its += st.step(z, k, H);

@@ -26,7 +26,7 @@ import {
   type DiscreteForce,
   DomainError,
   type Force,
-  SingularMatrixError,
+  type NewtonLinearSolver,
 } from '@geomech/core';
 import type { ConstraintBand } from './constrained.js';
 
@@ -57,11 +57,21 @@ export function forceBandwidth(force: Force, n: number): number {
   return Math.min(k, n - 1);
 }
 
-/** The bordered matrix of a forced step (module doc), dense or banded; owns its scratch. */
-export class BorderedMatrix {
+/**
+ * The bordered matrix of a forced step (module doc), dense or banded; owns its scratch. A
+ * {@link NewtonLinearSolver} of the n + m unknowns for core's `NewtonSolver` (option
+ * `linearSolver`): the Jacobian callback fills it with {@link set} (after {@link clear}), the
+ * solver factors and solves it (zero pivot only; no κ estimate).
+ */
+export class BorderedMatrix implements NewtonLinearSolver {
+  /** Number of unknowns n_q + m (the Newton solver's size). */
   readonly n: number;
+  /** Size of the A block (q̃ or q_{k+1}). */
+  readonly nq: number;
+  /** Number of multipliers. */
   readonly m: number;
-  readonly N: number;
+  /** The stored matrix: band rows (banded path) or dense row-major (n + m)². */
+  readonly matrix: Float64Array;
   /** Row/column of unknown i (q̃ or q_{k+1} first, then λ) in the stored matrix. */
   readonly pos: Int32Array;
   /** Half-bandwidth of the A block (−1: dense). */
@@ -77,10 +87,10 @@ export class BorderedMatrix {
    * @param kA - half-bandwidth of A (the force's and M's), or −1 for a dense A (dense storage).
    */
   constructor(n: number, m: number, band: ConstraintBand | null, kA: number) {
-    this.n = n;
+    this.nq = n;
     this.m = m;
     const N = n + m;
-    this.N = N;
+    this.n = N;
     this.pos = new Int32Array(N);
     this.tmp = new Float64Array(N);
     const banded = band !== null && kA >= 0;
@@ -91,6 +101,7 @@ export class BorderedMatrix {
       this.blu = null;
       this.dm = new Float64Array(N * N);
       this.dlu = new DenseLU(Math.max(N, 1));
+      this.matrix = this.dm;
       return;
     }
     // λ_a right after the last column of row a (rows sorted by `first`, so the order is kept)
@@ -116,6 +127,7 @@ export class BorderedMatrix {
     }
     this.bm = new BandMatrix(N, k, k);
     this.blu = new BandLU(N, k, k);
+    this.matrix = this.bm.rowBand;
     this.dm = new Float64Array(0);
     this.dlu = null;
   }
@@ -134,19 +146,26 @@ export class BorderedMatrix {
     // band storage written directly (BandMatrix.set builds its error context string per call);
     // the half-bandwidth covers every structural nonzero (constructor)
     if (bm !== null) bm.rowBand[pi * bm.rowWidth + pj - pi + bm.kl] = v;
-    else this.dm[pi * this.N + pj] = v;
+    else this.dm[pi * this.n + pj] = v;
   }
 
-  /** Factors the matrix. @throws {@link SingularMatrixError} naming `what` when singular. */
-  factor(what: string): void {
-    if (this.blu !== null) {
-      if (this.blu.factor(this.bm!).isSingular) throw new SingularMatrixError(what, -1);
-    } else if (this.dlu!.factor(this.dm).isSingular) throw new SingularMatrixError(what, -1);
+  /** Factors the matrix; false at an exactly zero pivot (singular). */
+  factor(): boolean {
+    if (this.blu !== null) return !this.blu.factor(this.bm!).isSingular;
+    return !this.dlu!.factor(this.dm).isSingular;
   }
+
+  /** No κ estimate (the forced steps stop at a zero pivot only): false. */
+  estimateCondition(): boolean {
+    return false;
+  }
+
+  /** NaN: no κ estimate. */
+  readonly condition = Number.NaN;
 
   /** x ← J⁻¹x (x in the unknowns' order, length n + m). */
   solve(x: Float64Array): void {
-    const { pos, tmp, N } = this;
+    const { pos, tmp, n: N } = this;
     for (let i = 0; i < N; i++) tmp[pos[i]!] = x[i]!;
     if (this.blu !== null) this.blu.solve(tmp, tmp);
     else this.dlu!.solve(tmp, tmp);
@@ -164,7 +183,7 @@ const NODE: Readonly<Record<string, readonly [number, number, number]>> = Object
 /**
  * F̄ = F(t + c h, a q0 + b q1, (q1 − q0)/h, u) of a {@link DiscreteForce}, the same arithmetic as
  * its `value`, `minus` and `plus` (so the same bits), but with the node time t + c h boxed once
- * per step ({@link setTime}) instead of once per evaluation: a fresh double passed to a force the
+ * per step ({@link setTime}; not at all for an `autonomous` force) instead of once per evaluation: a fresh double passed to a force the
  * engine does not inline costs a 16-byte heap number, and a forced Newton step evaluates F̄
  * 2(2k + 1) times per Jacobian. Owns its scratch; allocates only the one box per {@link setTime}.
  */
@@ -177,6 +196,8 @@ export class ForceNode {
   private readonly v: Float64Array;
   /** The node time, held as a tagged value (an array of generic elements: no re-boxing per call). */
   private readonly box: (number | null)[] = [null];
+  /** The force's `autonomous` flag (core's `Force`): its time argument is then a constant 0. */
+  private readonly autonomous: boolean;
 
   constructor(fd: DiscreteForce) {
     this.fd = fd;
@@ -184,13 +205,17 @@ export class ForceNode {
     if (node === undefined)
       throw new DomainError('ForceNode: quadrature', String(fd.quadrature), 'unknown');
     [this.a, this.b, this.c] = node;
+    this.autonomous = fd.force.autonomous === true;
     this.xi = new Float64Array(fd.n);
     this.v = new Float64Array(fd.n);
   }
 
-  /** The node time of the step leaving t: t + c h (one heap number). */
+  /**
+   * The node time of the step leaving t: t + c h (one heap number), or 0 for a force that
+   * declares itself `autonomous` (it ignores the time: nothing is allocated).
+   */
   setTime(t: number): void {
-    this.box[0] = t + this.c * this.fd.h;
+    this.box[0] = this.autonomous ? 0 : t + this.c * this.fd.h;
   }
 
   /** out ← F̄ at (q0, q1) with the node time of the last {@link setTime}. */
@@ -207,21 +232,19 @@ export class ForceNode {
 
   /** out ← f_d⁻ = h w⁻ F̄ (core's `minus`, bit for bit). */
   minus(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
-    return this.scaled(out, this.fd.weightMinus, q0, q1, u);
+    // the weight read here, not passed to a shared helper: a double argument of a call V8 does
+    // not inline is boxed (16 B)
+    const w = this.fd.weightMinus;
+    const n = this.fd.n;
+    if (w === 0) return out.fill(0, 0, n);
+    this.value(out, q0, q1, u);
+    for (let i = 0; i < n; i++) out[i] = w * out[i]!;
+    return out;
   }
 
   /** out ← f_d⁺ = h w⁺ F̄ (core's `plus`, bit for bit). */
   plus(out: Float64Array, q0: Float64Array, q1: Float64Array, u: Float64Array): Float64Array {
-    return this.scaled(out, this.fd.weightPlus, q0, q1, u);
-  }
-
-  private scaled(
-    out: Float64Array,
-    w: number,
-    q0: Float64Array,
-    q1: Float64Array,
-    u: Float64Array,
-  ): Float64Array {
+    const w = this.fd.weightPlus;
     const n = this.fd.n;
     if (w === 0) return out.fill(0, 0, n);
     this.value(out, q0, q1, u);

@@ -14,6 +14,7 @@
 import {
   BandLU,
   BandMatrix,
+  BandNewtonLinearSolver,
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
   DenseLU,
@@ -28,7 +29,6 @@ import {
   jacobianFromFiniteDifferences,
   type MethodTraits,
   methodTraits,
-  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
@@ -42,14 +42,7 @@ import {
   type Stepper,
 } from '@geomech/core';
 import { BorderedMatrix, bandedForceJacobian, ForceNode, forceBandwidth } from './borderedStep.js';
-import {
-  BandNewton,
-  bandGram,
-  bandMul,
-  bandScatterTranspose,
-  checkBand,
-  gramBandwidth,
-} from './chainBand.js';
+import { bandGram, bandMul, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import {
   type ConstrainedMechanicalSystem,
   type ConstraintBand,
@@ -752,15 +745,17 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   private readonly Cb1: Float64Array;
   private readonly wgt: Float64Array;
   private readonly tmpN: Float64Array;
-  private readonly bandNewton: BandNewton | null;
+  /** The banded position stage: core's Newton on a band LU (null on the dense path). */
+  private readonly bandSolver: NewtonSolver | null;
+  private readonly bandLinear: BandNewtonLinearSolver | null;
   private readonly Ab: BandMatrix | null;
   private readonly bandLu: BandLU | null;
   private readonly Gb: (out: Float64Array, lam: Float64Array) => void;
-  private readonly Jb: (out: BandMatrix, lam: Float64Array) => void;
+  private readonly Jb: (out: Float64Array, lam: Float64Array) => void;
   /** λ of the position stage just solved (copied into {@link lambda} once the step is accepted). */
   private readonly lambdaNew: Float64Array;
   /** ‖φ(q_{k+1})‖∞ of the position stage just solved. */
-  private positionResidualNorm = 0;
+  private positionResidualNorm = Number.NaN;
   /** The forced part, when forced. */
   private readonly forcing: RattleForcing | undefined;
   /** What {@link RattleForcing} reads and writes of this stepper. */
@@ -857,14 +852,16 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       sys.phi(out, this.q1);
     };
     this.J = jacobianFromFiniteDifferences(this.G, m, m);
-    this.bandNewton =
+    this.bandLinear = band === null ? null : new BandNewtonLinearSolver(m, kb, kb);
+    this.bandSolver =
       band === null
         ? null
-        : new BandNewton(m, kb, {
+        : new NewtonSolver(m, {
             tol,
             maxIterations,
             stallTol: this.maxResidual,
             what: 'rattle: multiplier',
+            linearSolver: this.bandLinear!,
           });
     // banded G: the same sums as G (C(q_k)ᵀλ column by column, rows ascending)
     const { Cbk, Cb1, wgt, tmpN } = this;
@@ -876,9 +873,11 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       for (let j = 0; j < n; j++) this.q1[j] = this.base[j]! + c * this.invM[j]! * tmpN[j]!;
       sys.phi(out, this.q1);
     };
-    // ∂G/∂λ = s·C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ at the q_{k+1} of the last Gb (same λ)
-    this.Jb = (out) => {
+    // ∂G/∂λ = s·C(q_{k+1}) (h²/2) M⁻¹ C(q_k)ᵀ at the q_{k+1} of the last Gb (same λ), into the
+    // band LU's own matrix (the `out` the solver passes is its storage)
+    this.Jb = () => {
       const b = band!;
+      const out = this.bandLinear!.band;
       b.C(Cb1, this.q1);
       bandGram(out, Cb1, Cbk, wgt, b, n, false);
       const s = out.rowBand;
@@ -898,9 +897,6 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       lambdaNew: this.lambdaNew,
       positionStage: (k, guess) => this.positionStage(k, guess),
       Cbk: this.Cbk,
-      setPositionResidual: (r) => {
-        this.positionResidualNorm = r;
-      },
     };
   }
 
@@ -1257,15 +1253,15 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
   positionJacobian(out: Float64Array, z: Float64Array, h: number, lambda: Float64Array): void {
     this.constantMassOnly('positionJacobian');
     this.prepare(z, h);
-    const bn = this.bandNewton;
-    if (bn === null) {
+    const bl = this.bandLinear;
+    if (bl === null) {
       this.J(out, lambda);
       return;
     }
     const m = this.sys.m;
     this.Gb(this.rhsM, lambda);
-    this.Jb(bn.J, lambda);
-    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) out[a * m + b] = bn.J.get(a, b);
+    this.Jb(bl.matrix, lambda);
+    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) out[a * m + b] = bl.band.get(a, b);
   }
 
   /**
@@ -1301,8 +1297,11 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       const uu = u ?? forcing.zeroInput;
       if (uu.length !== this.inputSize)
         throw new DimensionError('rattle: u', this.inputSize, uu.length);
-      iterations += forcing.solve(this.internals, t, h, uu, k);
-      fPlus = forcing.plus(t, this.qk, q1, uu);
+      forcing.t = t;
+      forcing.h = h;
+      iterations += forcing.solve(this.internals, uu, k);
+      if (forcing.chainSolved) this.positionResidualNorm = forcing.chainPhiNorm;
+      fPlus = forcing.plus(this.qk, q1, uu);
     }
     if (this.band !== null) return this.stepBanded(z, k, iterations, fPlus, u);
     const res = this.positionResidualNorm;
@@ -1428,17 +1427,18 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       this.positionResidualNorm = 0;
       return 0;
     }
-    const bn = this.bandNewton;
-    if (bn !== null) {
-      // banded: the same equation G(λ) = 0 in band storage (Gb, Jb), O(n)
-      const converged = bn.solve(this.Gb, this.Jb, guess, k);
-      const iterations = bn.iterations;
-      if (!converged) throw new NewtonDivergedError(iterations, bn.residual, k);
-      this.Gb(rhsM, bn.x); // sets q1 for the converged λ
+    const bs = this.bandSolver;
+    if (bs !== null) {
+      // banded: the same equation G(λ) = 0 in band storage (Gb, Jb), core's Newton on a band
+      // LU (BandNewtonLinearSolver), O(n)
+      const r = bs.solve(this.Gb, this.Jb, guess, k);
+      const iterations = r.iterations;
+      if (!r.converged) throw new NewtonDivergedError(iterations, r.residualNorm, k);
+      this.Gb(rhsM, r.x); // sets q1 for the converged λ
       let res = 0;
       for (let a = 0; a < m; a++) res = Math.max(res, Math.abs(rhsM[a]!));
       if (!(res <= this.maxResidual)) throw new NewtonDivergedError(iterations, res, k);
-      this.lambdaNew.set(bn.x);
+      this.lambdaNew.set(r.x);
       this.positionResidualNorm = res;
       return iterations;
     }
@@ -1539,7 +1539,6 @@ interface RattleInternals {
   positionStage(k: number, guess: Float64Array): number;
   /** C(q_k) in band storage (banded path). */
   readonly Cbk: Float64Array;
-  setPositionResidual(r: number): void;
 }
 
 /**
@@ -1570,8 +1569,15 @@ class RattleForcing {
   private readonly G: (out: Float64Array, x: Float64Array) => void;
   private readonly J: (out: Float64Array, x: Float64Array) => void;
   private st: RattleInternals | undefined;
-  private t = 0;
-  private h = 0;
+  /**
+   * t_k and h of the step being taken, set by the stepper before {@link solve}: fields, not
+   * arguments, since a double passed to a call V8 does not inline is boxed (16 B).
+   */
+  t = Number.NaN;
+  h = Number.NaN;
+  /** Whether the last {@link solve} ran the banded forced stage, and its ‖φ(q_{k+1})‖∞. */
+  chainSolved = false;
+  chainPhiNorm = Number.NaN;
   private k = 0;
   private u: Float64Array;
   /** Position-stage Newton iterations inside the last forced solve. */
@@ -1584,8 +1590,11 @@ class RattleForcing {
     readonly band: ConstraintBand;
     readonly kF: number;
     readonly bordered: BorderedMatrix;
+    /** Core's Newton in (q_{k+1}, λ) with {@link bordered} as its linear solver. */
+    readonly solver: NewtonSolver;
+    readonly F: (out: Float64Array, x: Float64Array) => void;
+    readonly J: (out: Float64Array, x: Float64Array) => void;
     readonly x: Float64Array;
-    readonly R: Float64Array;
     readonly ct: Float64Array;
     readonly phi: Float64Array;
     readonly Cb1: Float64Array;
@@ -1606,15 +1615,28 @@ class RattleForcing {
     this.fd = new DiscreteForce(force, 1, quadrature);
     this.node = new ForceNode(this.fd);
     const kF = band === null ? -1 : forceBandwidth(force, n);
+    const bordered = band === null || kF < 0 ? null : new BorderedMatrix(n, m, band, kF);
     this.chain =
-      band === null || kF < 0
+      band === null || bordered === null
         ? null
         : {
             band,
             kF,
-            bordered: new BorderedMatrix(n, m, band, kF),
+            bordered,
+            // the stopping rule of the loop it replaced: tol 1e-14, the round-off floor 1e-11,
+            // 50 iterations, a zero pivot (no κ estimate)
+            solver: new NewtonSolver(n + m, {
+              tol: 1e-14,
+              stallTol: 1e-11,
+              maxIterations: 50,
+              conditionCheck: 'pivot',
+              linearSolver: bordered,
+              onSingular: () => new SingularMatrixError('forced RATTLE step: Newton matrix', -1),
+              what: 'forced RATTLE step',
+            }),
+            F: (out, x) => this.chainResidual(out, x),
+            J: () => this.chainJacobian(),
             x: new Float64Array(n + m),
-            R: new Float64Array(n + m),
             ct: new Float64Array(n),
             phi: new Float64Array(m),
             Cb1: new Float64Array(m * band.width),
@@ -1714,24 +1736,26 @@ class RattleForcing {
 
   /**
    * Turns the unforced position stage just solved into the forced one (q_{k+1} in the stepper's
-   * `q1`, λ in its `lambdaNew`). Returns the extra position-stage Newton iterations (0 when f_d⁻
-   * vanishes at the unforced q_{k+1}).
+   * `q1`, λ in its `lambdaNew`) of the step leaving {@link t} with step {@link h}. Returns the
+   * extra position-stage Newton iterations (0 when f_d⁻ vanishes at the unforced q_{k+1}).
    */
-  solve(st: RattleInternals, t: number, h: number, u: Float64Array, k: number): number {
+  solve(st: RattleInternals, u: Float64Array, k: number): number {
     const n = this.n;
-    if (this.fd.h !== h) this.fd = new DiscreteForce(this.force, h, this.quadrature);
+    const fd = this.discrete(this.h);
+    // the node time boxed once for the step (not at all for an autonomous force; ForceNode)
+    if (this.node.fd !== fd) this.node = new ForceNode(fd);
+    this.node.setTime(this.t);
     this.st = st;
-    this.t = t;
-    this.h = h;
     this.k = k;
     this.u = u;
     this.inner = 0;
+    this.chainSolved = false;
     const { x0 } = this;
-    this.fd.minus(x0, t, st.qk, st.q1, u);
+    this.node.minus(x0, st.qk, st.q1, u);
     let moved = false;
     for (let i = 0; i < n; i++) if (x0[i] !== 0) moved = true;
     if (!moved) return 0;
-    if (this.chain !== null) return this.solveChain(st, t, h, u, k);
+    if (this.chain !== null) return this.solveChain(st, u, k);
     this.base0.set(st.base);
     // the Jacobian's C(q_k), dense on both paths (it only steers Newton: ≤ tol either way)
     st.sys.C(this.Ck, st.qk);
@@ -1754,92 +1778,48 @@ class RattleForcing {
    * the bordered Jacobian [[M/h − w⁻∂F̄/∂q_{k+1}, −(h/2)C(q_k)ᵀ], [s·C(q_{k+1}), 0]] in band
    * storage (borderedStep.ts): O(n) per iteration. Leaves q_{k+1} in `q1`, λ in `lambdaNew`.
    */
-  private solveChain(
-    st: RattleInternals,
-    t: number,
-    h: number,
-    u: Float64Array,
-    k: number,
-  ): number {
+  private solveChain(st: RattleInternals, u: Float64Array, k: number): number {
     const chain = this.chain!;
     const { n, m } = this;
-    const { band, kF, bordered, x, R, Cb1, F1 } = chain;
-    const { width: w, first, phiScale } = band;
-    const { q1, qk, invM, Cbk } = st;
-    const fd = this.fd;
-    // the node time boxed once for the step (borderedStep.ts ForceNode)
-    if (this.node.fd !== fd) this.node = new ForceNode(fd);
-    const node = this.node;
-    node.setTime(t);
-    const hh = 0.5 * h;
+    const { x, phi } = chain;
+    const { q1 } = st;
+    this.st = st;
+    this.u = u;
     for (let i = 0; i < n; i++) x[i] = q1[i]!;
     for (let a = 0; a < m; a++) x[n + a] = st.lambdaNew[a]!;
-    const tol = 1e-14;
-    const stallTol = 1e-11;
-    let res = this.chainResidual(st, h, u);
-    let prev = Number.POSITIVE_INFINITY;
-    let iterations = 0;
-    const wm = fd.weightMinus;
-    const kw = 2 * kF + 1;
-    for (;;) {
-      if (res <= tol) break;
-      if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break;
-      if (iterations >= 50) throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
-      bandedForceJacobian(F1, node, kF, qk, q1, u, chain.fp, chain.fm, chain.e, chain.save);
-      band.C(Cb1, q1);
-      bordered.clear();
-      for (let i = 0; i < n; i++) {
-        const j0 = Math.max(0, i - kF);
-        const j1 = Math.min(n - 1, i + kF);
-        for (let j = j0; j <= j1; j++)
-          bordered.set(i, j, (i === j ? 1 / (invM[i]! * h) : 0) - wm * F1[i * kw + j - i + kF]!);
-      }
-      for (let a = 0; a < m; a++) {
-        const fa = first[a]!;
-        const j1 = Math.min(n, fa + w);
-        for (let j = Math.max(0, fa); j < j1; j++) {
-          bordered.set(j, n + a, -hh * Cbk[a * w + j - fa]!);
-          bordered.set(n + a, j, phiScale * Cb1[a * w + j - fa]!);
-        }
-      }
-      bordered.factor('forced RATTLE step: Newton matrix');
-      for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
-      bordered.solve(R);
-      let dxn = 0;
-      let xn = 0;
-      for (let i = 0; i < n + m; i++) {
-        const v = x[i]! + R[i]!;
-        x[i] = v;
-        dxn = Math.max(dxn, Math.abs(R[i]!));
-        xn = Math.max(xn, Math.abs(v));
-      }
-      iterations++;
-      prev = res;
-      res = this.chainResidual(st, h, u);
-      if (!Number.isFinite(res))
-        throw new NewtonDivergedError(iterations, res, k, 'forced RATTLE step');
-      if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break;
-    }
+    const r = chain.solver.solve(chain.F, chain.J, x, k);
+    const iterations = r.iterations;
+    if (!r.converged)
+      throw new NewtonDivergedError(iterations, r.residualNorm, k, 'forced RATTLE step');
+    // the solver's last F was at the accepted x (no line search): q1 and φ(q1) are its
     let phiNorm = 0;
-    for (let a = 0; a < m; a++) phiNorm = Math.max(phiNorm, Math.abs(R[n + a]!));
+    for (let a = 0; a < m; a++) phiNorm = Math.max(phiNorm, Math.abs(phi[a]!));
     if (!(phiNorm <= 1e-12))
       throw new NewtonDivergedError(iterations, phiNorm, k, 'forced RATTLE step');
-    for (let a = 0; a < m; a++) st.lambdaNew[a] = x[n + a]!;
-    st.setPositionResidual(phiNorm);
+    const y = r.x;
+    for (let a = 0; a < m; a++) st.lambdaNew[a] = y[n + a]!;
+    // read by the stepper from the field (a double passed to a closure is boxed per call)
+    this.chainPhiNorm = phiNorm;
+    this.chainSolved = true;
     return iterations;
   }
 
-  /** R(x) of {@link solveChain} into the chain's `R`, q1 ← x's q_{k+1}; returns ‖R‖∞. */
-  private chainResidual(st: RattleInternals, h: number, u: Float64Array): number {
+  /**
+   * R ← the residual of {@link solveChain} at x = (q_{k+1}, λ), q1 ← x's q_{k+1}, the chain's
+   * `phi` ← φ(q_{k+1}).
+   */
+  private chainResidual(R: Float64Array, x: Float64Array): void {
     const chain = this.chain!;
     const { n, m } = this;
-    const { band, x, R, ct, phi } = chain;
+    const { band, ct, phi } = chain;
     const { width: w, first } = band;
+    const st = this.st!;
     const { base, q1, qk, invM, Cbk, sys } = st;
     const fvec = this.fvec;
+    const h = this.h;
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) q1[i] = x[i]!;
-    this.node.minus(fvec, qk, q1, u);
+    this.node.minus(fvec, qk, q1, this.u);
     ct.fill(0);
     for (let a = 0; a < m; a++) {
       const fa = first[a]!;
@@ -1847,21 +1827,45 @@ class RattleForcing {
       const la = x[n + a]!;
       for (let j = Math.max(0, fa); j < j1; j++) ct[j] = ct[j]! + Cbk[a * w + j - fa]! * la;
     }
-    let r = 0;
-    for (let i = 0; i < n; i++) {
-      const v = (q1[i]! - base[i]!) / (invM[i]! * h) - hh * ct[i]! - fvec[i]!;
-      R[i] = v;
-      const av = Math.abs(v);
-      if (!(av <= r)) r = av;
-    }
+    for (let i = 0; i < n; i++)
+      R[i] = (q1[i]! - base[i]!) / (invM[i]! * h) - hh * ct[i]! - fvec[i]!;
     sys.phi(phi, q1);
-    for (let a = 0; a < m; a++) {
-      const v = phi[a]!;
-      R[n + a] = v;
-      const av = Math.abs(v);
-      if (!(av <= r)) r = av;
+    for (let a = 0; a < m; a++) R[n + a] = phi[a]!;
+  }
+
+  /**
+   * The bordered Jacobian of {@link solveChain} at the q_{k+1} of the last {@link chainResidual}
+   * (the solver calls J right after F at the same x), into the chain's bordered matrix; the solver
+   * factors it.
+   */
+  private chainJacobian(): void {
+    const chain = this.chain!;
+    const { n, m } = this;
+    const { band, kF, bordered, Cb1, F1 } = chain;
+    const { width: w, first, phiScale } = band;
+    const st = this.st!;
+    const { q1, qk, invM, Cbk } = st;
+    const h = this.h;
+    const hh = 0.5 * h;
+    const wm = this.fd.weightMinus;
+    const kw = 2 * kF + 1;
+    bandedForceJacobian(F1, this.node, kF, qk, q1, this.u, chain.fp, chain.fm, chain.e, chain.save);
+    band.C(Cb1, q1);
+    bordered.clear();
+    for (let i = 0; i < n; i++) {
+      const j0 = Math.max(0, i - kF);
+      const j1 = Math.min(n - 1, i + kF);
+      for (let j = j0; j <= j1; j++)
+        bordered.set(i, j, (i === j ? 1 / (invM[i]! * h) : 0) - wm * F1[i * kw + j - i + kF]!);
     }
-    return r;
+    for (let a = 0; a < m; a++) {
+      const fa = first[a]!;
+      const j1 = Math.min(n, fa + w);
+      for (let j = Math.max(0, fa); j < j1; j++) {
+        bordered.set(j, n + a, -hh * Cbk[a * w + j - fa]!);
+        bordered.set(n + a, j, phiScale * Cb1[a * w + j - fa]!);
+      }
+    }
   }
 
   /** The discrete force of step size h (rebuilt, cold, for a new h). */
@@ -1870,10 +1874,13 @@ class RattleForcing {
     return this.fd;
   }
 
-  /** f_d⁺(q_k, q_{k+1}) of the step solved last (the solver's own buffer). */
-  plus(t: number, qk: Float64Array, q1: Float64Array, u: Float64Array): Float64Array | undefined {
+  /**
+   * f_d⁺(q_k, q_{k+1}) of the step solved last, at its node time (the solver's own buffer; core's
+   * `DiscreteForce.plus`, bit for bit).
+   */
+  plus(qk: Float64Array, q1: Float64Array, u: Float64Array): Float64Array | undefined {
     if (this.fd.weightPlus === 0) return undefined;
-    return this.fd.plus(this.fvec, t, qk, q1, u);
+    return this.node.plus(this.fvec, qk, q1, u);
   }
 }
 

@@ -33,8 +33,8 @@ import {
   integrate,
   type MethodTraits,
   methodTraits,
-  NEWTON_DEFAULT_STEP_TOL,
   NewtonDivergedError,
+  NewtonSolver,
   NonFiniteError,
   type ProgressCallback,
   type SeriesSpec,
@@ -898,6 +898,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.tArg = this.sys.autonomous === true ? undefined : t;
     const forcing = this.discreteForce;
     if (forcing === undefined) return;
+    forcing.t = t;
     const uu = u ?? forcing.zeroInput;
     if (uu.length !== this.inputSize)
       throw new DimensionError('DiracStepper: u', this.inputSize, uu.length);
@@ -971,7 +972,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
       if (forcing !== undefined) {
         const base = name === 'dirac-2' ? this.qPrevView : q;
         const c = name === 'dirac-2' ? 2 : 1;
-        this.lastIterations = forcing.solve(ws, q, base, c, h, r, this.tk, this.uk, qNext, k);
+        this.lastIterations = forcing.solve(ws, q, base, c, h, r, this.uk, qNext, k);
         this.lastResidual = forcing.residual;
       }
     } catch (e) {
@@ -1046,7 +1047,7 @@ export class DiracStepper implements Stepper<DiracSeries> {
     this.lastResidual = general.residual;
     const qt = ws.qt;
     for (let i = 0; i < n; i++) qNext[i] = base[i]! + c * h * qt[i]!;
-    if (forcing !== undefined) forcing.addPlus(ws, t, q, qNext, this.uk, h);
+    if (forcing !== undefined) forcing.addPlus(ws, q, qNext, this.uk, h);
   }
 
   /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state` (at time t, for V(q, t)). */
@@ -1148,7 +1149,29 @@ class DiracForcing {
   /** u = 0, for steps taken without an input. */
   readonly zeroInput: Float64Array;
   /** ‖residual‖∞ of the last solve (0 when no Newton step was needed). */
-  residual = 0;
+  residual = Number.NaN;
+  /**
+   * t_k of the step being taken, set by the stepper before {@link solve} and {@link addPlus}: a
+   * field, not an argument, since a double passed to a call V8 does not inline is boxed (16 B).
+   */
+  t = Number.NaN;
+  /** c·h of the solve in progress (a field for the same reason). */
+  private ch = Number.NaN;
+  /**
+   * Core's Newton on (q̃, λ) with the bordered matrix as its linear solver (null on the M(q)
+   * path, which solves the forced lines itself): stop at ‖R‖∞ ≤ tol, at a step below 4ε·‖x‖∞, or
+   * at the round-off floor max(tol, 1e-11) (`stallTol`).
+   */
+  private readonly solver: NewtonSolver | null;
+  private readonly F: (out: Float64Array, x: Float64Array) => void;
+  private readonly J: (out: Float64Array, x: Float64Array) => void;
+  // the data of the solve in progress, read by F and J (fields: no closure per step)
+  private ws: DiracWorkspace;
+  private q: Float64Array;
+  private base: Float64Array;
+  private r: Float64Array | undefined = undefined;
+  private u: Float64Array;
+  private fdNow: DiscreteForce;
   private fd: DiscreteForce | undefined;
   /** F̄ of {@link fd} with the node time boxed once per step (borderedStep.ts). */
   private node: ForceNode;
@@ -1158,7 +1181,6 @@ class DiracForcing {
   /** Half-bandwidth of the force's Jacobians (−1: dense). */
   private readonly kF: number;
   private readonly x: Float64Array;
-  private readonly R: Float64Array;
   private readonly q1: Float64Array;
   private readonly fm: Float64Array;
   private readonly fvec: Float64Array;
@@ -1182,7 +1204,11 @@ class DiracForcing {
       throw new DomainError('DiracStepper: maxIterations', maxIterations, 'must be an integer ≥ 0');
     // validates the quadrature now (rebuilt for the step size of the first step)
     this.fd = new DiscreteForce(force, 1, quadrature);
+    this.fdNow = this.fd;
     this.node = new ForceNode(this.fd);
+    this.ws = ws;
+    this.q = ws.qt;
+    this.base = ws.qt;
     const { n, m } = ws;
     this.n = n;
     this.m = m;
@@ -1194,7 +1220,20 @@ class DiracForcing {
     this.bordered = new BorderedMatrix(used ? n : 0, used ? m : 0, ws.band, kF);
     const N = used ? n + m : 0;
     this.x = new Float64Array(N);
-    this.R = new Float64Array(N);
+    this.u = this.zeroInput;
+    this.F = (out, x) => this.residualAt(out, x);
+    this.J = () => this.jacobian();
+    this.solver = used
+      ? new NewtonSolver(N, {
+          tol,
+          maxIterations,
+          stallTol: Math.max(tol, 1e-11),
+          conditionCheck: 'pivot',
+          linearSolver: this.bordered,
+          onSingular: () => new SingularMatrixError('forced Dirac step: Newton matrix', -1),
+          what: 'forced Dirac step',
+        })
+      : null;
     this.q1 = new Float64Array(n);
     this.fm = new Float64Array(n);
     this.fvec = new Float64Array(n);
@@ -1218,19 +1257,21 @@ class DiracForcing {
     return fd;
   }
 
-  /** {@link node} at the step leaving t (boxes the node time when t changes). */
-  private nodeAt(t: number): ForceNode {
-    if (this.nodeT !== t) {
-      this.node.setTime(t);
-      this.nodeT = t;
+  /** {@link node} at the step leaving {@link t} (sets the node time when t changes). */
+  private nodeAt(): ForceNode {
+    if (this.nodeT !== this.t) {
+      this.node.setTime(this.t);
+      this.nodeT = this.t;
     }
     return this.node;
   }
 
-  /** Line 2 of a forced step: p_{k+1} ← p_{k+1} + f_d⁺(q_k, q_{k+1}) (exact zeros skipped). */
+  /**
+   * Line 2 of a forced step leaving {@link t}: p_{k+1} ← p_{k+1} + f_d⁺(q_k, q_{k+1}) (exact
+   * zeros skipped).
+   */
   addPlus(
     ws: DiracWorkspace,
-    t: number,
     q: Float64Array,
     qNext: Float64Array,
     u: Float64Array,
@@ -1239,7 +1280,7 @@ class DiracForcing {
     const fd = this.discrete(h);
     if (fd.weightPlus === 0) return;
     const { n, fvec } = this;
-    this.nodeAt(t).plus(fvec, q, qNext, u);
+    this.nodeAt().plus(fvec, q, qNext, u);
     for (let i = 0; i < n; i++) {
       const f = fvec[i]!;
       if (f !== 0) ws.pNext[i] = ws.pNext[i]! + f;
@@ -1247,21 +1288,14 @@ class DiracForcing {
   }
 
   /**
-   * out ← the residual of the forced lines at x = (q̃, λ) (module doc of the class); also leaves
-   * q_{k+1} = base + c h q̃ in `q1`. Returns ‖out‖∞.
+   * R ← the residual of the forced lines at x = (q̃, λ) (module doc of the class), for the step
+   * data in the fields; also leaves q_{k+1} = base + c h q̃ in `q1` (c h from {@link ch}).
    */
-  private residualAt(
-    ws: DiracWorkspace,
-    q: Float64Array,
-    base: Float64Array,
-    ch: number,
-    r: Float64Array | undefined,
-    t: number,
-    u: Float64Array,
-  ): number {
-    const { n, m, x, R, q1, fm, ct } = this;
+  private residualAt(R: Float64Array, x: Float64Array): void {
+    const { n, m, q1, fm, ct, ws, q, base, r, u } = this;
+    const ch = this.ch;
     for (let i = 0; i < n; i++) q1[i] = base[i]! + ch * x[i]!;
-    this.nodeAt(t).minus(fm, q, q1, u);
+    this.nodeAt().minus(fm, q, q1, u);
     ct.fill(0);
     const band = ws.band;
     if (band !== null) {
@@ -1297,29 +1331,20 @@ class DiracForcing {
     const mass = ws.mass;
     const f = ws.f;
     for (let i = 0; i < n; i++) R[i] = mass[i]! * x[i]! + ct[i]! - f[i]! - fm[i]!;
-    let res = 0;
-    for (let i = 0; i < n + m; i++) {
-      const v = Math.abs(R[i]!);
-      if (!(v <= res)) res = v;
-    }
-    return res;
   }
 
-  /** The bordered Jacobian at the q_{k+1} of the last {@link residualAt}, factored. */
-  private jacobian(
-    ws: DiracWorkspace,
-    q: Float64Array,
-    ch: number,
-    t: number,
-    u: Float64Array,
-    fd: DiscreteForce,
-  ): void {
-    const { n, m, bordered, F1, kF, q1 } = this;
+  /**
+   * The bordered Jacobian at the q_{k+1} of the last {@link residualAt} (the solver calls J right
+   * after F at the same x), into {@link bordered}; the solver factors it.
+   */
+  private jacobian(): void {
+    const { n, m, bordered, F1, kF, q1, ws, q, u } = this;
+    const fd = this.fdNow;
     const mass = ws.mass;
-    const wgt = fd.weightMinus * ch;
+    const wgt = fd.weightMinus * this.ch;
     bordered.clear();
     if (kF >= 0) {
-      bandedForceJacobian(F1, this.nodeAt(t), kF, q, q1, u, this.fp, this.fm2, this.e, this.save);
+      bandedForceJacobian(F1, this.nodeAt(), kF, q, q1, u, this.fp, this.fm2, this.e, this.save);
       const w = 2 * kF + 1;
       for (let i = 0; i < n; i++) {
         const j0 = Math.max(0, i - kF);
@@ -1330,7 +1355,7 @@ class DiracForcing {
         }
       }
     } else {
-      fd.jacobian(undefined, F1, undefined, t, q, q1, u);
+      fd.jacobian(undefined, F1, undefined, this.t, q, q1, u);
       for (let i = 0; i < n; i++)
         for (let j = 0; j < n; j++)
           bordered.set(i, j, (i === j ? mass[i]! : 0) - wgt * F1[i * n + j]!);
@@ -1357,7 +1382,6 @@ class DiracForcing {
           bordered.set(n + a, j, c);
         }
     }
-    bordered.factor('forced Dirac step: Newton matrix');
   }
 
   /**
@@ -1372,60 +1396,45 @@ class DiracForcing {
     c: number,
     h: number,
     r: Float64Array | undefined,
-    t: number,
     u: Float64Array,
     qNext: Float64Array,
     k: number,
   ): number {
-    const { n, m, x, R } = this;
+    const { n, m, x } = this;
     const fd = this.discrete(h);
     this.residual = 0;
     const fm = this.fm;
-    this.nodeAt(t).minus(fm, q, qNext, u);
+    this.nodeAt().minus(fm, q, qNext, u);
     let moved = false;
     for (let i = 0; i < n; i++) if (fm[i] !== 0) moved = true;
     let iterations = 0;
     if (moved) {
-      const ch = c * h;
+      this.ch = c * h;
+      this.ws = ws;
+      this.q = q;
+      this.base = base;
+      this.r = r;
+      this.u = u;
+      this.fdNow = fd;
       for (let i = 0; i < n; i++) x[i] = ws.qt[i]!;
       for (let a = 0; a < m; a++) x[n + a] = ws.lambda[a]!;
-      const stallTol = Math.max(this.tol, 1e-11);
-      let res = this.residualAt(ws, q, base, ch, r, t, u);
-      let prev = Number.POSITIVE_INFINITY;
-      for (;;) {
-        if (res <= this.tol) break;
-        if (iterations > 0 && res <= stallTol && res > 0.5 * prev) break; // round-off floor
-        if (iterations >= this.maxIterations)
-          throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
-        this.jacobian(ws, q, ch, t, u, fd);
-        for (let i = 0; i < n + m; i++) R[i] = -R[i]!;
-        this.bordered.solve(R);
-        let dxn = 0;
-        let xn = 0;
-        for (let i = 0; i < n + m; i++) {
-          const v = x[i]! + R[i]!;
-          x[i] = v;
-          dxn = Math.max(dxn, Math.abs(R[i]!));
-          xn = Math.max(xn, Math.abs(v));
-        }
-        iterations++;
-        prev = res;
-        res = this.residualAt(ws, q, base, ch, r, t, u);
-        if (!Number.isFinite(res))
-          throw new NewtonDivergedError(iterations, res, k, 'forced Dirac step');
-        if (dxn <= NEWTON_DEFAULT_STEP_TOL * Math.max(1, xn)) break; // x at working precision
-      }
-      this.residual = res;
+      const res = this.solver!.solve(this.F, this.J, x, k);
+      iterations = res.iterations;
+      if (!res.converged)
+        throw new NewtonDivergedError(iterations, res.residualNorm, k, 'forced Dirac step');
+      this.residual = res.residualNorm;
+      // the solver's last F was at the accepted x (no line search): q1 is its q_{k+1}
+      const y = res.x;
       const mass = ws.mass;
       for (let i = 0; i < n; i++) {
-        const v = x[i]!;
+        const v = y[i]!;
         ws.qt[i] = v;
         ws.pNext[i] = mass[i]! * v;
         qNext[i] = this.q1[i]!;
       }
-      for (let a = 0; a < m; a++) ws.lambda[a] = x[n + a]!;
+      for (let a = 0; a < m; a++) ws.lambda[a] = y[n + a]!;
     }
-    this.addPlus(ws, t, q, qNext, u, h);
+    this.addPlus(ws, q, qNext, u, h);
     return iterations;
   }
 }

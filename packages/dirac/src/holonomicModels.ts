@@ -308,6 +308,7 @@ export function zieglerColumn(params: ZieglerParams = {}): ZieglerSystem {
       : {
           n: dim,
           m: 0,
+          autonomous: true,
           // term i couples joints i − 2 … i: |a − b| ≤ 5 in ∂F/∂q and ∂F/∂v
           jacobianBandwidth: 5,
           F(out, _t, q, v) {

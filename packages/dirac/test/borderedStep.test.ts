@@ -91,7 +91,7 @@ describe('BorderedMatrix: the banded (interleaved) solve equals the dense one', 
             M.set(j, n + a, C[a * band.width + t]!);
             M.set(n + a, j, 2 * C[a * band.width + t]!);
           }
-        M.factor('test');
+        expect(M.factor()).toBe(true);
       }
       const x = Float64Array.from({ length: n + m }, (_, i) => Math.sin(0.7 * i + 1));
       const y = Float64Array.from(x);

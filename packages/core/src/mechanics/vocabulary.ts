@@ -107,6 +107,13 @@ export interface Force {
   readonly n: number;
   /** Input size m (0 for an uncontrolled force). */
   readonly m: number;
+  /**
+   * True when F and its Jacobians do not depend on t (they ignore the time argument): an
+   * integrator may then pass them a constant time, so that no double is boxed per step (a double
+   * passed to a call V8 does not inline is heap-allocated), as {@link Lagrangian.autonomous}.
+   * Default false: time-dependent, or not declared.
+   */
+  readonly autonomous?: boolean;
   /** out ← F(t, q, v, u) (n). */
   F(out: Float64Array, t: number, q: Float64Array, v: Float64Array, u: Float64Array): Float64Array;
   /** out ← ∂F/∂q (n×n). */

@@ -26,6 +26,7 @@ import {
   NonFiniteError,
   SingularJacobianError,
 } from '../errors.js';
+import { BandLU, BandMatrix } from '../linalg/banded.js';
 import { DenseLU, luFactorInPlace, luSolveInPlace } from '../linalg/lu.js';
 import { allFinite } from '../linalg/matrix.js';
 
@@ -97,6 +98,152 @@ export interface NewtonOptions {
     | undefined;
   /** Names the solve in thrown errors, e.g. `'forward step'`. */
   what?: string | undefined;
+  /**
+   * The linear solver of the Newton steps (see {@link NewtonLinearSolver}): J(out, x) then fills
+   * its `matrix` in place (nothing copied), and it factors and solves. For structured Jacobians:
+   * {@link BandNewtonLinearSolver} (band LU, O(n k²) per iteration), a bordered (constrained)
+   * matrix, or {@link DenseNewtonLinearSolver}. Default: the built-in dense path (an unrolled LU
+   * for n ≤ 3, core's {@link DenseLU} above). The stopping rule and the order of operations are
+   * the same for every linear solver. With it, `onSingular` receives a copy of its `matrix`;
+   * `solveScalar` (which divides by f′) does not use it.
+   */
+  linearSolver?: NewtonLinearSolver | undefined;
+}
+
+/**
+ * The linear algebra of a Newton step J Δx = −F, pluggable into {@link NewtonSolver} (option
+ * `linearSolver`) so that one Newton iteration serves dense, banded and bordered Jacobians.
+ * Contract: `matrix` is the storage the Jacobian callback J(out, x) receives as `out` (its layout
+ * is the implementation's: dense row-major, band rows, …; a callback may instead fill the
+ * implementation through its own methods and ignore `out`); `factor()` factors what J just
+ * filled and returns false at an exactly zero pivot (singular); `solve(x)` overwrites x with
+ * J⁻¹x; `estimateCondition()` writes κ₁ of the factored matrix into `condition` for the solver's
+ * `'estimate'` check and returns true, or returns false when the implementation has no estimate
+ * (the check is then the zero pivot alone, as `'pivot'`). A field, not a returned number: a double
+ * returned from a call V8 does not inline is boxed. No method may allocate (the solver's promise
+ * of an allocation-free `solve`). No inertia is needed.
+ *
+ * @example
+ * ```ts
+ * // a tridiagonal system x_i³ + x_{i−1} + x_{i+1} = c through a band LU (k = 1)
+ * const n = 6;
+ * const linear = new BandNewtonLinearSolver(n, 1, 1);
+ * const F = (out: Float64Array, x: Float64Array) => {
+ *   for (let i = 0; i < n; i++) out[i] = x[i]! ** 3 + (x[i - 1] ?? 0) + (x[i + 1] ?? 0) - 3;
+ * };
+ * const J = (_out: Float64Array, x: Float64Array) => {
+ *   linear.band.clear();
+ *   for (let i = 0; i < n; i++) {
+ *     linear.band.set(i, i, 3 * x[i]! ** 2);
+ *     if (i > 0) linear.band.set(i, i - 1, 1);
+ *     if (i < n - 1) linear.band.set(i, i + 1, 1);
+ *   }
+ * };
+ * const r = new NewtonSolver(n, { linearSolver: linear }).solve(F, J, new Float64Array(n).fill(1));
+ * r.converged; // true
+ * ```
+ */
+export interface NewtonLinearSolver {
+  /** Number of unknowns (the solver's n). */
+  readonly n: number;
+  /** The storage J(out, x) fills (passed as `out`), factored in place or copied by `factor`. */
+  readonly matrix: Float64Array;
+  /** Factors the matrix just filled; false at an exactly zero pivot. */
+  factor(): boolean;
+  /** x ← J⁻¹x (x of length n). */
+  solve(x: Float64Array): void;
+  /** {@link condition} ← κ₁ of the factored matrix and true, or false without an estimate. */
+  estimateCondition(): boolean;
+  /** κ₁ of the last {@link estimateCondition} (NaN before or without one). */
+  readonly condition: number;
+}
+
+/**
+ * {@link NewtonLinearSolver} by core's {@link DenseLU} on a dense row-major n×n `matrix`: the
+ * operations of {@link NewtonSolver}'s built-in path for n ≥ 4 (so the iterates are bit-identical
+ * to it), usable at every n, with the Hager–Higham κ₁ estimate.
+ *
+ * @example
+ * ```ts
+ * const linear = new DenseNewtonLinearSolver(2);
+ * linear.matrix.set([2, 1, 1, 3]);
+ * linear.factor(); // true
+ * const x = Float64Array.of(3, 4);
+ * linear.solve(x); // x = [1, 1]
+ * ```
+ */
+export class DenseNewtonLinearSolver implements NewtonLinearSolver {
+  readonly n: number;
+  readonly matrix: Float64Array;
+  condition = Number.NaN;
+  private readonly lu: DenseLU;
+
+  constructor(n: number) {
+    if (!Number.isInteger(n) || n < 1)
+      throw new DimensionError('DenseNewtonLinearSolver: n', '>= 1', n);
+    this.n = n;
+    this.matrix = new Float64Array(n * n);
+    this.lu = new DenseLU(n);
+  }
+
+  factor(): boolean {
+    return !this.lu.factor(this.matrix).isSingular;
+  }
+
+  solve(x: Float64Array): void {
+    this.lu.solve(x, x);
+  }
+
+  estimateCondition(): boolean {
+    this.condition = this.lu.conditionEstimate();
+    return true;
+  }
+}
+
+/**
+ * {@link NewtonLinearSolver} by core's {@link BandLU} (partial pivoting, O(n·kl·(kl + ku)) per
+ * factorization) on a band Jacobian with kl sub- and ku superdiagonals: `matrix` is the row band
+ * storage of {@link band} (`rowBand[i·(kl + ku + 1) + j − i + kl]` = J_ij), which the Jacobian
+ * callback fills (directly, or through `band.set`), with the κ₁ estimate of BandLU.
+ *
+ * @example
+ * ```ts
+ * const linear = new BandNewtonLinearSolver(3, 1, 1);
+ * linear.band.set(0, 0, 2).set(1, 1, 2).set(2, 2, 2).set(0, 1, 1).set(1, 0, 1);
+ * linear.factor(); // true
+ * const x = Float64Array.of(3, 3, 2);
+ * linear.solve(x); // x = [1, 1, 1]
+ * ```
+ */
+export class BandNewtonLinearSolver implements NewtonLinearSolver {
+  readonly n: number;
+  readonly matrix: Float64Array;
+  /** The band matrix whose storage is {@link matrix}. */
+  readonly band: BandMatrix;
+  condition = Number.NaN;
+  private readonly lu: BandLU;
+
+  constructor(n: number, kl: number, ku: number) {
+    if (!Number.isInteger(n) || n < 1)
+      throw new DimensionError('BandNewtonLinearSolver: n', '>= 1', n);
+    this.n = n;
+    this.band = new BandMatrix(n, kl, ku);
+    this.matrix = this.band.rowBand;
+    this.lu = new BandLU(n, kl, ku);
+  }
+
+  factor(): boolean {
+    return !this.lu.factor(this.band).isSingular;
+  }
+
+  solve(x: Float64Array): void {
+    this.lu.solve(x, x);
+  }
+
+  estimateCondition(): boolean {
+    this.condition = this.lu.conditionEstimate();
+    return true;
+  }
 }
 
 /** Why a Newton solve stopped. */
@@ -132,6 +279,7 @@ interface ResolvedNewtonOptions {
   readonly maxCondition: number;
   readonly onSingular: NewtonOptions['onSingular'];
   readonly what: string | undefined;
+  readonly linearSolver: NewtonLinearSolver | undefined;
 }
 
 function validate(options: NewtonOptions): ResolvedNewtonOptions {
@@ -172,6 +320,7 @@ function validate(options: NewtonOptions): ResolvedNewtonOptions {
     maxCondition,
     onSingular: options.onSingular,
     what: options.what,
+    linearSolver: options.linearSolver,
   };
 }
 
@@ -261,6 +410,8 @@ export class NewtonSolver {
   private norm2Value = 0;
   /** The factorization of n ≥ 4 under `'estimate'` (n ≤ 3 solve unrolled). */
   private readonly lu: DenseLU | undefined;
+  /** The `linearSolver` option (undefined: the built-in dense path). */
+  private readonly linear: NewtonLinearSolver | undefined;
   /** n ≥ 4 under `'pivot'`: the LU factors of J (core's kernels on a copy; J itself is kept). */
   private readonly luA: Float64Array | undefined;
   private readonly luPiv: Int32Array | undefined;
@@ -292,15 +443,21 @@ export class NewtonSolver {
     this.options = Object.freeze(resolved);
     this.history = new Float64Array(resolved.maxIterations + 1);
     this.tol = resolved.tol;
+    const linear = resolved.linearSolver;
+    if (linear !== undefined && linear.n !== n)
+      throw new DimensionError('NewtonSolver: linearSolver.n', n, linear.n);
+    this.linear = linear;
     this.scalarPlain =
       n === 1 && resolved.retract === undefined && !resolved.lineSearch && resolved.stallTol === 0;
-    const dense = n > 3 && resolved.conditionCheck === 'estimate';
+    // the built-in dense path only without a linear solver
+    const builtIn = linear === undefined && n > 3;
+    const dense = builtIn && resolved.conditionCheck === 'estimate';
     this.lu = dense ? new DenseLU(n) : undefined;
-    this.luA = n > 3 && !dense ? new Float64Array(n * n) : undefined;
-    this.luPiv = n > 3 && !dense ? new Int32Array(n) : undefined;
+    this.luA = builtIn && !dense ? new Float64Array(n * n) : undefined;
+    this.luPiv = builtIn && !dense ? new Int32Array(n) : undefined;
     this.x = new Float64Array(ns);
     this.f = new Float64Array(n);
-    this.jac = new Float64Array(n * n);
+    this.jac = linear === undefined ? new Float64Array(n * n) : linear.matrix;
     this.dx = new Float64Array(n);
     this.dxs = new Float64Array(n);
     this.xt = new Float64Array(ns);
@@ -747,6 +904,37 @@ export class NewtonSolver {
    */
   private newtonStep(k: number, step: number | undefined): void {
     const { n, jac, f, dx } = this;
+    const linear = this.linear;
+    if (linear !== undefined) {
+      // the linearSolver option: finiteness of its storage (branch-free, as DenseLU.factor),
+      // its factorization, the κ₁ check when it estimates one, and its solve
+      let z = 0;
+      const len = jac.length;
+      for (let i = 0; i < len; i++) {
+        const v = jac[i]!;
+        z += v - v;
+      }
+      if (z !== 0)
+        throw new NonFiniteError(label(this.options.what, 'J(x)'), firstNonFinite(jac, len));
+      if (!linear.factor()) {
+        this.lastCondition = Number.POSITIVE_INFINITY;
+        throw this.singular(k, Number.POSITIVE_INFINITY, step);
+      }
+      if (this.options.conditionCheck === 'estimate' && linear.estimateCondition()) {
+        this.lastCondition = linear.condition;
+        if (!(this.lastCondition < this.options.maxCondition))
+          throw this.singular(k, this.lastCondition, step);
+      }
+      for (let i = 0; i < n; i++) dx[i] = -f[i]!;
+      try {
+        linear.solve(dx);
+      } catch (error) {
+        // an overflowing solve (BandLU and DenseLU check their solution): a non-finite step
+        if (!(error instanceof NonFiniteError)) throw error;
+        dx[0] = Number.NaN;
+      }
+      return;
+    }
     if (n <= 3) {
       // finiteness without a branch per entry (DenseLU.factor's test)
       let z = 0;
