@@ -369,7 +369,7 @@ export interface ComparatorStepper extends Stepper<ConstrainedSeries> {
    * Forgets multistep history (AB3) and warm starts (RATTLE), and keeps the initial time t0
    * (default 0) of the steps that follow (core's `integrate` calls it before the first step).
    */
-  reset(state?: Float64Array, t0?: number): void;
+  reset(state?: Float64Array, t0?: number, h?: number): void;
   /** Right-hand-side evaluations (index-reduced methods) so far. */
   readonly fEvals: number;
 }
@@ -396,6 +396,8 @@ abstract class ConstrainedStepperBase {
   inputSize = 0;
   /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
   protected t0 = 0;
+  /** Step size of the run (the last reset's h), for the time of a recorded sample. */
+  protected hRun = Number.NaN;
   readonly series: readonly SeriesSpec<ConstrainedSeries>[];
   /** The multiplier formula of the recorded `lambda`, apart from the method's own evaluations. */
   private readonly diag: IndexReducedOde;
@@ -431,8 +433,12 @@ abstract class ConstrainedStepperBase {
    * Writes q, v, p = M v, λ(q, v), E = ½ vᵀMv + V(q) and φ(q) of z = (q, v) (V and the force of
    * λ at time t).
    */
-  record(out: Float64Array, z: Float64Array, _k?: number, t?: number): void {
+  record(out: Float64Array, z: Float64Array, k?: number, tGiven?: number): void {
     const { sys, qr: q, vr: v } = this;
+    // the given time, else t_k = t0 + k·h for a time-dependent system (core's integrate passes t
+    // only for the first sample and a tEnd last one: no double boxed per kept sample)
+    const t =
+      tGiven ?? (k === undefined || sys.autonomous === true ? undefined : this.t0 + k * this.hRun);
     const { n, m } = sys;
     let kin = 0;
     for (let i = 0; i < n; i++) {
@@ -479,8 +485,9 @@ class EulerStepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
   }
   step(z: Float64Array, k: number, h: number): number {
     const { f, zNew } = this;
@@ -506,8 +513,9 @@ class Rk4ComparatorStepper extends ConstrainedStepperBase implements ComparatorS
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(state?: Float64Array, t0 = 0): void {
+  reset(state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
     this.rk.reset(state ?? NO_STATE, t0);
   }
   step(z: Float64Array, k: number, h: number): number {
@@ -543,9 +551,10 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(state?: Float64Array, t0 = 0): void {
+  reset(state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.history = 0;
     this.t0 = t0;
+    this.hRun = h;
     this.rk.reset(state ?? NO_STATE, t0);
   }
   step(z: Float64Array, k: number, h: number): number {
@@ -628,8 +637,9 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
   }
   step(z: Float64Array, k: number, h: number): number {
     const t = this.t0 + k * h;
@@ -904,10 +914,11 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     };
   }
 
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.lambda.fill(0);
     this.general?.reset();
     this.t0 = t0;
+    this.hRun = h;
     this.hasLastStep = false;
   }
 
