@@ -165,11 +165,15 @@ if (process.argv.includes('--json') || process.argv.includes('--list')) await ru
 else {
   const only = process.argv.find((a) => a.startsWith('--only='));
   const ids = only ? only.slice(7).split(',') : Object.keys(rows);
-  process.stdout.write('| stepper | B/step every = 1 | every = 10 | every = 1000 |\n|---|---|---|---|\n');
+  process.stdout.write(
+    '| stepper | B/step every = 1 | every = 10 | every = 1000 |\n|---|---|---|---|\n',
+  );
   for (const id of ids) {
     const r = await rows[id]();
     const b = r.bytes;
     const f = (x) => x.toFixed(1);
-    process.stdout.write(`| ${r.stepper} | ${f(b.every1)} | ${f(b.every10)} | ${f(b.every1000)} |\n`);
+    process.stdout.write(
+      `| ${r.stepper} | ${f(b.every1)} | ${f(b.every10)} | ${f(b.every1000)} |\n`,
+    );
   }
 }

@@ -16,6 +16,7 @@ import {
   BandMatrix,
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -50,11 +51,7 @@ import {
   checkBand,
   gramBandwidth,
 } from './chainBand.js';
-import {
-  type ConstrainedMechanicalSystem,
-  type ConstraintBand,
-  STEP_DERIVATIVES_MAX_DIMENSION,
-} from './constrained.js';
+import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { RattleMassMatrix } from './rattleMassMatrix.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
@@ -994,46 +991,25 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (this.sys.n + this.sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
-      throw new DomainError(
-        'RattleStepper.stepDerivatives: n + m',
-        this.sys.n + this.sys.m,
-        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
-      );
-    }
-    const general = this.general;
-    if (general !== null) {
-      const S = 2 * this.sys.n;
-      const mu = this.inputSize;
-      if (!general.hasLastStep) {
-        throw new DomainError(
-          'RattleStepper.stepDerivatives',
-          'no step taken',
-          'needs a step just taken',
-        );
-      }
-      if (dxdx.length !== S * S)
-        throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-      if (dxdu.length !== S * mu)
-        throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
-      general.derivatives(dxdx, dxdu);
-      return;
-    }
-    if (!this.hasLastStep) {
-      throw new DomainError(
-        'RattleStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    }
     const { sys, invM } = this;
     const { n, m } = sys;
     const mu = this.inputSize;
     const S = 2 * n;
-    if (dxdx.length !== S * S)
-      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-    if (dxdu.length !== S * mu)
-      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    const general = this.general;
+    const taken = general !== null ? general.hasLastStep : this.hasLastStep;
+    checkStepDerivatives(
+      'RattleStepper.stepDerivatives',
+      taken ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      S,
+      mu,
+      n + m,
+    );
+    if (general !== null) {
+      general.derivatives(dxdx, dxdu);
+      return;
+    }
     this.derivatives ??= rattleDerivativeScratch(n, m, mu);
     const d = this.derivatives;
     const {

@@ -22,6 +22,7 @@ import {
   BandMatrix,
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -50,11 +51,7 @@ import {
   forceBandwidth,
 } from './borderedStep.js';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
-import {
-  type ConstrainedMechanicalSystem,
-  type ConstraintBand,
-  STEP_DERIVATIVES_MAX_DIMENSION,
-} from './constrained.js';
+import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
 import { MassMatrixKinetics } from './massMatrix.js';
 
@@ -718,27 +715,18 @@ export class DiracStepper implements Stepper<DiracSeries> {
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
     const { sys, ws } = this;
-    if (sys.n + sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
-      throw new DomainError(
-        'DiracStepper.stepDerivatives: n + m',
-        sys.n + sys.m,
-        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
-      );
-    }
-    if (!this.hasLastStep) {
-      throw new DomainError(
-        'DiracStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    }
     const { n, m } = sys;
     const mu = this.inputSize;
     const S = 3 * n;
-    if (dxdx.length !== S * S)
-      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-    if (dxdu.length !== S * mu)
-      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    checkStepDerivatives(
+      'DiracStepper.stepDerivatives',
+      this.hasLastStep ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      S,
+      mu,
+      n + m,
+    );
     this.derivatives ??= diracDerivativeScratch(sys, mu);
     const d = this.derivatives;
     const { K, lu, HV, DCl, DCq, DCd, C, Cp, Fq0, Fq1, Fu, a, b, q, q1, rhs, col } = d;

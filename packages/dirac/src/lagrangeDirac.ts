@@ -25,6 +25,7 @@
 import {
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -964,17 +965,15 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const mu = this.inputSize;
     const S = this.stateSize;
     const h = Ld.h;
-    if (!this.hasLastStep) {
-      throw new DomainError(
-        'LagrangeDiracStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    }
-    if (dxdx.length !== S * S)
-      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-    if (dxdu.length !== S * mu)
-      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    checkStepDerivatives(
+      'LagrangeDiracStepper.stepDerivatives',
+      this.hasLastStep ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      S,
+      mu,
+      n + m,
+    );
     this.derivatives ??= lagrangeDiracDerivativeScratch(n, m, mu);
     const d = this.derivatives;
     const { J, Fx, D11, D22, Fq0, Fq1, Fu, Wq, Wp, Wm, dW, rhs, col, a, b, lu } = d;
