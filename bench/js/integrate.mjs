@@ -4,12 +4,14 @@
 // builds its stepper once and calls core's `integrate(stepper, x0, { h, steps, every })`.
 //
 // B/step by V8's sampling heap profiler (the inspector's HeapProfiler.startSampling, every 64 B
-// on average, objects that the young and old collections freed included): bytes sampled over R
-// runs of 2N steps less those over R runs of N steps, over R·N (the per-run set-up — the
-// Recorder, the Solution object, its arrays — cancels), after a warm-up of the driver so that
-// every counted step runs optimized code. Allocation-free code reads ≈ 0 (a boxed double is
-// 16 B). `--where` also prints the functions whose allocations scale with the steps. (The heap
-// growth between forced GCs of the other benches is too noisy for tens of bytes per step here.)
+// on average, objects that the young and old collections freed included), counting only samples
+// whose stack passes through core's `runSteps` (the loop of `integrate`: the steps, the records,
+// the recorder, the user's closures they call): bytes sampled over R runs of 2N steps less those
+// over R runs of N steps, over R·N, after a warm-up of the driver so that every counted step runs
+// optimized code. Allocation-free code reads ≈ 0 (a boxed double is 16 B; the sampling's
+// statistical error is about ±1 B/step). `--where` prints the functions (with their callers)
+// whose allocation scales with the steps. (The heap growth between forced GCs of the other
+// benches, and the whole profile, are too noisy for tens of bytes per step here.)
 //
 //   node bench/js/integrate.mjs [--only=contact,dirac,groupoid,ld-minus-t] [--quick] [--where]
 import { Session } from 'node:inspector/promises';
@@ -39,16 +41,20 @@ async function sampled(run) {
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const by = new Map();
   let total = 0;
-  const walk = (node, caller) => {
+  // only what the stepping loop allocates: samples whose stack passes through core's runSteps
+  // (the loop of integrate, the stepper's step and record, the recorder); the per-run set-up and
+  // the inspector's own messages are outside it
+  const walk = (node, caller, inLoop) => {
     const name = `${node.callFrame.functionName || '(anonymous)'}:${node.callFrame.lineNumber + 1}`;
-    if (node.selfSize > 0) {
+    const loop = inLoop || node.callFrame.functionName === 'runSteps';
+    if (loop && node.selfSize > 0) {
       total += node.selfSize;
       const key = `${name} < ${caller}`;
       by.set(key, (by.get(key) ?? 0) + node.selfSize);
     }
-    for (const c of node.children) walk(c, name);
+    for (const c of node.children) walk(c, name, loop);
   };
-  walk(profile.head, '');
+  walk(profile.head, '', false);
   return { total, by };
 }
 

@@ -224,6 +224,14 @@ function ruleNodes(rule: DiscreteRule): { a: number[]; b: number[]; w: number[] 
  * D₂D₁L_d = Σ w_j [h a_j b_j L_qq + a_j Nᵀ − b_j N − M/h] with M = L_vv, N = L_vq; L_qq (needed only
  * by the midpoint rule, a_j b_j ≠ 0) is a central finite difference of L_q. Allocation-free per call.
  *
+ * Time-dependent L: the node times t + b_j h are computed (and boxed, 16 B each) once per new t,
+ * i.e. once per step of a stepper, and the same numbers are passed to every later evaluation of
+ * the step, so that a (±) step allocates only those boxes and the stepper's own t_k (≈ 32 B per
+ * step with the left or right rule; `node bench/js/integrate.mjs --only=ld-minus-t`). What is
+ * left is in the user's closures: they receive t as a number and allocate only what they
+ * allocate themselves (e.g. a double they pass to, or return from, a call V8 does not inline).
+ * An L that does not depend on t should say `autonomous: true`, and then receives no t at all.
+ *
  * @example
  * ```ts
  * const Ld = discretize(verticalRollingDisk().lagrangian, 0.01, 'left');
@@ -254,9 +262,21 @@ export function discretize(
       v[i] = (q1[i]! - q0[i]!) / h;
     }
   };
+  // The node times t + b_j h of the last time t seen, kept as numbers in a tagged array (the
+  // `undefined` start makes its elements tagged, not unboxed doubles): a node time is boxed once
+  // per new t (once per step of a stepper), and passing it on to the user's closures at every
+  // evaluation of the step's Newton solve allocates nothing more.
+  const nodeT: (number | undefined)[] = a.map(() => undefined);
+  let lastT: number | undefined;
   /** The time of node j of the step leaving t (undefined for an autonomous call). */
-  const at = (t: number | undefined, j: number): number | undefined =>
-    t === undefined ? undefined : t + b[j]! * h;
+  const at = (t: number | undefined, j: number): number | undefined => {
+    if (t === undefined) return undefined;
+    if (!Object.is(t, lastT)) {
+      for (let i = 0; i < nodeT.length; i++) nodeT[i] = t + b[i]! * h;
+      lastT = t;
+    }
+    return nodeT[j];
+  };
   const Dk = (
     out: Float64Array,
     q0: Float64Array,

@@ -346,7 +346,9 @@ function runSteps<F extends string>(loop: StepLoop<F>): void {
     if (it > maxIterations) maxIterations = it;
     const r = stepper.lastResidual;
     if (r > maxResidual) maxResidual = r;
-    if (leaving !== undefined && recorder.lastK === k) {
+    // the state this step left was kept (k = 0 or a multiple of every; no step leaves the last):
+    // an integer test, not the recorder's lastK (a double read from its Float64Array)
+    if (leaving !== undefined && k % every === 0) {
       stepper.recordLeaving!(leaving);
       recorder.setLeaving(leaving);
     }
