@@ -285,7 +285,7 @@ export class Recorder<F extends string = string> {
    * rec.setClock(1, 0.1);
    * rec.keepStep(0, [5]);
    * rec.keepStep(3, [6]);
-   * rec.finish({ steps: 3, h: 0.1 }).t[1]; // 1 + 3 * 0.1 = 1.3000000000000003
+   * rec.finish({ steps: 3, h: 0.1 }).t[1]; // 1.3000000000000003 = 1 + 3·0.1
    * ```
    */
   keepStep(k: number, row: ArrayLike<number>): void {

@@ -34,12 +34,8 @@ export const STEP_DERIVATIVES_MAX_DIMENSION = 2000;
  * @example
  * ```ts
  * const A = new Float64Array(9), B = new Float64Array(3);
- * checkStepDerivatives('demo.stepDerivatives', undefined, A, B, 3, 1); // fine: returns
- * try {
- *   checkStepDerivatives('demo.stepDerivatives', undefined, A, new Float64Array(2), 3, 1);
- * } catch (e) {
- *   (e as DimensionError).expected; // 3 (= S·m for dxdu)
- * }
+ * checkStepDerivatives('demo.stepDerivatives', undefined, A, B, 3, 1); // S = 3, m = 1: passes
+ * checkStepDerivatives('demo.stepDerivatives', undefined, A, new Float64Array(2), 3, 1); // throws DimensionError
  * ```
  */
 export function checkStepDerivatives(
