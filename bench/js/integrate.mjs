@@ -7,13 +7,13 @@
 // on average, objects that the young and old collections freed included), counting only samples
 // whose stack passes through core's `runSteps` (the loop of `integrate`: the steps, the records,
 // the recorder, the user's closures they call): bytes sampled over R runs of 2N steps less those
-// over R runs of N steps, over R·N, after a warm-up of the driver so that every counted step runs
+// over R runs of N steps, over R·N (median over several such pairs), after a warm-up of the driver so that every counted step runs
 // optimized code. Allocation-free code reads ≈ 0 (a boxed double is 16 B; the sampling's
 // statistical error is about ±1 B/step). `--where` prints the functions (with their callers)
 // whose allocation scales with the steps. (The heap growth between forced GCs of the other
 // benches, and the whole profile, are too noisy for tens of bytes per step here.)
 //
-//   node bench/js/integrate.mjs [--only=contact,dirac,groupoid,ld-minus-t] [--quick] [--where]
+//   node bench/js/integrate.mjs [--only=euler,contact,dirac,groupoid,ld-minus-t] [--quick] [--where]
 import { Session } from 'node:inspector/promises';
 import { load, note, QUICK, runSelected } from '../lib/util.mjs';
 
@@ -23,7 +23,8 @@ const D = await load('dirac');
 const G = await load('groupoid');
 
 const N = 2000;
-const RUNS = QUICK ? 10 : 40;
+const RUNS = QUICK ? 5 : 10;
+const PAIRS = QUICK ? 5 : 9;
 const EVERY = [1, 10, 1000];
 
 const WHERE = process.argv.includes('--where');
@@ -63,13 +64,22 @@ async function bytesPerStep(driver) {
   const out = {};
   for (const every of EVERY) {
     for (let w = 0; w < (QUICK ? 20 : 40); w++) driver(2 * N, every); // warm-up
-    const a = await sampled(() => {
-      for (let r = 0; r < RUNS; r++) driver(N, every);
-    });
-    const b = await sampled(() => {
-      for (let r = 0; r < RUNS; r++) driver(2 * N, every);
-    });
-    out[`every${every}`] = (b.total - a.total) / (RUNS * N);
+    // median over PAIRS pairs of (R runs of 2N) − (R runs of N): a run that hits a deoptimization
+    // (unoptimized code boxes every double) would otherwise charge its pair
+    const per = [];
+    let a;
+    let b;
+    for (let pr = 0; pr < PAIRS; pr++) {
+      a = await sampled(() => {
+        for (let r = 0; r < RUNS; r++) driver(N, every);
+      });
+      b = await sampled(() => {
+        for (let r = 0; r < RUNS; r++) driver(2 * N, every);
+      });
+      per.push((b.total - a.total) / (RUNS * N));
+    }
+    per.sort((x, y) => x - y);
+    out[`every${every}`] = per[PAIRS >> 1];
     if (WHERE) {
       for (const [key, bytes] of b.by) {
         const d = (bytes - (a.by.get(key) ?? 0)) / (RUNS * N);
@@ -78,6 +88,29 @@ async function bytesPerStep(driver) {
     }
   }
   return out;
+}
+
+/** Explicit Euler for y' = −y as a bare core Stepper: the loop of integrate alone. */
+async function eulerRow() {
+  note('integrate: core (explicit Euler, a bare Stepper)');
+  const euler = {
+    method: K.methodTraits({ name: 'euler', order: 1, isExplicit: true }),
+    stateSize: 1,
+    inputSize: 0,
+    lastResidual: 0,
+    series: [{ name: 'y', width: 1 }],
+    step: (s, _k, h) => {
+      s[0] = s[0] - h * s[0];
+      return 0;
+    },
+    record: (out, s) => {
+      out[0] = s[0];
+    },
+  };
+  return {
+    stepper: "core explicit Euler y' = −y (a bare Stepper: the loop alone), h = 1e-4",
+    bytes: await bytesPerStep(through(euler, [1], 1e-4)),
+  };
 }
 
 /** `driver(steps, every)`: core's integrate of one stepper (built once) from x0, step h. */
@@ -161,6 +194,7 @@ async function ldMinusTimeRow() {
 }
 
 const rows = {
+  euler: eulerRow,
   contact: contactRow,
   dirac: diracRow,
   groupoid: groupoidRow,
