@@ -16,6 +16,7 @@ import {
   readOcpModel,
 } from '../src/model/optimalControl.js';
 import { ERROR_LINE, inProcess } from './helpers.js';
+import { minTimeModel } from './ocpFixtures.js';
 
 const example = join(__dirname, '..', 'examples', 'unicycle-parking.json');
 const exampleText = readFileSync(example, 'utf8');
@@ -85,19 +86,7 @@ describe('optimal-control model files', () => {
     for (let k = 0; k < 60; k++) expect(Math.abs(sol.u[3 * k + 2]!)).toBeLessThan(1e-8);
   });
   it('a free horizon with a time cost: double integrator on R2, minimum time T = 2 (bang-bang)', () => {
-    const text = JSON.stringify({
-      kind: 'optimal-control',
-      state: 'R2',
-      steps: 40,
-      horizon: { free: [0.5, 5] },
-      velocity: ['qdot', 'vdot'],
-      coordinates: ['q', 'v'],
-      constraints: ['qdot - v'],
-      bounds: { vdot: [-1, 1] },
-      terminalCost: 'T',
-      start: [1, 0],
-      end: [0, 0],
-    });
+    const text = JSON.stringify(minTimeModel);
     const sol = readOcpModel(text, 'mintime.json').ocp.solve(tight);
     expect(sol.success).toBe(true);
     expect(Math.abs(sol.T - 2)).toBeLessThan(1e-8);

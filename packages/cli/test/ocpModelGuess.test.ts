@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_LINE, inProcess } from './helpers.js';
+import { minTimeModel } from './ocpFixtures.js';
 
 const examples = join(__dirname, '..', 'examples');
 const unicycle = join(examples, 'unicycle-parking.json');
@@ -35,19 +36,7 @@ async function solve(...args: string[]): Promise<{ doc: Doc; text: string }> {
 }
 
 /** A minimum-time double integrator on R2 (free horizon in [0.5, 5]; T* = 2). */
-const minTime = {
-  kind: 'optimal-control',
-  state: 'R2',
-  steps: 40,
-  horizon: { free: [0.5, 5] },
-  velocity: ['qdot', 'vdot'],
-  coordinates: ['q', 'v'],
-  constraints: ['qdot - v'],
-  bounds: { vdot: [-1, 1] },
-  terminalCost: 'T',
-  start: [1, 0],
-  end: [0, 0],
-};
+const minTime = minTimeModel;
 
 /** Attitude steering on SO(3) × R1 (a rotation vector in the output and the guess). */
 const steering = {

@@ -345,8 +345,13 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   /** Subclass hook after the explicit start step from q0 to q1. */
   protected onStart(_q0: Float64Array, _q1: Float64Array): void {}
 
-  /** Writes q, p, z and the energy H(q, p, z, t) of `state` (the Stepper contract). */
-  record(out: Float64Array, state: Float64Array, k: number, t: number): void {
+  /**
+   * Writes q, p, z and the energy H(q, p, z, t) of `state` (the Stepper contract): t is the given
+   * time, else t_k = t0 + k·h of the last {@link reset} (core's `integrate` passes t only for the
+   * first sample and a `tEnd` last one; computing it here boxes no double per kept sample).
+   */
+  record(out: Float64Array, state: Float64Array, k: number, tGiven?: number): void {
+    const t = tGiven ?? this.t0 + k * this.h;
     const { n, sq, sp } = this;
     for (let i = 0; i < n; i++) {
       sq[i] = state[i]!;

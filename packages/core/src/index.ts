@@ -13,6 +13,7 @@ export * from './diagnostics/order.js';
 export * from './errors.js';
 export * from './integrate/integrate.js';
 export * from './integrate/solution.js';
+export * from './integrate/stepDerivatives.js';
 export * from './integrate/traits.js';
 export * from './lie/conversions.js';
 export * from './lie/product.js';

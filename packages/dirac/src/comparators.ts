@@ -17,6 +17,7 @@ import {
   BandNewtonLinearSolver,
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -43,11 +44,7 @@ import {
 } from '@geomech/core';
 import { BorderedMatrix, bandedForceJacobian, ForceNode, forceBandwidth } from './borderedStep.js';
 import { bandGram, bandMul, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
-import {
-  type ConstrainedMechanicalSystem,
-  type ConstraintBand,
-  STEP_DERIVATIVES_MAX_DIMENSION,
-} from './constrained.js';
+import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { RattleMassMatrix } from './rattleMassMatrix.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
@@ -362,7 +359,7 @@ export interface ComparatorStepper extends Stepper<ConstrainedSeries> {
    * Forgets multistep history (AB3) and warm starts (RATTLE), and keeps the initial time t0
    * (default 0) of the steps that follow (core's `integrate` calls it before the first step).
    */
-  reset(state?: Float64Array, t0?: number): void;
+  reset(state?: Float64Array, t0?: number, h?: number): void;
   /** Right-hand-side evaluations (index-reduced methods) so far. */
   readonly fEvals: number;
 }
@@ -389,6 +386,8 @@ abstract class ConstrainedStepperBase {
   inputSize = 0;
   /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
   protected t0 = 0;
+  /** Step size of the run (the last reset's h), for the time of a recorded sample. */
+  protected hRun = Number.NaN;
   readonly series: readonly SeriesSpec<ConstrainedSeries>[];
   /** The multiplier formula of the recorded `lambda`, apart from the method's own evaluations. */
   private readonly diag: IndexReducedOde;
@@ -424,8 +423,12 @@ abstract class ConstrainedStepperBase {
    * Writes q, v, p = M v, λ(q, v), E = ½ vᵀMv + V(q) and φ(q) of z = (q, v) (V and the force of
    * λ at time t).
    */
-  record(out: Float64Array, z: Float64Array, _k?: number, t?: number): void {
+  record(out: Float64Array, z: Float64Array, k?: number, tGiven?: number): void {
     const { sys, qr: q, vr: v } = this;
+    // the given time, else t_k = t0 + k·h for a time-dependent system (core's integrate passes t
+    // only for the first sample and a tEnd last one: no double boxed per kept sample)
+    const t =
+      tGiven ?? (k === undefined || sys.autonomous === true ? undefined : this.t0 + k * this.hRun);
     const { n, m } = sys;
     let kin = 0;
     for (let i = 0; i < n; i++) {
@@ -472,8 +475,9 @@ class EulerStepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
   }
   step(z: Float64Array, k: number, h: number): number {
     const { f, zNew } = this;
@@ -499,8 +503,9 @@ class Rk4ComparatorStepper extends ConstrainedStepperBase implements ComparatorS
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(state?: Float64Array, t0 = 0): void {
+  reset(state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
     this.rk.reset(state ?? NO_STATE, t0);
   }
   step(z: Float64Array, k: number, h: number): number {
@@ -536,9 +541,10 @@ class Ab3Stepper extends ConstrainedStepperBase implements ComparatorStepper {
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(state?: Float64Array, t0 = 0): void {
+  reset(state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.history = 0;
     this.t0 = t0;
+    this.hRun = h;
     this.rk.reset(state ?? NO_STATE, t0);
   }
   step(z: Float64Array, k: number, h: number): number {
@@ -621,8 +627,9 @@ class TrapeziumStepper extends ConstrainedStepperBase implements ComparatorStepp
   get fEvals(): number {
     return this.ode.evals;
   }
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
   }
   step(z: Float64Array, k: number, h: number): number {
     const t = this.t0 + k * h;
@@ -900,10 +907,11 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
     };
   }
 
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.lambda.fill(0);
     this.general?.reset(t0);
     this.t0 = t0;
+    this.hRun = h;
     this.hasLastStep = false;
   }
 
@@ -979,46 +987,25 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (this.sys.n + this.sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
-      throw new DomainError(
-        'RattleStepper.stepDerivatives: n + m',
-        this.sys.n + this.sys.m,
-        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
-      );
-    }
-    const general = this.general;
-    if (general !== null) {
-      const S = 2 * this.sys.n;
-      const mu = this.inputSize;
-      if (!general.hasLastStep) {
-        throw new DomainError(
-          'RattleStepper.stepDerivatives',
-          'no step taken',
-          'needs a step just taken',
-        );
-      }
-      if (dxdx.length !== S * S)
-        throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-      if (dxdu.length !== S * mu)
-        throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
-      general.derivatives(dxdx, dxdu);
-      return;
-    }
-    if (!this.hasLastStep) {
-      throw new DomainError(
-        'RattleStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    }
     const { sys, invM } = this;
     const { n, m } = sys;
     const mu = this.inputSize;
     const S = 2 * n;
-    if (dxdx.length !== S * S)
-      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-    if (dxdu.length !== S * mu)
-      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    const general = this.general;
+    const taken = general !== null ? general.hasLastStep : this.hasLastStep;
+    checkStepDerivatives(
+      'RattleStepper.stepDerivatives',
+      taken ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      S,
+      mu,
+      n + m,
+    );
+    if (general !== null) {
+      general.derivatives(dxdx, dxdu);
+      return;
+    }
     this.derivatives ??= rattleDerivativeScratch(n, m, mu);
     const d = this.derivatives;
     const {

@@ -98,15 +98,7 @@ export interface ConstrainedMechanicalSystem {
   readonly band?: ConstraintBand;
 }
 
-/**
- * Largest n + m of a system whose RATTLE or Dirac step derivatives (`RattleStepper` and
- * `DiracStepper` `stepDerivatives`) are computed: they factor the (n + m)-square KKT matrix of the
- * step densely (O((n + m)³) work, 8(n + m)² bytes of scratch; about 3·10⁹ flops and 32 MB at the
- * limit) and write a dense 2n- or 3n-square output. A larger system gets a `DomainError`.
- *
- * @example
- * ```ts
- * STEP_DERIVATIVES_MAX_DIMENSION; // 2000: a Ziegler chain of up to 666 links (n = 2·links, m = links)
- * ```
- */
-export const STEP_DERIVATIVES_MAX_DIMENSION = 2000;
+// Largest n + m of a system whose RATTLE, Dirac or Lagrange–Dirac step derivatives are computed
+// (they factor the (n + m)-square KKT matrix densely): core's constant, checked by core's
+// checkStepDerivatives; re-exported here, where it was first defined.
+export { STEP_DERIVATIVES_MAX_DIMENSION } from '@geomech/core';

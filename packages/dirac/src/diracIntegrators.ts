@@ -22,6 +22,7 @@ import {
   BandMatrix,
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -50,11 +51,7 @@ import {
   forceBandwidth,
 } from './borderedStep.js';
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
-import {
-  type ConstrainedMechanicalSystem,
-  type ConstraintBand,
-  STEP_DERIVATIVES_MAX_DIMENSION,
-} from './constrained.js';
+import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
 import { MassMatrixKinetics } from './massMatrix.js';
 
@@ -519,6 +516,8 @@ export class DiracStepper implements Stepper<DiracSeries> {
   private tArg: number | undefined = undefined;
   /** Initial time of the run (the last reset's t0): step k leaves t0 + k·h. */
   private t0 = 0;
+  /** Step size of the run (the last reset's h), for the time of a recorded sample. */
+  private hRun = Number.NaN;
   private uk: Float64Array = EMPTY;
   private lastIterations = 0;
   /** The forced part handed to the M(q) step (made on the first forced step, then reused). */
@@ -628,8 +627,9 @@ export class DiracStepper implements Stepper<DiracSeries> {
    * Starts a run at time t0 (default 0; step k then leaves t0 + k·h): the next step of a two-step
    * method is the start-up step (unless `'none'`).
    */
-  reset(_state?: Float64Array, t0 = 0): void {
+  reset(_state?: Float64Array, t0 = 0, h = Number.NaN): void {
     this.t0 = t0;
+    this.hRun = h;
     this.hasPrev = this.startup === 'none';
     this.startupSteps = 0;
     this.lastResidual = 0;
@@ -715,27 +715,18 @@ export class DiracStepper implements Stepper<DiracSeries> {
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
     const { sys, ws } = this;
-    if (sys.n + sys.m > STEP_DERIVATIVES_MAX_DIMENSION) {
-      throw new DomainError(
-        'DiracStepper.stepDerivatives: n + m',
-        sys.n + sys.m,
-        `must be ≤ STEP_DERIVATIVES_MAX_DIMENSION = ${STEP_DERIVATIVES_MAX_DIMENSION} (a dense KKT factorization)`,
-      );
-    }
-    if (!this.hasLastStep) {
-      throw new DomainError(
-        'DiracStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    }
     const { n, m } = sys;
     const mu = this.inputSize;
     const S = 3 * n;
-    if (dxdx.length !== S * S)
-      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-    if (dxdu.length !== S * mu)
-      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    checkStepDerivatives(
+      'DiracStepper.stepDerivatives',
+      this.hasLastStep ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      S,
+      mu,
+      n + m,
+    );
     this.derivatives ??= diracDerivativeScratch(sys, mu);
     const d = this.derivatives;
     const { K, lu, HV, DCl, DCq, DCd, C, Cp, Fq0, Fq1, Fu, a, b, q, q1, rhs, col } = d;
@@ -1050,9 +1041,16 @@ export class DiracStepper implements Stepper<DiracSeries> {
     if (forcing !== undefined) forcing.addPlus(ws, q, qNext, this.uk, h);
   }
 
-  /** Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state` (at time t, for V(q, t)). */
-  record(out: Float64Array, state: Float64Array, _k?: number, t?: number): void {
+  /**
+   * Writes q_k, p_k, (E_k for `'same'`) and φ(q_k) of `state` (at time t, for V(q, t)): t is the
+   * given time, else t_k = t0 + k·h of the last {@link reset} for a time-dependent system (core's
+   * `integrate` passes t only for the first sample and a `tEnd` last one), none for an autonomous
+   * one (no double to box per kept sample).
+   */
+  record(out: Float64Array, state: Float64Array, k?: number, tGiven?: number): void {
     const { sys } = this;
+    const t =
+      tGiven ?? (k === undefined || sys.autonomous === true ? undefined : this.t0 + k * this.hRun);
     const { n, m } = sys;
     for (let i = 0; i < 2 * n; i++) out[i] = state[i]!;
     let off = 2 * n;

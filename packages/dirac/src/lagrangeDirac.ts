@@ -25,6 +25,7 @@
 import {
   CENTRAL_DIFFERENCE_STEP,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -223,6 +224,14 @@ function ruleNodes(rule: DiscreteRule): { a: number[]; b: number[]; w: number[] 
  * D₂D₁L_d = Σ w_j [h a_j b_j L_qq + a_j Nᵀ − b_j N − M/h] with M = L_vv, N = L_vq; L_qq (needed only
  * by the midpoint rule, a_j b_j ≠ 0) is a central finite difference of L_q. Allocation-free per call.
  *
+ * Time-dependent L: the node times t + b_j h are computed (and boxed, 16 B each) once per new t,
+ * i.e. once per step of a stepper, and the same numbers are passed to every later evaluation of
+ * the step, so that a (±) step allocates only those boxes and the stepper's own t_k (≈ 32 B per
+ * step with the left or right rule; `node bench/js/integrate.mjs --only=ld-minus-t`). What is
+ * left is in the user's closures: they receive t as a number and allocate only what they
+ * allocate themselves (e.g. a double they pass to, or return from, a call V8 does not inline).
+ * An L that does not depend on t should say `autonomous: true`, and then receives no t at all.
+ *
  * @example
  * ```ts
  * const Ld = discretize(verticalRollingDisk().lagrangian, 0.01, 'left');
@@ -253,9 +262,21 @@ export function discretize(
       v[i] = (q1[i]! - q0[i]!) / h;
     }
   };
+  // The node times t + b_j h of the last time t seen, kept as numbers in a tagged array (the
+  // `undefined` start makes its elements tagged, not unboxed doubles): a node time is boxed once
+  // per new t (once per step of a stepper), and passing it on to the user's closures at every
+  // evaluation of the step's Newton solve allocates nothing more.
+  const nodeT: (number | undefined)[] = a.map(() => undefined);
+  let lastT: number | undefined;
   /** The time of node j of the step leaving t (undefined for an autonomous call). */
-  const at = (t: number | undefined, j: number): number | undefined =>
-    t === undefined ? undefined : t + b[j]! * h;
+  const at = (t: number | undefined, j: number): number | undefined => {
+    if (t === undefined) return undefined;
+    if (!Object.is(t, lastT)) {
+      for (let i = 0; i < nodeT.length; i++) nodeT[i] = t + b[i]! * h;
+      lastT = t;
+    }
+    return nodeT[j];
+  };
   const Dk = (
     out: Float64Array,
     q0: Float64Array,
@@ -964,17 +985,15 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
     const mu = this.inputSize;
     const S = this.stateSize;
     const h = Ld.h;
-    if (!this.hasLastStep) {
-      throw new DomainError(
-        'LagrangeDiracStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    }
-    if (dxdx.length !== S * S)
-      throw new DimensionError('stepDerivatives: dxdx', S * S, dxdx.length);
-    if (dxdu.length !== S * mu)
-      throw new DimensionError('stepDerivatives: dxdu', S * mu, dxdu.length);
+    checkStepDerivatives(
+      'LagrangeDiracStepper.stepDerivatives',
+      this.hasLastStep ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      S,
+      mu,
+      n + m,
+    );
     this.derivatives ??= lagrangeDiracDerivativeScratch(n, m, mu);
     const d = this.derivatives;
     const { J, Fx, D11, D22, Fq0, Fq1, Fu, Wq, Wp, Wm, dW, rhs, col, a, b, lu } = d;

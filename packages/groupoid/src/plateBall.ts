@@ -26,6 +26,7 @@
  * @module
  */
 import {
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DomainError,
@@ -1562,16 +1563,15 @@ export class PlateBallStepper implements Stepper<PlateBallField> {
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (!this.stepTaken)
-      throw new DomainError(
-        'PlateBallStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
+    checkStepDerivatives(
+      'PlateBallStepper.stepDerivatives',
+      this.stepTaken ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      PLATE_BALL_TANGENT,
+      0,
+    );
     const n = PLATE_BALL_TANGENT;
-    if (dxdx.length !== n * n)
-      throw new DimensionError('stepDerivatives: dxdx', n * n, dxdx.length);
-    if (dxdu.length !== 0) throw new DimensionError('stepDerivatives: dxdu', 0, dxdu.length);
     this.derivScratch ??= {
       ejOld: new Float64Array(169),
       ejNew: new Float64Array(169),

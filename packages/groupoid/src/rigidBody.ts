@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  checkStepDerivatives,
   DimensionError,
   DomainError,
   type IntegrateOptions,
@@ -323,14 +324,14 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (!this.stepTaken)
-      throw new DomainError(
-        'RigidBodyStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
-    if (dxdx.length !== 36) throw new DimensionError('stepDerivatives: dxdx', 36, dxdx.length);
-    if (dxdu.length !== 0) throw new DimensionError('stepDerivatives: dxdu', 0, dxdu.length);
+    checkStepDerivatives(
+      'RigidBodyStepper.stepDerivatives',
+      this.stepTaken ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      6,
+      0,
+    );
     // layout: hx (3) | g (9) | dτ (9) | Jm (9) | Jp (9) | A (9)
     this.derivScratch ??= new Float64Array(48);
     const d = this.derivScratch;

@@ -1,7 +1,7 @@
 // Step derivatives of the Lie-group steppers (issue 17): ∂x_{k+1}/∂x_k and ∂x_{k+1}/∂u_k in the
 // trivialized tangent coordinates (right-⊕: R·Exp(δ), X·Exp(δ); the rest additive), against
 // central differences of the step through the same retraction, relative error ≤ 1e-7.
-import { DimensionError, DomainError, type LieGroup, SE2, SO3 } from '@geomech/core';
+import { DimensionError, DomainError, SE2, SO3 } from '@geomech/core';
 import { relErr } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,47 +11,11 @@ import {
   type So3Potential,
 } from '../src/lgvi.js';
 import { UnicycleStepper } from '../src/unicycle.js';
-
-/** A stepper with a tangent state: the group blocks [offset, storage, tangent] and the rest. */
-interface TangentLayout {
-  /** Group blocks: storage offset, the group and the tangent offset. */
-  readonly groups: readonly {
-    readonly at: number;
-    readonly tangentAt: number;
-    readonly G: LieGroup;
-  }[];
-  /** Additive entries: storage offset → tangent offset, length. */
-  readonly vectors: readonly {
-    readonly at: number;
-    readonly tangentAt: number;
-    readonly n: number;
-  }[];
-  readonly tangentSize: number;
-}
-
-/** x ⊕ δ through the layout (out may not alias x). */
-function plus(out: Float64Array, x: Float64Array, d: Float64Array, L: TangentLayout): void {
-  out.set(x);
-  for (const { at, tangentAt, G } of L.groups) {
-    const X = x.slice(at, at + G.storageSize);
-    const Y = new Float64Array(G.storageSize);
-    G.rplus(Y, X, d.slice(tangentAt, tangentAt + G.dim));
-    out.set(Y, at);
-  }
-  for (const { at, tangentAt, n } of L.vectors)
-    for (let i = 0; i < n; i++) out[at + i] = x[at + i]! + d[tangentAt + i]!;
-}
-
-/** y ⊖ x through the layout. */
-function minus(out: Float64Array, y: Float64Array, x: Float64Array, L: TangentLayout): void {
-  for (const { at, tangentAt, G } of L.groups) {
-    const t = new Float64Array(G.dim);
-    G.rminus(t, y.slice(at, at + G.storageSize), x.slice(at, at + G.storageSize));
-    out.set(t, tangentAt);
-  }
-  for (const { at, tangentAt, n } of L.vectors)
-    for (let i = 0; i < n; i++) out[tangentAt + i] = y[at + i]! - x[at + i]!;
-}
+import {
+  type TangentLayout,
+  tangentMinus,
+  tangentStepJacobian,
+} from './support/tangentJacobian.js';
 
 interface DerivativeStepper {
   readonly inputSize: number;
@@ -78,25 +42,12 @@ function compare(
   const A = new Float64Array(n * n);
   const B = new Float64Array(n * m);
   st.stepDerivatives(A, B);
-  const fdA = new Float64Array(n * n);
+  const fdA = tangentStepJacobian((y) => st.step(y, 0, h, u), L, x, eps);
   const fdB = new Float64Array(n * m);
-  const d = new Float64Array(n);
   const xp = new Float64Array(x.length);
   const xm = new Float64Array(x.length);
   const tp = new Float64Array(n);
   const tm = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    d.fill(0);
-    d[j] = eps;
-    plus(xp, x, d, L);
-    d[j] = -eps;
-    plus(xm, x, d, L);
-    st.step(xp, 0, h, u);
-    st.step(xm, 0, h, u);
-    minus(tp, xp, base, L);
-    minus(tm, xm, base, L);
-    for (let i = 0; i < n; i++) fdA[i * n + j] = (tp[i]! - tm[i]!) / (2 * eps);
-  }
   for (let j = 0; j < m; j++) {
     const up = u.slice();
     const um = u.slice();
@@ -106,8 +57,8 @@ function compare(
     xm.set(x);
     st.step(xp, 0, h, up);
     st.step(xm, 0, h, um);
-    minus(tp, xp, base, L);
-    minus(tm, xm, base, L);
+    tangentMinus(tp, xp, base, L);
+    tangentMinus(tm, xm, base, L);
     for (let i = 0; i < n; i++) fdB[i * m + j] = (tp[i]! - tm[i]!) / (2 * eps);
   }
   const norm = (a: Float64Array) => a.reduce((s, v) => Math.max(s, Math.abs(v)), 0);

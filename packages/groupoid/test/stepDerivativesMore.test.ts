@@ -8,6 +8,7 @@ import { relErr } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import { PlateBall, PlateBallStepper } from '../src/plateBall.js';
 import { RigidBodyStepper } from '../src/rigidBody.js';
+import { type TangentLayout, tangentStepJacobian } from './support/tangentJacobian.js';
 
 /** A tangent layout: SO(3) blocks (storage offset → tangent offset) and additive runs. */
 interface Layout {
@@ -16,26 +17,12 @@ interface Layout {
   readonly n: number;
 }
 
-function plusL(out: Float64Array, x: Float64Array, d: Float64Array, L: Layout): void {
-  out.set(x);
-  for (const { at, t } of L.so3) {
-    const Y = new Float64Array(9);
-    SO3.rplus(Y, x.slice(at, at + 9), d.slice(t, t + 3));
-    out.set(Y, at);
-  }
-  for (const { at, t, n } of L.vec)
-    for (let i = 0; i < n; i++) out[at + i] = x[at + i]! + d[t + i]!;
-}
-
-function minusL(out: Float64Array, y: Float64Array, x: Float64Array, L: Layout): void {
-  for (const { at, t } of L.so3) {
-    const v = new Float64Array(3);
-    SO3.rminus(v, y.slice(at, at + 9), x.slice(at, at + 9));
-    out.set(v, t);
-  }
-  for (const { at, t, n } of L.vec)
-    for (let i = 0; i < n; i++) out[t + i] = y[at + i]! - x[at + i]!;
-}
+/** The shared layout of test/support of an SO(3)-and-vectors layout. */
+const asTangentLayout = (L: Layout): TangentLayout => ({
+  groups: L.so3.map(({ at, t }) => ({ at, tangentAt: t, G: SO3 })),
+  vectors: L.vec.map(({ at, t, n }) => ({ at, tangentAt: t, n })),
+  tangentSize: L.n,
+});
 
 interface Unforced {
   step(state: Float64Array, k: number, h: number, u: Float64Array): number;
@@ -56,24 +43,7 @@ function derivatives(
   st.step(base, 0, h, none);
   const A = new Float64Array(n * n);
   st.stepDerivatives(A, none);
-  const fd = new Float64Array(n * n);
-  const d = new Float64Array(n);
-  const xp = new Float64Array(x.length);
-  const xm = new Float64Array(x.length);
-  const tp = new Float64Array(n);
-  const tm = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    d.fill(0);
-    d[j] = eps;
-    plusL(xp, x, d, L);
-    d[j] = -eps;
-    plusL(xm, x, d, L);
-    st.step(xp, 0, h, none);
-    st.step(xm, 0, h, none);
-    minusL(tp, xp, base, L);
-    minusL(tm, xm, base, L);
-    for (let i = 0; i < n; i++) fd[i * n + j] = (tp[i]! - tm[i]!) / (2 * eps);
-  }
+  const fd = tangentStepJacobian((y) => st.step(y, 0, h, none), asTangentLayout(L), x, eps);
   return { A, fd };
 }
 

@@ -55,8 +55,16 @@ export interface Stepper<F extends string = string> {
   step(state: Float64Array, k: number, h: number, u: Float64Array): number;
   /** ‖F‖∞ at the accepted solution of the last step's solve (0 for explicit steps). */
   readonly lastResidual: number;
-  /** Writes the 'state' series of `state` (at step k, time t) into `out`. */
-  record(out: Float64Array, state: Float64Array, k: number, t: number): void;
+  /**
+   * Writes the 'state' series of `state` (the state after k steps) into `out`. Its time is
+   * t_k = t0 + k·h (t0 and h of the last {@link reset}), which a record that reads t computes
+   * itself, as {@link step} does: {@link integrate} passes `t` only where the sample's time is not
+   * that double (the initial sample, t0 exactly, and the last sample of a run given by `tEnd`,
+   * tEnd exactly), so that the kept samples between allocate nothing (a double passed to a call
+   * that V8 does not inline is boxed, 16 B). A stepper whose record reads t implements
+   * {@link reset}.
+   */
+  record(out: Float64Array, state: Float64Array, k: number, t?: number): void;
   /** Writes the 'leaving' series of the step just taken into `out` (needed when any exist). */
   recordLeaving?(out: Float64Array): void;
   /**
@@ -228,6 +236,7 @@ export function integrate<F extends string>(
   const onProgress = options.onProgress;
 
   stepper.reset?.(state, t0, h);
+  recorder.setClock(t0, h);
   stepper.record(row, state, 0, t0);
   recorder.keep(0, t0, row);
   const loop: StepLoop<F> = {
@@ -306,9 +315,10 @@ interface StepLoop<F extends string> {
  * (OSR) before the code after the loop has run, and that code, without type feedback, then
  * deoptimized `integrate` at the end of every run, so that the next run stepped in unoptimized
  * code (boxed doubles per step). Here the code after the loop is only stores of its results.
- * The steps themselves allocate nothing (no double crosses the `step` call: time reaches the
- * stepper as k); a kept sample still boxes its time t_k for `record` and `Recorder.keep` (32 B per
- * kept sample, so per step with `every = 1`; measured by allocation sampling, 2026-11-27).
+ * No double crosses a call per step or per kept sample: time reaches the stepper as k (`step` and
+ * `record` compute t_k = t0 + k·h) and the recorder as k ({@link Recorder.keepStep}), so the loop
+ * allocates nothing at any `every` (it boxed t_k for `record` and `Recorder.keep`, 32 B per kept
+ * sample, before; `node bench/js/integrate.mjs` measures B/step at every = 1, 10, 1000).
  */
 function runSteps<F extends string>(loop: StepLoop<F>): void {
   const { stepper, state, steps, t0, h, tEnd, every, m, u, inputFn, inputMatrix } = loop;
@@ -336,15 +346,23 @@ function runSteps<F extends string>(loop: StepLoop<F>): void {
     if (it > maxIterations) maxIterations = it;
     const r = stepper.lastResidual;
     if (r > maxResidual) maxResidual = r;
-    if (leaving !== undefined && recorder.lastK === k) {
+    // the state this step left was kept (k = 0 or a multiple of every; no step leaves the last):
+    // an integer test, not the recorder's lastK (a double read from its Float64Array)
+    if (leaving !== undefined && k % every === 0) {
       stepper.recordLeaving!(leaving);
       recorder.setLeaving(leaving);
     }
     const done = k + 1;
     if (done % every === 0 || done === steps) {
-      const tk = done === steps && tEnd !== undefined ? tEnd : t0 + done * h;
-      stepper.record(row, state, done, tk);
-      recorder.keep(done, tk, row);
+      if (done === steps && tEnd !== undefined) {
+        // once per run: the last sample is at exactly tEnd
+        stepper.record(row, state, done, tEnd);
+        recorder.keep(done, tEnd, row);
+      } else {
+        // t_done = t0 + done·h, computed by the stepper and the recorder (no double crosses a call)
+        stepper.record(row, state, done);
+        recorder.keepStep(done, row);
+      }
     }
     if (onProgress !== undefined && done % PROGRESS_INTERVAL_STEPS === 0) onProgress(done, steps);
   }

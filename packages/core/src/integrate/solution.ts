@@ -160,6 +160,9 @@ export class Recorder<F extends string = string> {
   private readonly data: Float64Array[];
   private readonly stateIdx: number[];
   private readonly leavingIdx: number[];
+  // the clock of keepStep: sample k is at t0 + k·h
+  private clockT0 = 0;
+  private clockH = Number.NaN;
 
   /**
    * @param capacity - the most samples that will be kept; `'grow'` for runs whose sample count is
@@ -227,6 +230,14 @@ export class Recorder<F extends string = string> {
    * @throws {@link DomainError} when the capacity is used up.
    */
   keep(k: number, t: number, row: ArrayLike<number>): void {
+    const j = this.slot();
+    this.kArr[j] = k;
+    this.tArr[j] = t;
+    this.store(j, row);
+  }
+
+  /** Index of the next sample, after growing the storage if needed. */
+  private slot(): number {
     const j = this.count;
     if (j >= this.capacity) {
       if (!this.growable) {
@@ -234,8 +245,11 @@ export class Recorder<F extends string = string> {
       }
       this.grow();
     }
-    this.kArr[j] = k;
-    this.tArr[j] = t;
+    return j;
+  }
+
+  /** Copies the 'state' series of sample `j` from `row` and counts the sample. */
+  private store(j: number, row: ArrayLike<number>): void {
     let off = 0;
     const { specs, data, stateIdx } = this;
     for (let a = 0; a < stateIdx.length; a++) {
@@ -247,6 +261,40 @@ export class Recorder<F extends string = string> {
       off += w;
     }
     this.count = j + 1;
+  }
+
+  /**
+   * Sets the clock of {@link keepStep}: sample k is at t0 + k·h (the fixed-step grid of a run).
+   * @throws {@link DomainError} for a non-finite t0 or h.
+   */
+  setClock(t0: number, h: number): void {
+    if (!Number.isFinite(t0)) throw new DomainError('Recorder.setClock: t0', t0, 'must be finite');
+    if (!Number.isFinite(h)) throw new DomainError('Recorder.setClock: h', h, 'must be finite');
+    this.clockT0 = t0;
+    this.clockH = h;
+  }
+
+  /**
+   * Keeps the sample after k steps of the clock set by {@link setClock}: as {@link keep} at the
+   * time t = t0 + k·h, computed here (the same double as `t0 + k * h` at the caller), so that no
+   * double is passed, hence boxed, per kept sample. Allocates nothing.
+   * @throws {@link DomainError} without a clock, or when the capacity is used up.
+   * @example
+   * ```ts
+   * const rec = new Recorder(methodTraits({ name: 'demo' }), [{ name: 'y', width: 1 }], 2);
+   * rec.setClock(1, 0.1);
+   * rec.keepStep(0, [5]);
+   * rec.keepStep(3, [6]);
+   * rec.finish({ steps: 3, h: 0.1 }).t[1]; // 1.3000000000000003 = 1 + 3·0.1
+   * ```
+   */
+  keepStep(k: number, row: ArrayLike<number>): void {
+    const h = this.clockH;
+    if (Number.isNaN(h)) throw new DomainError('Recorder.keepStep', k, 'needs setClock first');
+    const j = this.slot();
+    this.kArr[j] = k;
+    this.tArr[j] = this.clockT0 + k * h;
+    this.store(j, row);
   }
 
   /** Doubles the storage (growable recorders), within `maxRecordBytes`. */

@@ -307,3 +307,53 @@ describe('integrate: time reaches the step through reset and k', () => {
     expect(st.ts).toEqual([tRestart, tRestart - 0.5]);
   });
 });
+
+describe('time without boxing: record and the recorder get k, the sample time is t0 + k·h', () => {
+  /** A stepper that logs the time argument of each record (undefined when not passed). */
+  function timeLogger(): Stepper<'y'> & { times: (number | undefined)[] } {
+    const times: (number | undefined)[] = [];
+    return {
+      times,
+      method: methodTraits({ name: 'log', order: 1, isExplicit: true }),
+      stateSize: 1,
+      inputSize: 0,
+      lastResidual: 0,
+      series: [{ name: 'y', width: 1 }],
+      step: (s) => {
+        s[0] = s[0]! + 1;
+        return 0;
+      },
+      record: (out, s, _k, t) => {
+        out[0] = s[0]!;
+        times.push(t);
+      },
+    };
+  }
+  it('passes t only to the first sample (t0) and to a tEnd last sample (exactly tEnd)', () => {
+    const a = timeLogger();
+    const sol = integrate(a, [0], { t0: 0.1, h: 0.3, steps: 7, every: 2 });
+    expect(a.times).toEqual([0.1, undefined, undefined, undefined, undefined]);
+    for (let j = 0; j < sol.count; j++)
+      expect(Object.is(sol.t[j], 0.1 + sol.k[j]! * 0.3)).toBe(true);
+    const b = timeLogger();
+    const solEnd = integrate(b, [0], { t0: 0.1, tEnd: 1, steps: 3 });
+    expect(b.times).toEqual([0.1, undefined, undefined, 1]);
+    expect(solEnd.t[3]).toBe(1);
+    const h = (1 - 0.1) / 3;
+    expect(Object.is(solEnd.t[1], 0.1 + 1 * h)).toBe(true);
+    expect(Object.is(solEnd.t[2], 0.1 + 2 * h)).toBe(true);
+  });
+  it('Recorder.keepStep stores t0 + k·h bit for bit, and needs setClock', () => {
+    const r = new Recorder(methodTraits({ name: 'demo' }), [{ name: 'y', width: 1 }], 3);
+    expect(() => r.keepStep(0, [1])).toThrow(DomainError);
+    expect(() => r.setClock(Number.NaN, 0.1)).toThrow(DomainError);
+    r.setClock(0.7, 0.1);
+    r.keepStep(0, [1]);
+    r.keepStep(3, [2]);
+    r.keepStep(1e6, [3]);
+    const sol = r.finish({ steps: 1e6, h: 0.1 });
+    expect(Array.from(sol.t)).toEqual([0.7, 0.7 + 3 * 0.1, 0.7 + 1e6 * 0.1]);
+    expect(Array.from(sol.k)).toEqual([0, 3, 1e6]);
+    expect(Array.from(sol.y)).toEqual([1, 2, 3]);
+  });
+});
