@@ -55,6 +55,7 @@
 import {
   borderedRetraction,
   checkForce,
+  checkStepDerivatives,
   DenseLU,
   DimensionError,
   DiscreteForce,
@@ -2013,18 +2014,17 @@ export class ConstrainedStepper implements Stepper<ConstrainedField> {
    * ```
    */
   stepDerivatives(dxdx: Float64Array, dxdu: Float64Array): void {
-    if (!this.stepTaken)
-      throw new DomainError(
-        'ConstrainedStepper.stepDerivatives',
-        'no step taken',
-        'needs a step just taken',
-      );
     const T = this.tangentSize;
     const p = this.inputSize;
-    if (dxdx.length !== T * T)
-      throw new DimensionError('stepDerivatives: dxdx', T * T, dxdx.length);
-    if (dxdu.length !== T * p)
-      throw new DimensionError('stepDerivatives: dxdu', T * p, dxdu.length);
+    checkStepDerivatives(
+      'ConstrainedStepper.stepDerivatives',
+      this.stepTaken ? undefined : 'no step taken',
+      dxdx,
+      dxdu,
+      T,
+      p,
+      T,
+    );
     const sys = this.system;
     const A = this.g.length;
     const m = this.lambda.length;
