@@ -23,6 +23,7 @@ import {
   SPEED_LAMBDA1,
   speedSpec,
 } from './support/constrainedCases.js';
+import { chartStepJacobians, type TangentChart } from './support/tangentJacobian.js';
 
 /** x ⊕ δ on the stepper's state: chart on the arrow, additive on λ and the stored input. */
 function plus(out: Float64Array, s: ConstrainedStepper, x: Float64Array, d: Float64Array): void {
@@ -54,38 +55,12 @@ function compare(s: ConstrainedStepper, x: Float64Array, u: Float64Array, h: num
   const A = new Float64Array(n * n);
   const B = new Float64Array(n * m);
   s.stepDerivatives(A, B);
-  const fdA = new Float64Array(n * n);
-  const fdB = new Float64Array(n * m);
-  const d = new Float64Array(n);
-  const xp = new Float64Array(x.length);
-  const xm = new Float64Array(x.length);
-  const tp = new Float64Array(n);
-  const tm = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    d.fill(0);
-    d[j] = eps;
-    plus(xp, s, x, d);
-    d[j] = -eps;
-    plus(xm, s, x, d);
-    s.step(xp, 0, h, u);
-    s.step(xm, 0, h, u);
-    minus(tp, s, xp, base);
-    minus(tm, s, xm, base);
-    for (let i = 0; i < n; i++) fdA[i * n + j] = (tp[i]! - tm[i]!) / (2 * eps);
-  }
-  for (let j = 0; j < m; j++) {
-    const up = u.slice();
-    const um = u.slice();
-    up[j] = up[j]! + eps;
-    um[j] = um[j]! - eps;
-    xp.set(x);
-    xm.set(x);
-    s.step(xp, 0, h, up);
-    s.step(xm, 0, h, um);
-    minus(tp, s, xp, base);
-    minus(tm, s, xm, base);
-    for (let i = 0; i < n; i++) fdB[i * m + j] = (tp[i]! - tm[i]!) / (2 * eps);
-  }
+  const chart: TangentChart = {
+    size: n,
+    plus: (out, y, d) => plus(out, s, y, d),
+    minus: (out, y, y0) => minus(out, s, y, y0),
+  };
+  const { A: fdA, B: fdB } = chartStepJacobians((y, uu) => s.step(y, 0, h, uu), chart, x, u, eps);
   const norm = (a: Float64Array) => a.reduce((v, w) => Math.max(v, Math.abs(w)), 0);
   return { A: relErr(A, fdA), B: relErr(B, fdB), Anorm: norm(A), Bnorm: norm(B), dA: A, dB: B };
 }

@@ -11,11 +11,7 @@ import {
   type So3Potential,
 } from '../src/lgvi.js';
 import { UnicycleStepper } from '../src/unicycle.js';
-import {
-  type TangentLayout,
-  tangentMinus,
-  tangentStepJacobian,
-} from './support/tangentJacobian.js';
+import { chartStepJacobians, layoutChart, type TangentLayout } from './support/tangentJacobian.js';
 
 interface DerivativeStepper {
   readonly inputSize: number;
@@ -42,25 +38,9 @@ function compare(
   const A = new Float64Array(n * n);
   const B = new Float64Array(n * m);
   st.stepDerivatives(A, B);
-  const fdA = tangentStepJacobian((y) => st.step(y, 0, h, u), L, x, eps);
-  const fdB = new Float64Array(n * m);
-  const xp = new Float64Array(x.length);
-  const xm = new Float64Array(x.length);
-  const tp = new Float64Array(n);
-  const tm = new Float64Array(n);
-  for (let j = 0; j < m; j++) {
-    const up = u.slice();
-    const um = u.slice();
-    up[j] = up[j]! + eps;
-    um[j] = um[j]! - eps;
-    xp.set(x);
-    xm.set(x);
-    st.step(xp, 0, h, up);
-    st.step(xm, 0, h, um);
-    tangentMinus(tp, xp, base, L);
-    tangentMinus(tm, xm, base, L);
-    for (let i = 0; i < n; i++) fdB[i * m + j] = (tp[i]! - tm[i]!) / (2 * eps);
-  }
+  const fd = chartStepJacobians((y, uu) => st.step(y, 0, h, uu), layoutChart(L), x, u, eps);
+  const fdA = fd.A;
+  const fdB = fd.B;
   const norm = (a: Float64Array) => a.reduce((s, v) => Math.max(s, Math.abs(v)), 0);
   return { A: relErr(A, fdA), B: relErr(B, fdB), Anorm: norm(A), Bnorm: norm(B) };
 }

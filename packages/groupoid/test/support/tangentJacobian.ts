@@ -53,22 +53,42 @@ export function tangentMinus(
     for (let i = 0; i < n; i++) out[tangentAt + i] = y[at + i]! - x[at + i]!;
 }
 
+/** Tangent coordinates of a stepper's flat state: x ⊕ δ and y ⊖ x (out may not alias x or y). */
+export interface TangentChart {
+  readonly size: number;
+  plus(out: Float64Array, x: Float64Array, d: Float64Array): void;
+  minus(out: Float64Array, y: Float64Array, x: Float64Array): void;
+}
+
+/** The chart of a {@link TangentLayout}. */
+export function layoutChart(L: TangentLayout): TangentChart {
+  return {
+    size: L.tangentSize,
+    plus: (out, x, d) => tangentPlus(out, x, d, L),
+    minus: (out, y, x) => tangentMinus(out, y, x, L),
+  };
+}
+
 /**
- * The central-difference Jacobian of a step x ↦ x' in the layout's tangent coordinates at x:
- * column j = (advance(x ⊕ εe_j) ⊖ x̄' − advance(x ⊕ (−ε)e_j) ⊖ x̄')/(2ε), x̄' = advance(x), with
- * `advance` stepping its argument in place (row-major, tangentSize²; x is not changed). The
- * reference of a stepper's analytic `stepDerivatives` (error O(ε²) plus round-off/ε).
+ * The central-difference derivatives of a step x' = step(x, u) in a chart's tangent coordinates
+ * at (x, u): A (size × size), column j = (step(x ⊕ εe_j, u) ⊖ x̄' − step(x ⊕ (−ε)e_j, u) ⊖ x̄')/(2ε),
+ * and B (size × u.length), column j = (step(x, u + εe_j) ⊖ x̄' − step(x, u − εe_j) ⊖ x̄')/(2ε),
+ * x̄' = step(x, u), with `step` advancing its first argument in place (row-major; x and u are not
+ * changed). The reference of a stepper's analytic `stepDerivatives` (error O(ε²) plus round-off/ε).
  */
-export function tangentStepJacobian(
-  advance: (y: Float64Array) => void,
-  L: TangentLayout,
+export function chartStepJacobians(
+  step: (y: Float64Array, u: Float64Array) => void,
+  chart: TangentChart,
   x: Float64Array,
+  u: Float64Array,
   eps: number,
-): Float64Array {
-  const n = L.tangentSize;
+): { A: Float64Array; B: Float64Array } {
+  const n = chart.size;
+  const m = u.length;
   const base = x.slice();
-  advance(base);
-  const fd = new Float64Array(n * n);
+  step(base, u);
+  const A = new Float64Array(n * n);
+  const B = new Float64Array(n * m);
   const d = new Float64Array(n);
   const xp = new Float64Array(x.length);
   const xm = new Float64Array(x.length);
@@ -77,14 +97,37 @@ export function tangentStepJacobian(
   for (let j = 0; j < n; j++) {
     d.fill(0);
     d[j] = eps;
-    tangentPlus(xp, x, d, L);
+    chart.plus(xp, x, d);
     d[j] = -eps;
-    tangentPlus(xm, x, d, L);
-    advance(xp);
-    advance(xm);
-    tangentMinus(tp, xp, base, L);
-    tangentMinus(tm, xm, base, L);
-    for (let i = 0; i < n; i++) fd[i * n + j] = (tp[i]! - tm[i]!) / (2 * eps);
+    chart.plus(xm, x, d);
+    step(xp, u);
+    step(xm, u);
+    chart.minus(tp, xp, base);
+    chart.minus(tm, xm, base);
+    for (let i = 0; i < n; i++) A[i * n + j] = (tp[i]! - tm[i]!) / (2 * eps);
   }
-  return fd;
+  for (let j = 0; j < m; j++) {
+    const up = u.slice();
+    const um = u.slice();
+    up[j] = up[j]! + eps;
+    um[j] = um[j]! - eps;
+    xp.set(x);
+    xm.set(x);
+    step(xp, up);
+    step(xm, um);
+    chart.minus(tp, xp, base);
+    chart.minus(tm, xm, base);
+    for (let i = 0; i < n; i++) B[i * m + j] = (tp[i]! - tm[i]!) / (2 * eps);
+  }
+  return { A, B };
+}
+
+/** {@link chartStepJacobians}' A for a step without inputs, through a {@link TangentLayout}. */
+export function tangentStepJacobian(
+  advance: (y: Float64Array) => void,
+  L: TangentLayout,
+  x: Float64Array,
+  eps: number,
+): Float64Array {
+  return chartStepJacobians((y) => advance(y), layoutChart(L), x, new Float64Array(0), eps).A;
 }
