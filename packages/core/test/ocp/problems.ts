@@ -330,3 +330,26 @@ export function minimumTime(N: number): StageOcp {
   }
   return rnProblem(stages);
 }
+
+/** ℓ = (a − b)² on one stage: a flat direction (singular), or fixed by the gauge a = 0. */
+export function symmetric(gauge: boolean, evalCount?: { n: number }): StageOcp {
+  return rnProblem(
+    [
+      {
+        nx: 2,
+        nu: 0,
+        ng: gauge ? 1 : 0,
+        cost: ([a, b]) => ({
+          v: (a! - b!) ** 2,
+          g: [2 * (a! - b!), -2 * (a! - b!)],
+          H: [
+            [2, -2],
+            [-2, 2],
+          ],
+        }),
+        eq: gauge ? (x) => [linear([1, 0], 0, x)] : undefined,
+      },
+    ],
+    evalCount,
+  );
+}

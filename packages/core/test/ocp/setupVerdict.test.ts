@@ -14,30 +14,8 @@ import {
   minimumTime,
   rnProblem,
   rosenbrock,
+  symmetric,
 } from './problems.js';
-
-/** ℓ = (a − b)² on one stage: a flat direction (singular), or fixed by the gauge a = 0. */
-function symmetric(gauge: boolean, evalCount?: { n: number }): StageOcp {
-  return rnProblem(
-    [
-      {
-        nx: 2,
-        nu: 0,
-        ng: gauge ? 1 : 0,
-        cost: ([a, b]) => ({
-          v: (a! - b!) ** 2,
-          g: [2 * (a! - b!), -2 * (a! - b!)],
-          H: [
-            [2, -2],
-            [-2, 2],
-          ],
-        }),
-        eq: gauge ? (x) => [linear([1, 0], 0, x)] : undefined,
-      },
-    ],
-    evalCount,
-  );
-}
 
 /** max of −x² on [−1, 1] from x = 0: converges to the stationary point 0, a saddle. */
 function maximum(): StageOcp {

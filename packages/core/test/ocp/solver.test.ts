@@ -22,6 +22,7 @@ import {
   type Row,
   rnProblem,
   rosenbrock,
+  symmetric,
   zeroH,
 } from './problems.js';
 
@@ -436,28 +437,11 @@ describe('second-order verdict', () => {
 
   it('a continuous symmetry gives singular; a gauge constraint removes it', () => {
     // ℓ = (a − b)²: every (t, t) is a minimizer
-    const sym = (gauge: boolean) =>
-      rnProblem([
-        {
-          nx: 2,
-          nu: 0,
-          ng: gauge ? 1 : 0,
-          cost: ([a, b]) => ({
-            v: (a! - b!) ** 2,
-            g: [2 * (a! - b!), -2 * (a! - b!)],
-            H: [
-              [2, -2],
-              [-2, 2],
-            ],
-          }),
-          eq: gauge ? (x) => [linear([1, 0], 0, x)] : undefined,
-        },
-      ]);
-    const free = new OcpSolver(sym(false)).solve({ x: [1, 3], u: [] });
+    const free = new OcpSolver(symmetric(false)).solve({ x: [1, 3], u: [] });
     expect(free.status).toBe('converged');
     expect(free.secondOrder).toBe('singular');
     expect(free.success).toBe(false);
-    const fixed = new OcpSolver(sym(true)).solve({ x: [1, 3], u: [] });
+    const fixed = new OcpSolver(symmetric(true)).solve({ x: [1, 3], u: [] });
     expect(fixed.secondOrder).toBe('minimum');
     expect(fixed.success).toBe(true);
   });
