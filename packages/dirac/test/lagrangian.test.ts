@@ -1,4 +1,5 @@
 import { DimensionError, DomainError } from '@geomech/core';
+import { relErr } from '@geomech/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -23,17 +24,6 @@ const vec = (n: number, lo = -2, hi = 2) =>
   fc
     .array(fc.double({ min: lo, max: hi, noNaN: true }), { minLength: n, maxLength: n })
     .map((a) => Float64Array.from(a));
-
-/** max |a − b| / max(1, |b|). */
-const relErr = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
-  let d = 0;
-  let s = 1;
-  for (let i = 0; i < a.length; i++) {
-    d = Math.max(d, Math.abs(a[i]! - b[i]!));
-    s = Math.max(s, Math.abs(b[i]!));
-  }
-  return d / s;
-};
 
 function derivatives(L: Lagrangian, q: Float64Array, v: Float64Array) {
   const n = L.n;

@@ -2,22 +2,12 @@
 // MassMatrixKinetics against the polarization of κ they replace, and the generalized RATTLE's
 // position-stage Jacobian against central differences of its residual (unforced and forced).
 import { finiteDifferenceJacobian } from '@geomech/core';
-import { nonlinearForce } from '@geomech/core/testing';
+import { nonlinearForce, relErr } from '@geomech/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { ConstrainedMechanicalSystem } from '../src/constrained.js';
 import { MassMatrixKinetics } from '../src/massMatrix.js';
 import { RattleMassMatrix } from '../src/rattleMassMatrix.js';
 import { angles, spherical, q0 as sq0, v0 as sv0 } from './massMatrixFixtures.js';
-
-const relErr = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
-  let d = 0;
-  let s = 1;
-  for (let i = 0; i < a.length; i++) {
-    d = Math.max(d, Math.abs(a[i]! - b[i]!));
-    s = Math.max(s, Math.abs(b[i]!));
-  }
-  return d / s;
-};
 
 describe('MassMatrixKinetics: Christoffel symbols against the polarization of κ', () => {
   for (const [name, sys, q, v] of [
