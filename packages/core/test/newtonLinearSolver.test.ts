@@ -27,19 +27,20 @@ function chain(n: number) {
       if (i < n - 1) set(i, i + 1, -0.2 + cs * x[i]!);
     }
   };
-  return { F, fill };
+  /** The dense row-major J. */
+  const Jd = (out: Float64Array, x: Float64Array) => {
+    out.fill(0);
+    fill((i, j, v) => {
+      out[i * n + j] = v;
+    }, x);
+  };
+  return { F, fill, Jd };
 }
 
 describe('NewtonSolver linearSolver hook', () => {
   it('DenseNewtonLinearSolver gives the built-in DenseLU path bit for bit (n = 7)', () => {
     const n = 7;
-    const { F, fill } = chain(n);
-    const Jd = (out: Float64Array, x: Float64Array) => {
-      out.fill(0);
-      fill((i, j, v) => {
-        out[i * n + j] = v;
-      }, x);
-    };
+    const { F, Jd } = chain(n);
     const x0 = new Float64Array(n).fill(0.4);
     const a = new NewtonSolver(n, { stallTol: 1e-13 });
     const ra = a.solve(F, Jd, x0);
@@ -60,13 +61,7 @@ describe('NewtonSolver linearSolver hook', () => {
 
   it('BandNewtonLinearSolver agrees with DenseLU on a tridiagonal system (n = 60) to 1e-15 and takes the same iterations', () => {
     const n = 60;
-    const { F, fill } = chain(n);
-    const Jd = (out: Float64Array, x: Float64Array) => {
-      out.fill(0);
-      fill((i, j, v) => {
-        out[i * n + j] = v;
-      }, x);
-    };
+    const { F, fill, Jd } = chain(n);
     const band = new BandNewtonLinearSolver(n, 1, 1);
     const Jb = (_out: Float64Array, x: Float64Array) => {
       band.band.clear();
