@@ -106,33 +106,3 @@ export function qrColumnPivotInPlace(
   }
   return rank;
 }
-
-/**
- * y ← U·y (`transpose` false) or y ← Uᵀ·y (`transpose` true) for the U of
- * {@link qrColumnPivotInPlace} with `rank` reflections stored in column block `c0` of `a`.
- */
-export function applyHouseholders(
-  a: Float64Array,
-  off: number,
-  rows: number,
-  width: number,
-  c0: number,
-  rank: number,
-  tau: Float64Array,
-  tauOff: number,
-  y: Float64Array,
-  yOff: number,
-  transpose: boolean,
-): void {
-  for (let step = 0; step < rank; step++) {
-    const j = transpose ? rank - 1 - step : step;
-    const t = tau[tauOff + j]!;
-    if (t === 0) continue;
-    const cj = c0 + j;
-    let s = y[yOff + j]!;
-    for (let i = j + 1; i < rows; i++) s += a[off + i * width + cj]! * y[yOff + i]!;
-    s *= t;
-    y[yOff + j] = y[yOff + j]! - s;
-    for (let i = j + 1; i < rows; i++) y[yOff + i] = y[yOff + i]! - s * a[off + i * width + cj]!;
-  }
-}

@@ -866,7 +866,7 @@ export class StageKktSystem {
     const gOff = this.gJacOffset[k]!;
     const tOff = this.tauOff[k]!;
     // A = U·diag(d) column by column (A stored column-major), then T = U·Aᵀ column by column
-    // (applyHouseholders written out, as in backwardVector)
+    // (the reflections of qrColumnPivotInPlace applied in place, as in backwardVector)
     const A = this.tScr2;
     const { gw, tau } = this;
     for (let c = 0; c < ng; c++) {
@@ -1217,8 +1217,8 @@ export class StageKktSystem {
     const go = this.gOffset[k]!;
     for (let i = 0; i < ng; i++) t2[i] = -rhsG[go + i]!;
     if (rho > 0) {
-      // t2 ← U·t2 (applyHouseholders written out: called for a few stages only, it would stay
-      // unoptimized and box every double it touches)
+      // t2 ← U·t2 (the reflections written out here: a helper called for a few stages only would
+      // stay unoptimized and box every double it touches)
       const gOff = this.gJacOffset[k]!;
       const tOff = this.tauOff[k]!;
       for (let j = 0; j < rho; j++) {
@@ -1331,7 +1331,7 @@ export class StageKktSystem {
       for (let i = 0; i < rho; i++) dMu[go + i] = m[nu + i]!;
       for (let r = 0; r < ng - rho; r++) dMu[go + rho + r] = nuV[qt + r]!;
       if (rho > 0) {
-        // dMu ← Uᵀ·dMu (applyHouseholders written out, as in backwardVector)
+        // dMu ← Uᵀ·dMu (the reflections of qrColumnPivotInPlace applied in place, as in backwardVector)
         const gOff = this.gJacOffset[k]!;
         const tOff = this.tauOff[k]!;
         for (let step = 0; step < rho; step++) {
