@@ -579,7 +579,7 @@ export class ContactIntegrator extends ContactStepper {
     const { n, Ld } = this;
     const m = this.inputSize;
     const s = 2 * n + 1;
-    this.checkStepDerivatives('ContactIntegrator.stepDerivatives', this.hasLastStep, dxdx, dxdu);
+    this.checkDerivativeCall('ContactIntegrator.stepDerivatives', this.hasLastStep, dxdx, dxdu);
     this.derivatives ??= this.derivativeScratch();
     const d = this.derivatives;
     const { Gy, Gw, Pw, Pq, Fq0, Fq1, Fu, D1, D2, w, rhs, col, lu } = d;

@@ -22,7 +22,6 @@ import {
   DenseLU,
   DimensionError,
   DiscreteForce,
-  DomainError,
   type Force,
   type MethodTraits,
   methodTraits,
@@ -435,17 +434,7 @@ export class MidpointHerglotz extends ContactStepper {
     const { n, h, sigma } = this;
     const m = this.inputSize;
     const s = 2 * n + 1;
-    if (!this.hasLastStep || this.lastWasStart) {
-      throw new DomainError(
-        'MidpointHerglotz.stepDerivatives',
-        this.hasLastStep ? 'the two-point start step' : 'no step taken',
-        'needs a Hamiltonian step (x_{k+1} = Φ̃_d(x_k, u_k)) just taken',
-      );
-    }
-    if (dxdx.length !== s * s)
-      throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
-    if (dxdu.length !== s * m)
-      throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
+    this.checkDerivativeCall('MidpointHerglotz.stepDerivatives', this.hasLastStep, dxdx, dxdu);
     this.derivatives ??= midpointDerivativeScratch(n, m);
     const d = this.derivatives;
     const { lastQ: q, lastQ1: y, lastU: u } = this;

@@ -13,6 +13,7 @@
  * @module
  */
 import {
+  checkStepDerivatives,
   DimensionError,
   DomainError,
   GeomechError,
@@ -414,27 +415,28 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
    * step must have been taken (`taken`; not the explicit two-point start, whose map does not
    * depend on p_0) and the outputs must be (2n+1)² and (2n+1)×m.
    *
+   * Core's `checkStepDerivatives` with the state size 2n + 1.
+   *
    * @throws {@link DomainError} without such a step; {@link DimensionError} for wrong lengths.
    */
-  protected checkStepDerivatives(
+  protected checkDerivativeCall(
     what: string,
     taken: boolean,
     dxdx: Float64Array,
     dxdu: Float64Array,
   ): void {
-    const s = 2 * this.n + 1;
-    const m = this.inputSize;
-    if (!taken || this.lastWasStart) {
-      throw new DomainError(
-        what,
-        taken ? 'the two-point start step' : 'no step taken',
-        'needs a Hamiltonian step (x_{k+1} = Φ̃_d(x_k, u_k)) just taken',
-      );
-    }
-    if (dxdx.length !== s * s)
-      throw new DimensionError('stepDerivatives: dxdx', s * s, dxdx.length);
-    if (dxdu.length !== s * m)
-      throw new DimensionError('stepDerivatives: dxdu', s * m, dxdu.length);
+    checkStepDerivatives(
+      what,
+      !taken
+        ? 'no step taken'
+        : this.lastWasStart
+          ? 'the two-point start step (a Hamiltonian step x_{k+1} = Φ̃_d(x_k, u_k) is needed)'
+          : undefined,
+      dxdx,
+      dxdu,
+      2 * this.n + 1,
+      this.inputSize,
+    );
   }
 
   /** Subclass hooks around a peek (save and restore warm-start state). */
