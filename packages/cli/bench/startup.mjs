@@ -280,26 +280,28 @@ const markdown = [
   '',
   `Measured by \`node packages/cli/bench/startup.mjs\`${QUICK ? ' --quick' : ''}: whole processes from exec to exit, CPU = user + system of the child (wait4), median (min–max) of ${RUNS} runs (${BIG_RUNS} for the 10⁶-step rows) after a warm-up run, the commands of one table alternating. Load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at the end; Node ${process.version}.`,
   '',
-  ...(vsBin === null
-    ? [
-        '| command | CPU ms | CPU ms above `node -e 0` (medians) | wall ms |',
-        '|---|---:|---:|---:|',
-        ...bareRows.map(
-          ({ r }) =>
-            `| ${r.name} | ${cell(r.cpu)} | ${r === bareRows[0].r ? '' : ms(r.cpu.median - bareRows[0].r.cpu.median)} | ${cell(r.wall)} |`,
-        ),
-        '',
-        'Issue 20 asks for `--version` and a 10-step built-in run under 0.1 s of CPU "where the platform allows": the third column is what `geomech` adds to Node.js\'s own start-up.',
-      ]
-    : [
-        `| command | CPU ms, this checkout | CPU ms, ${vsFlag.slice(5)} | CPU ratio (paired median) |`,
-        '|---|---:|---:|---:|',
-        ...bareRows.map(({ r, other, ratio }) =>
-          other === undefined
-            ? `| ${r.name} | ${cell(r.cpu)} | | |`
-            : `| ${r.name} | ${cell(r.cpu)} | ${cell(other.cpu)} | ${ratio.toFixed(2)} |`,
-        ),
-      ]),
+  ...(bareRows.length === 0
+    ? [`The start-up table was not run (${MODEL_ONLY ? '--model-only' : '--whole-only'}).`]
+    : vsBin === null
+      ? [
+          '| command | CPU ms | CPU ms above `node -e 0` (medians) | wall ms |',
+          '|---|---:|---:|---:|',
+          ...bareRows.map(
+            ({ r }) =>
+              `| ${r.name} | ${cell(r.cpu)} | ${r === bareRows[0].r ? '' : ms(r.cpu.median - bareRows[0].r.cpu.median)} | ${cell(r.wall)} |`,
+          ),
+          '',
+          'Issue 20 asks for `--version` and a 10-step built-in run under 0.1 s of CPU "where the platform allows": the third column is what `geomech` adds to Node.js\'s own start-up.',
+        ]
+      : [
+          `| command | CPU ms, this checkout | CPU ms, ${vsFlag.slice(5)} | CPU ratio (paired median) |`,
+          '|---|---:|---:|---:|',
+          ...bareRows.map(({ r, other, ratio }) =>
+            other === undefined
+              ? `| ${r.name} | ${cell(r.cpu)} | | |`
+              : `| ${r.name} | ${cell(r.cpu)} | ${cell(other.cpu)} | ${ratio.toFixed(2)} |`,
+          ),
+        ]),
   '',
   'Model files against the equivalent built-in (h = 0.01, `--every` steps/10, `--quiet`): warm is a run whose model cache holds the file (its parse trees: mathjs is not loaded), the target row; cold is a first run (the cache entry deleted before each run: mathjs parses, the entry is written).',
   '',
