@@ -220,12 +220,17 @@ export class ModelCache implements ParseMemo {
     if (items !== undefined) this.learned.set(source, items);
   }
 
-  /** Writes the entry (atomically) when this run learned trees; errors are ignored. */
+  /**
+   * Writes the entry (atomically: a temporary file renamed over it) when this run learned trees
+   * and the entry is at most {@link MAX_CACHE_ENTRY_BYTES}; errors are ignored.
+   */
   save(): void {
     if (this.learned.size === 0) return;
     const expressions: [string, unknown][] = [...this.stored, ...this.learned];
     const body = JSON.stringify(expressions);
     const text = `{"format":${CACHE_FORMAT},"geomech":${JSON.stringify(this.version)},"key":"${this.key}","digest":"${sha256(body)}","expressions":${body}}\n`;
+    // an entry too large to be read back is not written (it would be rewritten by every run)
+    if (Buffer.byteLength(text) > MAX_CACHE_ENTRY_BYTES) return;
     const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true });
