@@ -47,6 +47,7 @@ import {
   MAX_STEPS,
   MAX_ZIEGLER_LINKS,
 } from './limits.js';
+import { modelCacheDir } from './model/cacheDir.js';
 import { MAX_OUTPUT_BYTES } from './output.js';
 import { createProgress } from './progress.js';
 import type { PlotChoice, ProblemDescriptor, SystemDescriptor } from './registry.js';
@@ -84,6 +85,13 @@ export interface Io {
    * writing them as text and parsing them back (the text costs as much as the run; issue 22).
    */
   takeDocument?(path: string, document: SimulateDocument): boolean;
+  /**
+   * The directory of the model-file cache (`simulate --model`: parse trees of the file's
+   * expressions, model/cache.ts), or undefined for none; without it nothing is cached. The
+   * process's is `GEOMECH_CACHE_DIR`, `$XDG_CACHE_HOME/geomech` or `~/.cache/geomech`, off with
+   * `GEOMECH_NO_CACHE=1` (model/cacheDir.ts).
+   */
+  modelCacheDir?(): string | undefined;
 }
 
 /** Codes of a write to a reader that has gone (`geomech … | head`). */
@@ -132,6 +140,7 @@ const stderrWriter = streamWriter(process.stderr);
 /** The process's own streams and files. */
 export const processIo: Io = {
   stdout: streamWriter(process.stdout),
+  modelCacheDir: () => modelCacheDir(process.env),
   stderr: (text) => {
     try {
       void Promise.resolve(stderrWriter(text)).catch(() => {});
@@ -175,10 +184,21 @@ function cachedModel<T>(name: string, text: string, load: () => Promise<T>): Pro
   return value;
 }
 
-/** A `simulate --model` file's system (mathjs loads only here, so other commands start fast). */
-export function modelSystem(text: string, name: string): Promise<SystemDescriptor> {
+/**
+ * A `simulate --model` file's system (mathjs loads only here, so other commands start fast), with
+ * the parse trees of its expressions read from and stored in the model cache in `cacheDir`.
+ */
+export function modelSystem(
+  text: string,
+  name: string,
+  cacheDir?: string,
+): Promise<SystemDescriptor> {
   return cachedModel(`simulate\0${name}`, text, async () =>
-    (await import('./model/load.js')).loadModelLazily(text, name),
+    (await import('./model/load.js')).loadModelLazily(
+      text,
+      name,
+      cacheDir === undefined ? undefined : { dir: cacheDir, version: version() },
+    ),
   );
 }
 
@@ -453,6 +473,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       'with --feedback: tangent perturbation of the start, x0 = x*0·exp(δ) (default 0.01 in every coordinate)',
     )
     .option('--quiet', 'no warnings or progress on stderr')
+    .option(
+      '--no-cache',
+      'with --model: neither read nor write the model cache (parse trees of the file, kept in $GEOMECH_CACHE_DIR, else $XDG_CACHE_HOME/geomech or ~/.cache/geomech; GEOMECH_NO_CACHE=1 also turns it off)',
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ geomech simulate damped-oscillator --h 0.5 --steps 50\n  $ geomech simulate pendulum --method rattle --t-end 20 --every 10 --out pendulum.csv --plot pendulum.svg\n\nWarnings (stderr on a terminal, "warnings" in the JSON) report a step above the system's time scale and a run that leaves the system's accuracy bands (constraint residual, energy drift; see the CLI README). A failed run exits 1 and, with --out, writes its partial result with "ok": false (CSV: a last line "# ok=false reason=...").\n${LIMITS_HELP}`,
@@ -466,6 +490,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
           input?: string;
           feedback?: string;
           perturb?: string;
+          cache?: boolean;
         },
       ) => {
         const format = resolveFormat(opts.format, opts.out);
@@ -484,7 +509,11 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
               '--model',
             );
           const text = readInput(io, opts.model, '--model', MAX_MODEL_BYTES);
-          model = await modelSystem(text, opts.model);
+          model = await modelSystem(
+            text,
+            opts.model,
+            opts.cache === false ? undefined : io.modelCacheDir?.(),
+          );
         } else if (name === undefined) {
           throw new UsageError('missing system name (or give --model FILE)', 'geomech simulate');
         }

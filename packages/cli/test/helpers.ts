@@ -4,6 +4,8 @@
  */
 
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type Io, main } from '../src/index.js';
@@ -14,9 +16,16 @@ export const bin = join(__dirname, '..', 'bin', 'geomech.js');
 /** The contract's one error line. */
 export const ERROR_LINE = /^geomech: error: .+ \(.+\)\n$/;
 
-/** Runs the built binary as a user would. */
+/** The model cache of the binary's runs: one per test file, never the user's (removed at exit). */
+const testCache = mkdtempSync(join(tmpdir(), 'geomech-test-cache-'));
+process.on('exit', () => rmSync(testCache, { recursive: true, force: true }));
+
+/** Runs the built binary as a user would (its model cache in a temporary directory). */
 export function geomech(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GEOMECH_CACHE_DIR: testCache, GEOMECH_NO_CACHE: '' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -128,6 +128,42 @@ export interface Scope {
   readonly names: readonly string[];
 }
 
+/**
+ * A store of parse trees by expression source, consulted before mathjs (the model-file cache,
+ * cache.ts): `get` returns a tree of the node types and fields the grammar reads, or undefined;
+ * `record` is told the tree of each expression that parsed and passed the grammar.
+ */
+export interface ParseMemo {
+  get(source: string): MathNode | undefined;
+  record(source: string, tree: MathNode): void;
+}
+
+/** The memo of the analysis running now (set by {@link withParseMemo}), if any. */
+let activeMemo: ParseMemo | undefined;
+
+/**
+ * Runs `analyze` (synchronous) with `memo` consulted by every {@link parseExpression} it makes.
+ *
+ * @example
+ * ```ts
+ * const g = new SymGraph();
+ * const scope = simpleScope(new Map([['x', g.symbol('x')]]));
+ * const trees = new Map<string, MathNode>();
+ * const memo: ParseMemo = { get: (s) => trees.get(s), record: (s, t) => void trees.set(s, t) };
+ * withParseMemo(memo, () => parseExpression('x^2', { field: 'lagrangian', file: 'm.json' }, scope, g));
+ * trees.has('x^2'); // true
+ * ```
+ */
+export function withParseMemo<T>(memo: ParseMemo | undefined, analyze: () => T): T {
+  const outer = activeMemo;
+  activeMemo = memo;
+  try {
+    return analyze();
+  } finally {
+    activeMemo = outer;
+  }
+}
+
 /** A parsed, checked expression as a node of the model's graph, with its source. */
 export interface Expression {
   readonly node: SX;
@@ -425,9 +461,11 @@ export function parseExpression(
   if (source.length > MAX_EXPRESSION_CHARS)
     fail(origin, `expression too long (over ${MAX_EXPRESSION_CHARS} characters)`);
   checkDepth(source, origin);
+  const memo = activeMemo;
+  const known = memo?.get(source);
   let raw: MathNode;
   try {
-    raw = parse(source);
+    raw = known ?? parse(source);
   } catch (error) {
     if (error instanceof RangeError) {
       // mathjs parses recursively; thousands of prefix operators can exhaust the stack
@@ -441,6 +479,7 @@ export function parseExpression(
   if (raw.type === 'ConstantNode' && (raw as ConstantNode).value === undefined)
     fail(origin, 'empty expression');
   const node = new Translator(g, source, origin, scope).translate(raw);
+  if (memo !== undefined && known === undefined) memo.record(source, raw);
   return { node, source, origin };
 }
 

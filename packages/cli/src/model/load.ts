@@ -2,17 +2,32 @@
  * The CLI's loader of `simulate --model` files: {@link loadModel}'s result, with only the modules
  * of the file's kind imported (a contact model does not load @geomech/dirac, a holonomic one does
  * not load @geomech/contact): the same reading, checks, analysis and runner, the same errors in
- * the same order (the file is read and checked before any kind module loads).
+ * the same order (the file is read and checked before any kind module loads). With a cache
+ * directory, the parse trees of the file's expressions come from its cache entry when there is a
+ * valid one (then mathjs is never loaded) and are stored there after a successful analysis
+ * (cache.ts).
  *
  * @module
  */
 import type { SystemDescriptor } from '../registry.js';
+import type { SystemRunner } from '../runner.js';
+import type { ModelCache } from './cache.js';
 import { modelDescriptor } from './descriptor.js';
-import { KIND_METHODS, readModel } from './parse.js';
+import { withParseMemo } from './expressions.js';
+import { KIND_METHODS, type ModelSpec, readModel } from './parse.js';
+
+/** Where and for which geomech version to cache a model file's analysis. */
+export interface ModelCacheOptions {
+  /** The cache directory (see cacheDir.ts). */
+  readonly dir: string;
+  /** geomech's version: part of the entry's key, so an upgrade never reads an older entry. */
+  readonly version: string;
+}
 
 /**
  * Reads, checks and compiles a model file into a system descriptor, as `loadModel` does, importing
- * the analysis of the file's kind only.
+ * the analysis of the file's kind only, and with `cache`, reading and writing the file's entry in
+ * the model cache (the descriptor and its numbers are the same on a hit, a miss or without cache).
  *
  * @example
  * ```ts
@@ -20,29 +35,47 @@ import { KIND_METHODS, readModel } from './parse.js';
  * system.methods[0]; // 'dirac-1'
  * ```
  */
-export async function loadModelLazily(text: string, fileName: string): Promise<SystemDescriptor> {
+export async function loadModelLazily(
+  text: string,
+  fileName: string,
+  cache?: ModelCacheOptions,
+): Promise<SystemDescriptor> {
   const spec = readModel(text, fileName);
+  const analyze = await analysis(spec);
+  const memo: ModelCache | undefined =
+    cache === undefined
+      ? undefined
+      : (await import('./cache.js')).ModelCache.open(cache.dir, text, cache.version);
+  const { runner, methods } = withParseMemo(memo, analyze);
+  memo?.save();
+  return modelDescriptor(spec, runner, methods);
+}
+
+/** The analysis of the file's kind (its module imported), to run once the parse memo is set. */
+async function analysis(
+  spec: ModelSpec,
+): Promise<() => { runner: SystemRunner; methods: readonly string[] }> {
   switch (spec.kind) {
     case 'contact': {
       const { analyzeContact, contactRunner } = await import('./contact.js');
-      const model = analyzeContact(spec);
-      return modelDescriptor(spec, contactRunner(model), model.methods);
+      return () => {
+        const model = analyzeContact(spec);
+        return { runner: contactRunner(model), methods: model.methods };
+      };
     }
     case 'lagrange-dirac': {
       const { analyzeLagrangeDirac, lagrangeDiracRunner } = await import('./lagrangeDirac.js');
-      return modelDescriptor(
-        spec,
-        lagrangeDiracRunner(analyzeLagrangeDirac(spec)),
-        KIND_METHODS[spec.kind],
-      );
+      return () => ({
+        runner: lagrangeDiracRunner(analyzeLagrangeDirac(spec)),
+        methods: KIND_METHODS[spec.kind],
+      });
     }
     case 'holonomic': {
       const { analyzeHolonomic, holonomicRunner } = await import('./holonomic.js');
-      return modelDescriptor(
-        spec,
-        holonomicRunner(analyzeHolonomic(spec)),
-        KIND_METHODS[spec.kind],
-      );
+      return () => ({
+        runner: holonomicRunner(analyzeHolonomic(spec)),
+        methods: KIND_METHODS[spec.kind],
+      });
     }
   }
 }
