@@ -12,7 +12,12 @@
  * @module
  */
 import { DimensionError, NonFiniteError, SingularMatrixError } from '../errors.js';
-import { LU_UNROLLED_MAX_N, luSolveTransposeUnrolled, luSolveUnrolled } from './luUnrolled.js';
+import {
+  LU_UNROLLED_MAX_N,
+  luFactorUnrolled,
+  luSolveTransposeUnrolled,
+  luSolveUnrolled,
+} from './luUnrolled.js';
 
 /**
  * Factors `P A = L U` in place (Doolittle, partial pivoting by rows). On return the strict lower
@@ -154,8 +159,9 @@ export function norm1(a: Float64Array, n: number, off = 0): number {
 // loop variables instead of recomputed from `off + i * n`: at the small n of the integrators'
 // Newton steps the index arithmetic and loop bookkeeping are a large part of each loop.
 
-/** {@link luFactorInPlace} with off = pivOff = 0. */
+/** {@link luFactorInPlace} with off = pivOff = 0 (written out for n ≤ 8, luUnrolled.ts). */
 function factorAt0(a: Float64Array, n: number, piv: Int32Array): number {
+  if (n <= LU_UNROLLED_MAX_N) return luFactorUnrolled(a, n, piv);
   let singularAt = -1;
   const nn = n * n;
   for (let k = 0, rk = 0; k < n; k++, rk += n) {

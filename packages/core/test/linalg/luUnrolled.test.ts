@@ -7,6 +7,7 @@ import {
 } from '../../src/linalg/lu.js';
 import {
   LU_UNROLLED_MAX_N,
+  luFactorUnrolled,
   luSolveTransposeUnrolled,
   luSolveUnrolled,
 } from '../../src/linalg/luUnrolled.js';
@@ -61,6 +62,36 @@ describe('luSolveUnrolled / luSolveTransposeUnrolled', () => {
     }
     // the cases exercise the row interchanges
     expect(pivoted).toBeGreaterThan(100);
+  });
+});
+
+describe('luFactorUnrolled', () => {
+  it(`equals luFactorInPlace bit for bit for n = 1..${LU_UNROLLED_MAX_N}, singular and NaN input included`, () => {
+    let singular = 0;
+    for (let n = 1; n <= LU_UNROLLED_MAX_N; n++) {
+      for (let seed = 1; seed <= 40; seed++) {
+        const a = vec(n * n, 3000 * n + seed);
+        const kind = seed % 5;
+        // 1: a zero column; 2: row n−1 a copy of row 0 (exactly dependent); 3: a NaN entry;
+        // 4: integer entries (exact cancellations, zero multipliers)
+        if (kind === 1) for (let i = 0; i < n; i++) a[i * n + (seed % n)] = 0;
+        if (kind === 2 && n > 1) for (let j = 0; j < n; j++) a[(n - 1) * n + j] = a[j]!;
+        if (kind === 3) a[(seed * 7) % (n * n)] = Number.NaN;
+        if (kind === 4) for (let i = 0; i < n * n; i++) a[i] = Math.round(3 * a[i]!);
+        const x = a.slice();
+        const y = a.slice();
+        const px = new Int32Array(n);
+        const py = new Int32Array(n);
+        const rx = luFactorInPlace(x, n, px);
+        const ry = luFactorUnrolled(y, n, py);
+        expect(ry).toBe(rx);
+        if (rx >= 0) singular++;
+        expectIdentical(y, x);
+        expectIdentical(py, px);
+      }
+    }
+    // the zero-pivot branch is exercised
+    expect(singular).toBeGreaterThan(20);
   });
 });
 
