@@ -12,6 +12,12 @@
  * @module
  */
 import { DimensionError, NonFiniteError, SingularMatrixError } from '../errors.js';
+import {
+  LU_UNROLLED_MAX_N,
+  luFactorUnrolled,
+  luSolveTransposeUnrolled,
+  luSolveUnrolled,
+} from './luUnrolled.js';
 
 /**
  * Factors `P A = L U` in place (Doolittle, partial pivoting by rows). On return the strict lower
@@ -148,6 +154,107 @@ export function norm1(a: Float64Array, n: number, off = 0): number {
   return best;
 }
 
+// The kernels of DenseLU: luFactorInPlace, luSolveInPlace and luSolveTransposeInPlace at offset 0,
+// the same operations in the same order (so bit-identical results), with row offsets carried in
+// loop variables instead of recomputed from `off + i * n`: at the small n of the integrators'
+// Newton steps the index arithmetic and loop bookkeeping are a large part of each loop.
+
+/** {@link luFactorInPlace} with off = pivOff = 0 (written out for n ≤ 8, luUnrolled.ts). */
+function factorAt0(a: Float64Array, n: number, piv: Int32Array): number {
+  if (n <= LU_UNROLLED_MAX_N) return luFactorUnrolled(a, n, piv);
+  let singularAt = -1;
+  const nn = n * n;
+  for (let k = 0, rk = 0; k < n; k++, rk += n) {
+    // pivot search in column k
+    let p = k;
+    let maxAbs = Math.abs(a[rk + k]!);
+    for (let i = k + 1, ik = rk + n + k; i < n; i++, ik += n) {
+      const v = Math.abs(a[ik]!);
+      if (v > maxAbs) {
+        maxAbs = v;
+        p = i;
+      }
+    }
+    piv[k] = p;
+    if (maxAbs === 0 || Number.isNaN(maxAbs)) {
+      if (singularAt < 0) singularAt = k;
+      continue;
+    }
+    if (p !== k) {
+      const rp = p * n;
+      for (let j = 0; j < n; j++) {
+        const t = a[rk + j]!;
+        a[rk + j] = a[rp + j]!;
+        a[rp + j] = t;
+      }
+    }
+    // division by the pivot, as in luFactorInPlace
+    const pivot = a[rk + k]!;
+    for (let ri = rk + n; ri < nn; ri += n) {
+      const l = a[ri + k]! / pivot;
+      a[ri + k] = l;
+      if (l !== 0) {
+        for (let j = k + 1; j < n; j++) a[ri + j] = a[ri + j]! - l * a[rk + j]!;
+      }
+    }
+  }
+  return singularAt;
+}
+
+/** {@link luSolveInPlace} with off = bOff = pivOff = 0 (written out for n ≤ 8, luUnrolled.ts). */
+function solveAt0(lu: Float64Array, n: number, piv: Int32Array, b: Float64Array): void {
+  if (n <= LU_UNROLLED_MAX_N) {
+    luSolveUnrolled(lu, n, piv, b);
+    return;
+  }
+  for (let k = 0; k < n; k++) {
+    const p = piv[k]!;
+    if (p !== k) {
+      const t = b[k]!;
+      b[k] = b[p]!;
+      b[p] = t;
+    }
+  }
+  // forward: L y = P b
+  for (let i = 1, ri = n; i < n; i++, ri += n) {
+    let s = b[i]!;
+    for (let j = 0; j < i; j++) s -= lu[ri + j]! * b[j]!;
+    b[i] = s;
+  }
+  // backward: U x = y
+  for (let i = n - 1, ri = (n - 1) * n; i >= 0; i--, ri -= n) {
+    let s = b[i]!;
+    for (let j = i + 1; j < n; j++) s -= lu[ri + j]! * b[j]!;
+    b[i] = s / lu[ri + i]!;
+  }
+}
+
+/** {@link luSolveTransposeInPlace} with off = bOff = pivOff = 0 (written out for n ≤ 8). */
+function solveTransposeAt0(lu: Float64Array, n: number, piv: Int32Array, b: Float64Array): void {
+  if (n <= LU_UNROLLED_MAX_N) {
+    luSolveTransposeUnrolled(lu, n, piv, b);
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let j = 0, ji = i; j < i; j++, ji += n) s -= lu[ji]! * b[j]!;
+    b[i] = s / lu[i * n + i]!;
+  }
+  for (let i = n - 2; i >= 0; i--) {
+    let s = b[i]!;
+    for (let j = i + 1, ji = (i + 1) * n + i; j < n; j++, ji += n) s -= lu[ji]! * b[j]!;
+    b[i] = s;
+  }
+  for (let k = n - 1; k >= 0; k--) {
+    const p = piv[k]!;
+    if (p !== k) {
+      const t = b[k]!;
+      b[k] = b[p]!;
+      b[p] = t;
+    }
+  }
+}
+
 /**
  * A reusable LU factorization of an n×n matrix. It owns its storage: `factor` copies the matrix
  * in, so one instance serves every step of an integrator without allocating.
@@ -190,25 +297,36 @@ export class DenseLU {
     if (a.length - off < nn)
       throw new DimensionError('DenseLU.factor: matrix entries', nn, a.length - off);
     const lu = this.lu;
-    // a whole Float64Array is copied by memcpy, anything else entry by entry
-    if (off === 0 && a.length === nn && a instanceof Float64Array) lu.set(a);
-    else for (let i = 0; i < nn; i++) lu[i] = a[off + i]!;
-    // Finiteness without a branch per entry: v − v is 0 for finite v and NaN for ±∞ and NaN, so
+    const acopy = this.acopy;
+    // One loop copies A into the factor storage and into the copy kept for ‖A‖₁, and checks
+    // finiteness without a branch per entry: v − v is 0 for finite v and NaN for ±∞ and NaN, so
     // the sum is 0 exactly when every entry is finite (per-entry checks cost a third of a small
-    // factorization in the integrators' per-step solves).
+    // factorization in the integrators' per-step solves; two TypedArray.set calls cost about as
+    // much as the loop at n ≤ 8). A Float64Array gets its own loop, so that its element loads stay
+    // monomorphic.
     let z = 0;
-    for (let i = 0; i < nn; i++) {
-      const v = lu[i]!;
-      z += v - v;
+    if (a instanceof Float64Array) {
+      for (let i = 0; i < nn; i++) {
+        const v = a[off + i]!;
+        lu[i] = v;
+        acopy[i] = v;
+        z += v - v;
+      }
+    } else {
+      for (let i = 0; i < nn; i++) {
+        const v = a[off + i]!;
+        lu[i] = v;
+        acopy[i] = v;
+        z += v - v;
+      }
     }
     if (z !== 0) {
       for (let i = 0; i < nn; i++)
         if (!Number.isFinite(lu[i]!)) throw new NonFiniteError('DenseLU.factor: matrix', i);
     }
-    this.acopy.set(lu);
     // ‖A‖₁ is needed only by conditionEstimate: computed there, on demand
     this.anorm1 = Number.NaN;
-    this.singularColumn = luFactorInPlace(lu, this.n, this.piv);
+    this.singularColumn = factorAt0(lu, this.n, this.piv);
     this.factored = true;
     return this;
   }
@@ -225,7 +343,7 @@ export class DenseLU {
   solve(b: ArrayLike<number>, out: Float64Array = new Float64Array(this.n)): Float64Array {
     this.checkSolvable('DenseLU.solve', b, out);
     if (out !== b) for (let i = 0; i < this.n; i++) out[i] = b[i]!;
-    luSolveInPlace(this.lu, this.n, this.piv, out);
+    solveAt0(this.lu, this.n, this.piv, out);
     return out;
   }
 
@@ -233,7 +351,7 @@ export class DenseLU {
   solveTranspose(b: ArrayLike<number>, out: Float64Array = new Float64Array(this.n)): Float64Array {
     this.checkSolvable('DenseLU.solveTranspose', b, out);
     if (out !== b) for (let i = 0; i < this.n; i++) out[i] = b[i]!;
-    luSolveTransposeInPlace(this.lu, this.n, this.piv, out);
+    solveTransposeAt0(this.lu, this.n, this.piv, out);
     return out;
   }
 
@@ -280,7 +398,7 @@ export class DenseLU {
     // a loop, not x.fill(1 / n): a double passed to a builtin is boxed (heap-allocated)
     const inv = 1 / n;
     for (let i = 0; i < n; i++) x[i] = inv;
-    luSolveInPlace(this.lu, n, this.piv, x);
+    solveAt0(this.lu, n, this.piv, x);
     let est = 0;
     for (let i = 0; i < n; i++) est += Math.abs(x[i]!);
     // Each estimate is ‖A⁻¹y‖₁ with ‖y‖₁ ≤ 1 (or ‖A⁻ᵀξ‖∞ with ‖ξ‖∞ = 1): a lower bound of ‖A⁻¹‖₁.
@@ -293,7 +411,7 @@ export class DenseLU {
     }
     for (let iter = 0; iter < 5; iter++) {
       for (let i = 0; i < n; i++) xi[i] = x[i]! >= 0 ? 1 : -1;
-      luSolveTransposeInPlace(this.lu, n, this.piv, xi);
+      solveTransposeAt0(this.lu, n, this.piv, xi);
       let jmax = 0;
       let zmax = Math.abs(xi[0]!);
       let finite = Number.isFinite(zmax);
@@ -311,7 +429,7 @@ export class DenseLU {
       }
       for (let i = 0; i < n; i++) x[i] = 0; // a loop: a builtin call costs more at small n
       x[jmax] = 1;
-      luSolveInPlace(this.lu, n, this.piv, x);
+      solveAt0(this.lu, n, this.piv, x);
       let newEst = 0;
       for (let i = 0; i < n; i++) newEst += Math.abs(x[i]!);
       if (!Number.isFinite(newEst)) {
@@ -323,7 +441,7 @@ export class DenseLU {
     }
     // Higham's alternative vector guards against the rare underestimates of Hager's iteration.
     for (let i = 0; i < n; i++) x[i] = (i % 2 === 0 ? 1 : -1) * (1 + i / (n - 1));
-    luSolveInPlace(this.lu, n, this.piv, x);
+    solveAt0(this.lu, n, this.piv, x);
     let alt = 0;
     for (let i = 0; i < n; i++) alt += Math.abs(x[i]!);
     if (!Number.isFinite(alt)) {
