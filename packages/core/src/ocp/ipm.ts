@@ -266,6 +266,16 @@ export class IpmCore {
    * evaluation, which would recompute the same numbers.
    */
   private evaluatedAtPoint = false;
+  /**
+   * True while `kkt` holds the dynamics factors (LU of E_k and Â_k, which depend on the dynamics
+   * Jacobians `kkt.cJac` alone) of the current point: set by a factorization of the current
+   * point, cleared by every evaluation of the current point at level ≥ 1 (which writes `cJac`)
+   * except {@link evaluateSamePoint}'s. The next factorization of the same point is then a
+   * `kkt.refactor`, bit-identical to `kkt.factor` without the dynamics step: iteration 0
+   * refactors the matrix of the least-squares multipliers' factorization (one dynamics step less
+   * per solve).
+   */
+  private dynamicsCurrent = false;
 
   scaling: ScaledStageOcp | null = null;
   restoration: RestorationHandler | null = null;
@@ -445,7 +455,10 @@ export class IpmCore {
    * `failStage`). At level 2 the Hessian weights are (1, λ, μ, y).
    */
   evaluate(level: 0 | 1 | 2, trial: boolean): boolean {
-    if (!trial) this.evaluatedAtPoint = false;
+    if (!trial) {
+      this.evaluatedAtPoint = false;
+      if (level > 0) this.dynamicsCurrent = false;
+    }
     let ok: boolean;
     if (!this.o.profile) ok = this.evaluateStages(level, trial);
     else {
@@ -454,6 +467,20 @@ export class IpmCore {
       this.evaluationMs += performance.now() - t0;
     }
     if (!trial && level === 2) this.evaluatedAtPoint = ok;
+    return ok;
+  }
+
+  /**
+   * `evaluate(2, false)` of the current point again, with new multipliers, where only the Hessian
+   * changes: the dynamics Jacobians it writes are those already in `kkt.cJac` (the same stage
+   * functions at the same point), so the dynamics factors of a factorization since the last
+   * evaluation stay valid (see {@link dynamicsCurrent}). The solver's set-up evaluates this way
+   * after the least-squares multipliers.
+   */
+  evaluateSamePoint(): boolean {
+    const keep = this.dynamicsCurrent;
+    const ok = this.evaluate(2, false);
+    this.dynamicsCurrent = keep && ok;
     return ok;
   }
 
@@ -852,6 +879,9 @@ export class IpmCore {
       for (let i = 0; i < this.ngA[k]!; i++) kkt.rowReg[go + i] = 0;
     }
     const st = kkt.factor(1, 0);
+    // the factorization stopped at a stage or not, the dynamics factors it computed are those of
+    // this point's cJac (the later stages' ones are recomputed by a refactor that needs them)
+    this.dynamicsCurrent = true;
     if (st !== 'ok') return;
     const { rhsW, rhsC, rhsG, costGrad, hJac, z } = this;
     for (let i = 0; i < rhsW.length; i++) rhsW[i] = -costGrad[i]!;
@@ -962,6 +992,7 @@ export class IpmCore {
     this.firstIteration = true;
     this.message = '';
     this.failStage = -1;
+    this.dynamicsCurrent = false;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1309,7 +1340,8 @@ export class IpmCore {
     // δ_w and δ_c reach the refactorizations through kkt.shifts (doubles passed as arguments to
     // a call that is not inlined are heap-allocated)
     const shifts = kkt.shifts;
-    let status = kkt.factor(0, 0);
+    let status = this.dynamicsCurrent ? kkt.refactor(0, 0) : kkt.factor(0, 0);
+    this.dynamicsCurrent = true;
     for (let guard = 0; status !== 'ok' && guard < 200; guard++) {
       if (status === 'singularDynamics') {
         this.failStage = kkt.failStage;
@@ -1886,6 +1918,18 @@ export class IpmCore {
     return info;
   }
 
+  /** max |entry| of the Hessian and the Jacobians of c, g and h (the verdict's scale). */
+  private largestMatrixEntry(): number {
+    const { hess, cJac, gJac } = this.kkt;
+    const hJac = this.hJac;
+    let scale = 0;
+    for (let i = 0; i < hess.length; i++) scale = Math.max(scale, Math.abs(hess[i]!));
+    for (let i = 0; i < cJac.length; i++) scale = Math.max(scale, Math.abs(cJac[i]!));
+    for (let i = 0; i < gJac.length; i++) scale = Math.max(scale, Math.abs(gJac[i]!));
+    for (let i = 0; i < hJac.length; i++) scale = Math.max(scale, Math.abs(hJac[i]!));
+    return scale;
+  }
+
   /**
    * The second-order test at the current point, with the current Σ (fixing strongly active
    * inequalities): is the reduced Hessian (the Lagrangian Hessian on the null space of the
@@ -1915,10 +1959,10 @@ export class IpmCore {
     // middle of an iteration, the condensed matrix of the last step: then rebuild it
     if (!this.evaluatedAtPoint && !this.evaluate(2, false)) return 'nonFinite';
     const kkt = this.kkt;
-    let scale = 0;
-    for (const a of [kkt.hess, kkt.cJac, kkt.gJac, this.hJac]) {
-      for (let i = 0; i < a.length; i++) scale = Math.max(scale, Math.abs(a[i]!));
-    }
+    // the O(N) loops live in methods of their own: this one runs once per solve, and V8 has been
+    // seen to deoptimize it on every call (an eager deopt at the re-evaluation above, repeated
+    // with the same optimized code), running whatever loop it holds in the interpreter
+    const scale = this.largestMatrixEntry();
     this.prepareMatrix();
     const eps = margin * scale;
     let verdict: KktFactorStatus = 'singular';
@@ -1927,8 +1971,9 @@ export class IpmCore {
     for (const dc of [0, dualReg * scale]) {
       dC = dc;
       // the first factorization after the evaluation; the others reuse its dynamics factors
-      let minus = fresh ? kkt.factor(-eps, dc) : kkt.refactor(-eps, dc);
+      let minus = fresh && !this.dynamicsCurrent ? kkt.factor(-eps, dc) : kkt.refactor(-eps, dc);
       fresh = false;
+      this.dynamicsCurrent = true;
       if (minus === 'tooManyCarried' && this.condenseKeptRows()) minus = kkt.refactor(-eps, dc);
       if (minus === 'ok') {
         verdict = 'ok';

@@ -403,5 +403,81 @@ export function resolveOcpOptions(options: OcpSolverOptions = {}): ResolvedOcpOp
   if (!(r.acceptableTol >= r.tol)) {
     throw new DomainError('OcpSolver option acceptableTol', r.acceptableTol, 'must be ≥ tol');
   }
-  return r;
+  return withFixedShape(r);
+}
+
+/**
+ * The resolved options as one object literal with every key in a fixed order: every solver's
+ * options object then has the same hidden class. A spread (`{ ...DEFAULTS }`) does not: V8 clones
+ * it through the runtime at first (properties out of object) and through a warmed-up inline cache
+ * later (properties in object), two maps, and the optimized code of every method reading the
+ * options deoptimized ("wrong map") when a solver of the other kind appeared, e.g. the first solve
+ * at a new n after a few at another.
+ */
+function withFixedShape(m: ResolvedOcpOptions): ResolvedOcpOptions {
+  return {
+    tol: m.tol,
+    maxIterations: m.maxIterations,
+    maxWallTime: m.maxWallTime,
+    dualInfTol: m.dualInfTol,
+    constrViolTol: m.constrViolTol,
+    complInfTol: m.complInfTol,
+    acceptableTol: m.acceptableTol,
+    acceptableIter: m.acceptableIter,
+    acceptableConstrViolTol: m.acceptableConstrViolTol,
+    acceptableDualInfTol: m.acceptableDualInfTol,
+    acceptableComplInfTol: m.acceptableComplInfTol,
+    acceptableObjChangeTol: m.acceptableObjChangeTol,
+    muTarget: m.muTarget,
+    barrierTolFactor: m.barrierTolFactor,
+    muLinearDecreaseFactor: m.muLinearDecreaseFactor,
+    muSuperlinearDecreasePower: m.muSuperlinearDecreasePower,
+    tauMin: m.tauMin,
+    boundPush: m.boundPush,
+    boundMultInitVal: m.boundMultInitVal,
+    constrMultInitMax: m.constrMultInitMax,
+    kappaSigma: m.kappaSigma,
+    kappaD: m.kappaD,
+    maxSoc: m.maxSoc,
+    kappaSoc: m.kappaSoc,
+    thetaMaxFact: m.thetaMaxFact,
+    thetaMinFact: m.thetaMinFact,
+    etaPhi: m.etaPhi,
+    gammaTheta: m.gammaTheta,
+    gammaPhi: m.gammaPhi,
+    delta: m.delta,
+    sTheta: m.sTheta,
+    sPhi: m.sPhi,
+    alphaMinFrac: m.alphaMinFrac,
+    alphaRedFactor: m.alphaRedFactor,
+    maxFilterResets: m.maxFilterResets,
+    filterResetTrigger: m.filterResetTrigger,
+    objMaxInc: m.objMaxInc,
+    firstHessianPerturbation: m.firstHessianPerturbation,
+    minHessianPerturbation: m.minHessianPerturbation,
+    maxHessianPerturbation: m.maxHessianPerturbation,
+    perturbIncFactFirst: m.perturbIncFactFirst,
+    perturbIncFact: m.perturbIncFact,
+    perturbDecFact: m.perturbDecFact,
+    jacobianRegularizationValue: m.jacobianRegularizationValue,
+    jacobianRegularizationExponent: m.jacobianRegularizationExponent,
+    nlpScalingMethod: m.nlpScalingMethod,
+    nlpScalingMaxGradient: m.nlpScalingMaxGradient,
+    nlpScalingMinValue: m.nlpScalingMinValue,
+    objScalingFactor: m.objScalingFactor,
+    requiredInfeasibilityReduction: m.requiredInfeasibilityReduction,
+    restoPenaltyParameter: m.restoPenaltyParameter,
+    restoProximityWeight: m.restoProximityWeight,
+    boundMultResetThreshold: m.boundMultResetThreshold,
+    divergingIteratesTol: m.divergingIteratesTol,
+    tinyStepTol: m.tinyStepTol,
+    tinyStepYTol: m.tinyStepYTol,
+    warmStart: m.warmStart,
+    warmStartBoundPush: m.warmStartBoundPush,
+    warmStartMultBoundPush: m.warmStartMultBoundPush,
+    history: m.history,
+    profile: m.profile,
+    muInit: m.muInit,
+    onIteration: m.onIteration,
+  };
 }

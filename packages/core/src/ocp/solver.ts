@@ -352,7 +352,9 @@ export class OcpSolver {
         if (!sc.isIdentity) core.evaluate(1, false);
       }
       this.initializeIterate(guess);
-      if (!core.evaluate(2, false)) {
+      // the Hessian with the initial multipliers; the Jacobians, and the dynamics factors of the
+      // least-squares multipliers' factorization, stay those of this point
+      if (!core.evaluateSamePoint()) {
         exit = 'invalidNumbers';
         core.message = 'the problem\u2019s Hessian cannot be evaluated at the starting point';
       } else {

@@ -1,12 +1,14 @@
 // The work of a solve outside its iterations (issue 16): the second-order verdict reuses the final
-// level-2 evaluation and does not refactor the unshifted matrix after a `minimum`, and the set-up
-// does not re-evaluate after an identity scaling. The verdict and the inertia must be those of
+// level-2 evaluation and does not refactor the unshifted matrix after a `minimum`, the set-up
+// does not re-evaluate after an identity scaling, and iteration 0 reuses the dynamics factors of
+// the least-squares multipliers' factorization. The verdict and the inertia must be those of
 // the old procedure (fresh evaluation; refactor at shift 0), checked here against it.
 import { describe, expect, it } from 'vitest';
 import { OCP_SECOND_ORDER_DUAL_REG, OCP_SECOND_ORDER_MARGIN } from '../../src/constants.js';
 import type { IpmCore } from '../../src/ocp/ipm.js';
 import type { StageOcp } from '../../src/ocp/problem.js';
 import { type OcpResult, OcpSolver } from '../../src/ocp/solver.js';
+import { StageKktSystem } from '../../src/ocp/stageKkt.js';
 import {
   doubleIntegratorBangBang,
   hs071,
@@ -175,4 +177,68 @@ describe('evaluations outside the iterations', () => {
       for (let k = 0; k < N; k++) expect(Math.abs(res.u[k]! - uk)).toBeLessThan(1e-9);
     }
   });
+});
+
+describe('dynamics factors of the least-squares multipliers reused by iteration 0', () => {
+  type Kkt = { refactorLoop(): unknown; dynFrom: number; N: number };
+  const proto = StageKktSystem.prototype as unknown as Kkt;
+
+  /** Solves with every factorization fresh (the dynamics step redone at every stage). */
+  function solveFresh(solver: OcpSolver, guess: { x: Float64Array; u: Float64Array }) {
+    const loop = proto.refactorLoop;
+    proto.refactorLoop = function (this: Kkt) {
+      this.dynFrom = this.N + 1;
+      return loop.call(this);
+    };
+    try {
+      return solver.solve(guess);
+    } finally {
+      proto.refactorLoop = loop;
+    }
+  }
+
+  /** Solves counting the fresh factorizations (`factor` calls). */
+  function solveCounting(solver: OcpSolver, guess: { x: Float64Array; u: Float64Array }) {
+    const factor = StageKktSystem.prototype.factor;
+    let fresh = 0;
+    StageKktSystem.prototype.factor = function (this: StageKktSystem, ...a) {
+      fresh++;
+      return factor.apply(this, a);
+    };
+    try {
+      return { res: solver.solve(guess), fresh };
+    } finally {
+      StageKktSystem.prototype.factor = factor;
+    }
+  }
+
+  const cases: [string, () => StageOcp, number][] = [
+    ['chain', () => chain(8, 3), 0],
+    ['bang-bang double integrator', () => doubleIntegratorBangBang(10), 0.1],
+    ['minimum time', () => minimumTime(10), 0.1],
+  ];
+  for (const [name, make, x0] of cases) {
+    it(`${name}: bit-identical to fresh factorizations, one fresh factorization less`, () => {
+      const problem = make();
+      const solver = new OcpSolver(problem);
+      const guess = {
+        x: new Float64Array(solver.stateOffset[problem.N + 1]!).fill(x0),
+        u: new Float64Array(solver.controlOffset[problem.N + 1]!),
+      };
+      const ref = solveFresh(new OcpSolver(problem), guess);
+      const { res, fresh } = solveCounting(solver, guess);
+      expect(res.status).toBe('converged');
+      expect(res.restorations).toBe(0);
+      expect(res.iterations).toBe(ref.iterations);
+      expect(res.secondOrder).toBe(ref.secondOrder);
+      expect(res.inertia).toEqual(ref.inertia);
+      expect(res.cost).toBe(ref.cost);
+      for (const key of ['x', 'u', 'lambda', 'mu', 'z', 's'] as const) {
+        expect(Array.from(res[key])).toEqual(Array.from(ref[key]));
+      }
+      // the least-squares multipliers, iterations 1 … (its − 1) and the verdict: iteration 0
+      // refactors the least-squares matrix's dynamics factors
+      expect(fresh).toBe(res.iterations + 1);
+    });
+  }
 });

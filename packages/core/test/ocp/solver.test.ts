@@ -811,6 +811,25 @@ describe('warm start, options and inputs', () => {
     expect(resolveOcpOptions({ warmStart: true }).muInit).toBe(1e-4);
   });
 
+  it('resolved options have one key order whatever is given (one hidden class for every solver)', () => {
+    const keys = Object.keys(resolveOcpOptions({}));
+    const given = resolveOcpOptions({
+      onIteration: () => true,
+      profile: true,
+      warmStart: true,
+      tol: 1e-10,
+      maxIterations: 50,
+    });
+    expect(Object.keys(given)).toEqual(keys);
+    // every option, muInit and onIteration (undefined when not given) included
+    expect(keys).toContain('onIteration');
+    expect(keys).toContain('muInit');
+    expect(keys).toContain('tinyStepTol');
+    expect(given.tol).toBe(1e-10);
+    expect(given.maxIterations).toBe(50);
+    expect(given.profile).toBe(true);
+  });
+
   it('guesses and problems are validated', () => {
     const solver = new OcpSolver(rosenbrock());
     expect(() => solver.solve({ x: [0, 0], u: [0] })).toThrow(DimensionError);
