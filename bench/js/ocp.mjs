@@ -69,6 +69,10 @@ const WARM_CPU_RATIO = 1.1;
 const WARM_MAX_MS = 20_000;
 /** Bytes per iteration (heap readings included) below which the bytes measurement is warm. */
 const WARM_ALLOC_BYTES = 1024;
+/** Calls of the heap-reading callback before the solves of the bytes measurement (to optimize it). */
+const SAMPLER_WARM_CALLS = 100_000;
+/** Solves run at most for the three measured ones (a solve with a scavenge inside is not counted). */
+const MEASURE_ATTEMPTS = 8;
 
 /**
  * Solves `n` with `extra` until the JIT is warm (see WARM_SOLVES, WARM_ITERATIONS, WARM_MS);
@@ -184,15 +188,27 @@ const PROBLEMS = {
  * Bytes allocated per iteration after the first (see the header), or NaN without --expose-gc:
  * the heap in use read by the solver's per-iteration callback during three solves (after
  * WARM_SOLVES warm-up solves, and WARM_ITERATIONS iterations, that create the instance and the
- * solver's buffers and let V8 optimise, and a forced GC before each). The callback reads the heap twice, back to back: the
+ * solver's buffers and let V8 optimise). The callback reads the heap twice, back to back: the
  * second reading less the first is what one reading allocates, measured where it runs (median
  * over the lines of the solve); the interval from a line's second reading to the next line's
  * first is one iteration of the solver plus one reading. Per solve, the intervals after the
  * first iteration less that cost; `bytes` is their median over the three solves, `mean` the
  * median over the solves of their mean (spikes, such as V8 installing optimized code on the
  * heap, included). The solve starts from a perturbed guess so that every problem takes several
- * iterations; run with a large young generation (--max-semi-space-size) so that no scavenge
- * falls inside the solve (a solve with a negative interval had one and is not counted).
+ * iterations; run with a large young generation (--max-semi-space-size) so that a scavenge
+ * rarely falls inside the solve (a solve with a negative interval had one and is not counted;
+ * up to MEASURE_ATTEMPTS solves are run for the three).
+ *
+ * The full GC (`gc()`) runs once, before the last warm-up loop, never between it and the measured
+ * solves: a full GC clears the weak references of optimized code, and code that embedded an
+ * object which has died (the previous solver of the cached instance, replaced when the options
+ * change, e.g. by the `profile` solve) is marked for deoptimization ("marking dependent code …
+ * reason: weak objects" under --trace-deopt). Until V8 has re-optimized it, that code runs
+ * unoptimized and boxes its doubles: with a GC before each measured solve (bench/RESULTS.md of
+ * 2026-11-27) so3-steering-gauge n = 400 read 108896 B per iteration (272 B per stage) and the
+ * means of satellite, plate-ball and plate-ball-gauge 14–39 KB, which the solves do not
+ * allocate once their code is optimized again (V8's sampling heap profiler, 16 B interval,
+ * attributes no per-iteration bytes to the solver's loop then).
  */
 function bytesPerIteration(solve, n) {
   if (typeof globalThis.gc !== 'function')
@@ -208,6 +224,13 @@ function bytesPerIteration(solve, n) {
     }
     return true;
   };
+  // the callback optimized before any solve: unoptimized, it allocates its readings (the
+  // memoryUsage object, and a heap number per double read: 160–256 B per reading in the
+  // RESULTS.md of 2026-11-27); optimized, a reading allocates nothing (perReading 0)
+  for (let i = 0; i < SAMPLER_WARM_CALLS; i++) {
+    m = 0;
+    sample();
+  }
   const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
   warmUp(
     (nn, e) => {
@@ -218,11 +241,13 @@ function bytesPerIteration(solve, n) {
     extra,
     () => m,
   );
-  // …and until WARM_STEADY consecutive solves allocate at most WARM_ALLOC_BYTES per iteration
-  // (median), or WARM_MAX_MS: V8 recompiles after a deoptimization wave on its loaded compiler
-  // thread, during which unoptimized code boxes doubles (e.g. the first `profile` solve of the
-  // process, which the study runs just before, costs ~7 solves at up to 1.3 MB per iteration on
-  // so3-steering n = 200); a lasting allocation is still measured after WARM_MAX_MS
+  // the full GC here (it deoptimizes code that embedded dead objects: see above), then until
+  // WARM_STEADY consecutive solves allocate at most WARM_ALLOC_BYTES per iteration (median), or
+  // WARM_MAX_MS: V8 recompiles after a deoptimization wave on its loaded compiler thread, during
+  // which unoptimized code boxes doubles (e.g. the first `profile` solve of the process, which the
+  // study runs just before, costs ~7 solves at up to 1.3 MB per iteration on so3-steering n = 200);
+  // a lasting allocation is still measured after WARM_MAX_MS
+  globalThis.gc();
   const t0 = performance.now();
   for (let low = 0; low < WARM_STEADY && performance.now() - t0 < WARM_MAX_MS; ) {
     m = 0;
@@ -234,8 +259,7 @@ function bytesPerIteration(solve, n) {
   const d = [];
   const means = [];
   const readings = [];
-  for (let rep = 0; rep < 3; rep++) {
-    globalThis.gc();
+  for (let rep = 0; rep < MEASURE_ATTEMPTS && means.length < 3; rep++) {
     m = 0;
     solve(n, extra);
     if (m < 3) continue;

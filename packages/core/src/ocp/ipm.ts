@@ -557,6 +557,8 @@ export class IpmCore {
   /** Output of {@link thetaInto} and {@link barrierInto}. */
   mTheta = 0.5;
   mBarr = 0.5;
+  /** Output of {@link primalInfMaxInto}. */
+  private mPrimalInf = 0.5;
   /** Candidate (θ, φ) for the acceptance tests (set before calling them). */
   testTheta = 0.5;
   testBarr = 0.5;
@@ -591,26 +593,19 @@ export class IpmCore {
     this.mBarr = f - this.barrier * lg + this.o.kappaD * this.barrier * sum;
   }
 
-  /** θ at the current (false) or trial (true) point (the per-iteration code uses thetaInto). */
-  theta(trial: boolean): number {
-    this.thetaInto(trial);
-    return this.mTheta;
-  }
-
-  /** φ_μ at the current or trial point (the per-iteration code uses barrierInto). */
-  barrierObjective(trial: boolean): number {
-    this.barrierInto(trial);
-    return this.mBarr;
-  }
-
-  /** ‖(c, g, h − s)‖∞ at the current point (scaled). */
-  private primalInfMax(): number {
+  /**
+   * mPrimalInf ← ‖(c, g, h − s)‖∞ at the current point (scaled). Into a field, not returned:
+   * computeErrors calls it every iteration, and when V8 does not inline it into that large
+   * method a returned double is boxed (a heap number per call: V8's sampling heap profiler put
+   * ~22 B per iteration on primalInfMax < computeErrors for the satellite at n = 400, 0 after).
+   */
+  private primalInfMaxInto(): void {
     let t = 0;
     const { c, g, h, s } = this;
     for (let i = 0; i < c.length; i++) t = Math.max(t, Math.abs(c[i]!));
     for (let i = 0; i < g.length; i++) t = Math.max(t, Math.abs(g[i]!));
     for (let i = 0; i < h.length; i++) t = Math.max(t, Math.abs(h[i]! - s[i]!));
-    return t;
+    this.mPrimalInf = t;
   }
 
   /** gradLag ← ∇_w L = ∇f + J_cᵀλ + J_gᵀμ + J_hᵀy at the current point. */
@@ -694,7 +689,8 @@ export class IpmCore {
     let duS = 0;
     for (let i = 0; i < nTotalH; i++) duS = Math.max(duS, Math.abs(y[i]! + z[i]!));
     const dual = Math.max(du, duS);
-    const primal = this.primalInfMax();
+    this.primalInfMaxInto();
+    const primal = this.mPrimalInf;
     let compl0 = 0;
     let complMu = 0;
     let zsum = 0;
@@ -792,7 +788,7 @@ export class IpmCore {
         this.residualLog[n] = Math.max(this.unscaledPrimalInf, this.dualInf);
         this.lineCount = n + 1;
       } else {
-        this.recordLine(Math.max(this.unscaledPrimalInf, this.dualInf));
+        this.recordLine(info);
       }
     }
   }
@@ -806,14 +802,17 @@ export class IpmCore {
   residualLog: Float64Array;
   lineCount = 0;
 
-  /** Appends a line's residual to {@link residualLog}, growing it when full. */
-  recordLine(residual: number): void {
+  /**
+   * Appends max(infPr, infDu) of `line` to {@link residualLog}, growing it when full (the line,
+   * not the double, is passed: a double argument of a call that is not inlined is boxed).
+   */
+  recordLine(line: Readonly<OcpIterationInfo>): void {
     if (this.lineCount >= this.residualLog.length) {
       const grown = new Float64Array(Math.max(16, 2 * this.residualLog.length));
       grown.set(this.residualLog);
       this.residualLog = grown;
     }
-    this.residualLog[this.lineCount++] = residual;
+    this.residualLog[this.lineCount++] = Math.max(line.infPr, line.infDu);
   }
 
   /**
@@ -1865,8 +1864,10 @@ export class IpmCore {
       this.message = 'the restoration phase was called at an acceptable point';
       return 'acceptable';
     }
-    const th = this.theta(false);
-    if (this.primalInfMax() <= 1e-2 * this.o.tol) {
+    this.thetaInto(false);
+    const th = this.mTheta;
+    this.primalInfMaxInto();
+    if (this.mPrimalInf <= 1e-2 * this.o.tol) {
       this.message = `the restoration phase was called at an almost feasible point (violation ${th.toExponential(2)})`;
       return 'restorationFailed';
     }
@@ -1875,7 +1876,8 @@ export class IpmCore {
       return 'restorationFailed';
     }
     this.refTheta = th;
-    this.refBarr = this.barrierObjective(false);
+    this.barrierInto(false);
+    this.refBarr = this.mBarr;
     this.augmentFilter();
     const r = this.restoration.restore(this);
     if (r !== 'success') {
@@ -1901,12 +1903,14 @@ export class IpmCore {
     this.deltaW = 0;
   }
 
-  /** The iteration line of the current point. */
-  fillInfo(restoration: boolean, objective: number): OcpIterationInfo {
+  /**
+   * The iteration line of the current point, its `objective` left to the caller (a double
+   * argument would be boxed when the call is not inlined).
+   */
+  fillInfo(restoration: boolean): OcpIterationInfo {
     const info = this.info;
     info.iteration = this.iterBase + this.iter;
     info.restoration = restoration;
-    info.objective = objective;
     info.infPr = this.unscaledPrimalInf;
     info.infDu = this.dualInf;
     info.mu = this.barrier;

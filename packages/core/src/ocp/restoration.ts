@@ -373,7 +373,8 @@ export class RestorationPhase implements RestorationHandler {
       case 'acceptable':
       case 'stepTooSmall': {
         // the restoration problem converged: locally infeasible unless (almost) feasible
-        const inf = this.originalInfPr();
+        this.originalInfPrInto();
+        const inf = this.infPr;
         if (inf <= 1e2 * o.tol) {
           main.message =
             'the restoration phase converged to a feasible point that is not acceptable to the filter';
@@ -402,11 +403,15 @@ export class RestorationPhase implements RestorationHandler {
     core.u[iN] = n;
   }
 
+  /** Output of {@link originalInfPrInto}. */
+  infPr = 0.5;
+
   /**
-   * The original problem's ‖(c, g, h − s)‖∞ at the restoration iterate: scaled, or unscaled when
-   * the row scaling factors are given.
+   * {@link infPr} ← the original problem's ‖(c, g, h − s)‖∞ at the restoration iterate: scaled,
+   * or unscaled when the row scaling factors are given. Into a field, not returned: it runs at
+   * every restoration iteration, and a returned double is boxed when the call is not inlined.
    */
-  originalInfPr(cScale?: Float64Array, gScale?: Float64Array, hScale?: Float64Array): number {
+  originalInfPrInto(cScale?: Float64Array, gScale?: Float64Array, hScale?: Float64Array): void {
     const R = this.problem;
     const core = this.core;
     let v = 0;
@@ -423,7 +428,7 @@ export class RestorationPhase implements RestorationHandler {
         v = Math.max(v, Math.abs(R.hVal[ho + i]! - core.s[so + i]!) / d);
       }
     }
-    return v;
+    this.infPr = v;
   }
 
   /** IPOPT's RestoConvergenceCheck: enough reduction and acceptable to the original filter. */
@@ -431,7 +436,8 @@ export class RestorationPhase implements RestorationHandler {
     const main = this.main;
     if (main === null) return false;
     const o = main.o;
-    const inf = this.originalInfPr();
+    this.originalInfPrInto();
+    const inf = this.infPr;
     const infMax = Math.max(
       o.requiredInfeasibilityReduction * this.startInfPr,
       Math.min(o.tol, o.constrViolTol),

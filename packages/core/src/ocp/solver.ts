@@ -296,13 +296,12 @@ export class OcpSolver {
       const R = this.restorationPhase!.problem;
       let f = 0;
       for (let k = 0; k < R.innerCost.length; k++) f += R.innerCost[k]!;
-      info = c.fillInfo(true, f / sf);
-      info.infPr = this.restorationPhase!.originalInfPr(
-        this.scaled.cScale,
-        this.scaled.gScale,
-        this.scaled.hScale,
-      );
-      this.core.recordLine(Math.max(info.infPr, info.infDu));
+      info = c.fillInfo(true);
+      info.objective = f / sf;
+      const phase = this.restorationPhase!;
+      phase.originalInfPrInto(this.scaled.cScale, this.scaled.gScale, this.scaled.hScale);
+      info.infPr = phase.infPr;
+      this.core.recordLine(info);
       if (o.onIteration === undefined && !o.history) return true;
     }
     if (this.history !== undefined) this.history.push({ ...info });

@@ -544,6 +544,52 @@ describe('feasibility restoration and the statuses', () => {
     }
   });
 
+  it('restoration entries reuse the phase and its buffers: a second solve from the same start is identical', () => {
+    // the restoration phase (its problem, interior-point core and KKT system) is created at the
+    // first entry and kept; later entries, in this solve and the next, must not replace any of
+    // its typed arrays, and the restoration lines (objective, unscaled infPr) must repeat exactly
+    const lines: number[][] = [];
+    const solver = new OcpSolver(waechterBiegler(), {
+      onIteration: (info) => {
+        lines.push([info.iteration, info.restoration ? 1 : 0, info.objective, info.infPr]);
+      },
+    });
+    const a = solver.solve({ x: [-2, 1, 1], u: [] });
+    expect(a.restorations).toBeGreaterThanOrEqual(2);
+    const phase = (solver as unknown as { restorationPhase: Record<string, unknown> })
+      .restorationPhase;
+    const buffers = (o: Record<string, unknown>, prefix: string) =>
+      Object.entries(o)
+        .filter(([, v]) => ArrayBuffer.isView(v))
+        .map(([k, v]) => [`${prefix}.${k}`, v] as [string, ArrayBufferView]);
+    const all = () => {
+      const core = phase.core as Record<string, unknown>;
+      return [
+        ...buffers(phase.problem as Record<string, unknown>, 'problem'),
+        ...buffers(core, 'core'),
+        ...buffers(core.kkt as Record<string, unknown>, 'kkt'),
+      ];
+    };
+    const before = all();
+    expect(before.length).toBeGreaterThan(60);
+    const linesA = lines.splice(0);
+    const b = solver.solve({ x: [-2, 1, 1], u: [] });
+    expect((solver as unknown as { restorationPhase: unknown }).restorationPhase).toBe(phase);
+    const after = new Map(all());
+    for (const [name, buf] of before) expect(after.get(name), name).toBe(buf);
+    expect(after.size).toBe(before.length);
+    expect(b.restorations).toBe(a.restorations);
+    expect(Array.from(b.x)).toEqual(Array.from(a.x));
+    // the restoration lines carry a finite objective and the original problem's violation
+    const resto = linesA.filter((l) => l[1] === 1);
+    expect(resto.length).toBeGreaterThan(0);
+    for (const l of resto) {
+      expect(Number.isFinite(l[2])).toBe(true);
+      expect(l[3]).toBeGreaterThan(0);
+    }
+    expect(lines).toEqual(linesA);
+  });
+
   it('Wächter–Biegler from a start beyond the fold converges to the solution (1, 0, 1/2)', () => {
     const res = new OcpSolver(waechterBiegler()).solve({ x: [3, 1, 1], u: [] });
     expect(res.status).toBe('converged');
