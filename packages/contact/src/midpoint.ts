@@ -244,6 +244,10 @@ export class MidpointHerglotz extends ContactStepper {
     return true;
   }
 
+  protected get energyIgnoresTime(): boolean {
+    return this.autonomous;
+  }
+
   protected momentum(out: Float64Array, _q: Float64Array, v: Float64Array): void {
     out.set(v); // the Legendre map of ½|v|² − V + γz
   }
