@@ -58,7 +58,11 @@ import {
 } from '@geomech/core';
 import { assertFinite, assertFiniteQP, SOLVES_BY_SOLVE_SCALAR } from './internal.js';
 import { SCALAR_STEP_KERNELS, type ScalarStepKernel, StepExchange } from './kernels.js';
-import { contactHamiltonian, isAutonomous, type MechanicalContactLagrangian } from './mechanical.js';
+import {
+  contactHamiltonian,
+  isAutonomous,
+  type MechanicalContactLagrangian,
+} from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import {
   type ContactInitialData,
