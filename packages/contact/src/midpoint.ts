@@ -328,7 +328,11 @@ export class MidpointHerglotz extends ContactStepper {
     return result.iterations;
   }
 
-  /** {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}). */
+  /**
+   * {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}): a step kernel on
+   * doubles, private like `ContactIntegrator`'s kernels (kernels.ts, not in the package index), and
+   * reached through {@link step}.
+   */
   private advanceScalar(state: Float64Array, k: number): number {
     const t = this.tStep;
     const { h, sigma, grad, mid, hess1 } = this;
