@@ -58,7 +58,11 @@ import {
 } from '@geomech/core';
 import { assertFinite, assertFiniteQP, SOLVES_BY_SOLVE_SCALAR } from './internal.js';
 import { SCALAR_STEP_KERNELS, type ScalarStepKernel, StepExchange } from './kernels.js';
-import { contactHamiltonian, type MechanicalContactLagrangian } from './mechanical.js';
+import {
+  contactHamiltonian,
+  isAutonomous,
+  type MechanicalContactLagrangian,
+} from './mechanical.js';
 import { checkSigma, SIGMA_REGULARITY_TOL } from './regularity.js';
 import {
   type ContactInitialData,
@@ -378,6 +382,11 @@ export class ContactIntegrator extends ContactStepper {
 
   protected get hasEnergy(): boolean {
     return this.lagrangian !== undefined;
+  }
+
+  protected get energyIgnoresTime(): boolean {
+    const lag = this.lagrangian;
+    return lag === undefined || ('potential' in lag && isAutonomous(lag.potential));
   }
 
   protected momentum(

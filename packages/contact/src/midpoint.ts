@@ -244,6 +244,10 @@ export class MidpointHerglotz extends ContactStepper {
     return true;
   }
 
+  protected get energyIgnoresTime(): boolean {
+    return this.autonomous;
+  }
+
   protected momentum(out: Float64Array, _q: Float64Array, v: Float64Array): void {
     out.set(v); // the Legendre map of ½|v|² − V + γz
   }
@@ -324,7 +328,11 @@ export class MidpointHerglotz extends ContactStepper {
     return result.iterations;
   }
 
-  /** {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}). */
+  /**
+   * {@link advance} for n = 1, unforced, autonomous V (see {@link scalarPath}): a step kernel on
+   * doubles, private like `ContactIntegrator`'s kernels (kernels.ts, not in the package index), and
+   * reached through {@link step}.
+   */
   private advanceScalar(state: Float64Array, k: number): number {
     const t = this.tStep;
     const { h, sigma, grad, mid, hess1 } = this;

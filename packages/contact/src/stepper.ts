@@ -234,6 +234,13 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   /** True when {@link energy} is defined (a NaN energy is then reported once in the warnings). */
   protected abstract get hasEnergy(): boolean;
 
+  /**
+   * True when {@link energy} does not read t (an autonomous potential, or no energy): {@link record}
+   * then passes 0 instead of computing t_k, a fresh double that a call V8 does not inline boxes
+   * (16 B per kept sample, twice with the potential's own call).
+   */
+  protected abstract get energyIgnoresTime(): boolean;
+
   /** Subclass hook of {@link reset} (reset caches and warm starts). */
   protected onReset(): void {}
 
@@ -349,10 +356,11 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
   /**
    * Writes q, p, z and the energy H(q, p, z, t) of `state` (the Stepper contract): t is the given
    * time, else t_k = t0 + k·h of the last {@link reset} (core's `integrate` passes t only for the
-   * first sample and a `tEnd` last one; computing it here boxes no double per kept sample).
+   * first sample and a `tEnd` last one; computing it here boxes no double per kept sample), or
+   * none when the energy ignores t (an autonomous potential: 0 B per kept sample).
    */
   record(out: Float64Array, state: Float64Array, k: number, tGiven?: number): void {
-    const t = tGiven ?? this.t0 + k * this.h;
+    const t = this.energyIgnoresTime ? 0 : (tGiven ?? this.t0 + k * this.h);
     const { n, sq, sp } = this;
     for (let i = 0; i < n; i++) {
       sq[i] = state[i]!;

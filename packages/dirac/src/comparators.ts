@@ -45,6 +45,7 @@ import {
 import { BorderedMatrix, bandedForceJacobian, ForceNode, forceBandwidth } from './borderedStep.js';
 import { bandGram, bandMul, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
+import { forceJacobianWithWeights } from './internal.js';
 import { RattleMassMatrix } from './rattleMassMatrix.js';
 
 /** Names of the comparison methods of {@link integrateConstrained} (the CLI's spelling). */
@@ -1046,18 +1047,10 @@ export class RattleStepper extends ConstrainedStepperBase implements ComparatorS
       v1[i] = this.lastZ1[n + i]!;
     }
     // the force's F̄ partials (f_d^± = w^± F̄) at (t_k, q_k, q_{k+1}, u_k)
-    let wm = 0;
-    let wp = 0;
-    const forcing = this.forcing;
-    if (forcing !== undefined) {
-      const fd = forcing.discrete(h);
-      fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, this.lastU);
-      wm = fd.weightMinus;
-      wp = fd.weightPlus;
-    } else {
-      Fq0.fill(0);
-      Fq1.fill(0);
-    }
+    const { fw } = d;
+    forceJacobianWithWeights(fw, Fq0, Fq1, Fu, this.forcing?.discrete(h), t, q, q1, this.lastU);
+    const wm = fw[0]!;
+    const wp = fw[1]!;
     // central differences: ∇²V at q_k (t_k) and q_{k+1} (t_{k+1}), ∂(C(q)ᵀλ)/∂q at q_k, dφ(q_{k+1})
     const grad = (out: Float64Array, x: Float64Array, tt: number): void => {
       if (autonomous) sys.gradV(out, x);
@@ -1467,6 +1460,8 @@ interface RattleDerivativeScratch {
   readonly Fq0: Float64Array;
   readonly Fq1: Float64Array;
   readonly Fu: Float64Array;
+  /** [h w⁻, h w⁺] of the force (0, 0 without one). */
+  readonly fw: Float64Array;
   readonly a: Float64Array;
   readonly b: Float64Array;
   readonly am: Float64Array;
@@ -1499,6 +1494,7 @@ function rattleDerivativeScratch(n: number, m: number, mu: number): RattleDeriva
     Fq0: new Float64Array(n * n),
     Fq1: new Float64Array(n * n),
     Fu: new Float64Array(Math.max(1, n * mu)),
+    fw: new Float64Array(2),
     a: new Float64Array(n),
     b: new Float64Array(n),
     am: new Float64Array(m),

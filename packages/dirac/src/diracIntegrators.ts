@@ -53,6 +53,7 @@ import {
 import { bandGram, bandScatterTranspose, checkBand, gramBandwidth } from './chainBand.js';
 import type { ConstrainedMechanicalSystem, ConstraintBand } from './constrained.js';
 import { DiracMassMatrix, type DiracMassMatrixForcing } from './diracMassMatrix.js';
+import { forceJacobianWithWeights } from './internal.js';
 import { MassMatrixKinetics } from './massMatrix.js';
 
 /**
@@ -744,18 +745,20 @@ export class DiracStepper implements Stepper<DiracSeries> {
       q[i] = x[i]!;
       q1[i] = (two ? x[2 * n + i]! : x[i]!) + c * h * qt[i]!;
     }
-    let wm = 0;
-    let wp = 0;
-    const forcing = this.discreteForce;
-    if (forcing !== undefined) {
-      const fd = forcing.discrete(h);
-      fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, this.lastU);
-      wm = fd.weightMinus;
-      wp = fd.weightPlus;
-    } else {
-      Fq0.fill(0);
-      Fq1.fill(0);
-    }
+    const { fw } = d;
+    forceJacobianWithWeights(
+      fw,
+      Fq0,
+      Fq1,
+      Fu,
+      this.discreteForce?.discrete(h),
+      t,
+      q,
+      q1,
+      this.lastU,
+    );
+    const wm = fw[0]!;
+    const wp = fw[1]!;
     // central differences in q_k: ∇²V, ∂(C(q)ᵀλ)/∂q, ∂C/∂q[·] q̃ and ∂C/∂q[·](q_k − q_{k−1})
     const autonomous = sys.autonomous === true;
     for (let j = 0; j < n; j++) {
@@ -1450,6 +1453,8 @@ interface DiracDerivativeScratch {
   readonly Fq0: Float64Array;
   readonly Fq1: Float64Array;
   readonly Fu: Float64Array;
+  /** [h w⁻, h w⁺] of the force (0, 0 without one). */
+  readonly fw: Float64Array;
   readonly a: Float64Array;
   readonly b: Float64Array;
   readonly q: Float64Array;
@@ -1500,6 +1505,7 @@ function diracDerivativeScratch(
     Fq0: new Float64Array(n * n),
     Fq1: new Float64Array(n * n),
     Fu: new Float64Array(Math.max(1, n * mu)),
+    fw: new Float64Array(2),
     a: new Float64Array(n),
     b: new Float64Array(n),
     q: new Float64Array(n),

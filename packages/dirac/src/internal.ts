@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { DimensionError, NonFiniteError, rank, singularValues } from '@geomech/core';
+import {
+  DimensionError,
+  type DiscreteForce,
+  NonFiniteError,
+  rank,
+  singularValues,
+} from '@geomech/core';
 
 /** Throws a {@link DimensionError} unless `a` has length `len`. */
 export function checkLength(what: string, a: ArrayLike<number>, len: number): void {
@@ -43,4 +49,33 @@ export function rankAtScale(
 export function spectralNorm(a: ArrayLike<number>, r: number, c: number): number {
   if (r === 0 || c === 0) return 0;
   return singularValues(a, r, c)[0] ?? 0;
+}
+
+/**
+ * The discrete force's data for a step-derivatives pass (the Dirac-2c, RATTLE and LD steps):
+ * fq0 ← ∂F̄/∂q_k, fq1 ← ∂F̄/∂q_{k+1}, fu ← ∂F̄/∂u_k (n×m; untouched when m = 0) at (t, q0, q1, u)
+ * by core's `DiscreteForce.jacobian`, and weights ← [h w⁻, h w⁺] (f_d^± = h w^± F̄, Marsden–West
+ * 2001 (3.2.2)). Without a force (`fd` undefined): zero partials and zero weights.
+ */
+export function forceJacobianWithWeights(
+  weights: Float64Array,
+  fq0: Float64Array,
+  fq1: Float64Array,
+  fu: Float64Array,
+  fd: DiscreteForce | undefined,
+  t: number,
+  q0: Float64Array,
+  q1: Float64Array,
+  u: Float64Array,
+): void {
+  if (fd === undefined) {
+    fq0.fill(0);
+    fq1.fill(0);
+    weights[0] = 0;
+    weights[1] = 0;
+    return;
+  }
+  fd.jacobian(fq0, fq1, fd.m > 0 ? fu : undefined, t, q0, q1, u);
+  weights[0] = fd.weightMinus;
+  weights[1] = fd.weightPlus;
 }

@@ -50,6 +50,7 @@ import {
   type Solution,
   type Stepper,
 } from '@geomech/core';
+import { forceJacobianWithWeights } from './internal.js';
 import type { Distribution, Lagrangian } from './types.js';
 
 /**
@@ -1033,14 +1034,10 @@ export class LagrangeDiracStepper implements Stepper<LagrangeDiracSeries> {
       for (let i = 0; i < n; i++) D22[i * n + j] = (a[i]! - b[i]!) / (2 * e1);
     }
     Ld.D2D1(d.D21, q, q1, t);
-    const fd = this.discreteForce;
-    if (fd !== undefined) fd.jacobian(Fq0, Fq1, mu > 0 ? Fu : undefined, t, q, q1, u);
-    else {
-      Fq0.fill(0);
-      Fq1.fill(0);
-    }
-    const wm = fd?.weightMinus ?? 0;
-    const wp = fd?.weightPlus ?? 0;
+    const { fw } = d;
+    forceJacobianWithWeights(fw, Fq0, Fq1, Fu, this.discreteForce, t, q, q1, u);
+    const wm = fw[0]!;
+    const wp = fw[1]!;
     // ∂F/∂q_k (s×n) into Fx: F1 rows and F2 rows
     Delta.A(Wq, q);
     for (let i = 0; i < n; i++)
@@ -1177,6 +1174,8 @@ interface LagrangeDiracDerivativeScratch {
   readonly Fq0: Float64Array;
   readonly Fq1: Float64Array;
   readonly Fu: Float64Array;
+  /** [h w⁻, h w⁺] of the force (0, 0 without one). */
+  readonly fw: Float64Array;
   readonly Wq: Float64Array;
   readonly Wp: Float64Array;
   readonly Wm: Float64Array;
@@ -1206,6 +1205,7 @@ function lagrangeDiracDerivativeScratch(
     Fq0: new Float64Array(n * n),
     Fq1: new Float64Array(n * n),
     Fu: new Float64Array(Math.max(1, n * mu)),
+    fw: new Float64Array(2),
     Wq: new Float64Array(w),
     Wp: new Float64Array(w),
     Wm: new Float64Array(w),

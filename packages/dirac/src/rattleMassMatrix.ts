@@ -236,7 +236,14 @@ export class RattleMassMatrix {
         kin1.lu.solve(jrow, jrow);
         for (let i = 0; i < n; i++) out[(n + i) * N + n + j] = (i === j ? 1 : 0) + hh * jrow[i]!;
       }
-      // r3 = φ(q1): central differences (relative step, as core's finite differences)
+      // r3 = φ(q1): dφ(q1) by central differences (relative step, as core's finite differences).
+      // Not analytic, because the system does not give dφ: its C(q) holds the one-forms ψᵃ, which
+      // may be a multiple of dφᵃ (ψᵃ = ½dφᵃ in the papers' examples). Only a chain's `band`
+      // declares that factor (`phiScale`), and a system with M(q) never takes the band path. The
+      // differences cost 2n evaluations of φ per Newton matrix, next to the O(n³) of Γ(q1) and the
+      // solves above. Switching to s·C would change the Newton matrix, and so the iterates; they
+      // stay bit-identical. Written out in place (core's finiteDifferenceJacobian would need a
+      // closure over q1 per matrix).
       for (let j = 0; m > 0 && j < n; j++) {
         const qj = q1[j]!;
         const e = CENTRAL_DIFFERENCE_STEP * Math.max(1, Math.abs(qj));

@@ -12,8 +12,8 @@ import { DiracStepper, integrateDirac } from '../src/diracIntegrators.js';
 import { pendulum, pendulumInitial, zieglerColumn } from '../src/holonomicModels.js';
 import { unconstrainedDistribution } from '../src/implicitSystem.js';
 import { integrateLagrangeDirac } from '../src/lagrangeDirac.js';
-import type { Lagrangian } from '../src/types.js';
 import fixtures from './fixtures-dirac-unforced.json' with { type: 'json' };
+import { clockedOscillator, omega2 } from './support/clockedOscillator.js';
 
 function expectBitIdentical(got: number[], want: (number | null)[]): void {
   expect(got.length).toBe(want.length);
@@ -389,27 +389,7 @@ describe('time-dependent potential: the parametric oscillator s″ + (1 + 0.4 co
 });
 
 describe('time-dependent Lagrangian in the (±) Lagrange–Dirac steppers: L = ½v² − ½(1 + 0.4 cos 2t)q²', () => {
-  const omega2 = (t: number): number => 1 + 0.4 * Math.cos(2 * t);
-  const L: Lagrangian = {
-    n: 1,
-    L: (q, v, t = 0) => 0.5 * v[0]! ** 2 - 0.5 * omega2(t) * q[0]! ** 2,
-    Lq: (out, q, _v, t = 0) => {
-      out[0] = -omega2(t) * q[0]!;
-      return out;
-    },
-    Lv: (out, _q, v) => {
-      out[0] = v[0]!;
-      return out;
-    },
-    Lvv: (out) => {
-      out[0] = 1;
-      return out;
-    },
-    Lvq: (out) => {
-      out[0] = 0;
-      return out;
-    },
-  };
+  const L = clockedOscillator();
   const T = 3;
   const t0 = 0.25;
   const ref = integrateDopri5(

@@ -6,32 +6,7 @@ import { verticalRollingDisk } from '../src/examples.js';
 import { unconstrainedDistribution } from '../src/implicitSystem.js';
 import { discretize, integrateLagrangeDirac, LagrangeDiracStepper } from '../src/lagrangeDirac.js';
 import type { Lagrangian } from '../src/types.js';
-
-/** L = ½v² − ½(1 + 0.4 cos 2t)q², recording every t its L_q receives. */
-function clockedOscillator(seen: (number | undefined)[]): Lagrangian {
-  const omega2 = (t: number): number => 1 + 0.4 * Math.cos(2 * t);
-  return {
-    n: 1,
-    L: (q, v, t = 0) => 0.5 * v[0]! ** 2 - 0.5 * omega2(t) * q[0]! ** 2,
-    Lq: (out, q, _v, t) => {
-      seen.push(t);
-      out[0] = -omega2(t ?? 0) * q[0]!;
-      return out;
-    },
-    Lv: (out, _q, v) => {
-      out[0] = v[0]!;
-      return out;
-    },
-    Lvv: (out) => {
-      out[0] = 1;
-      return out;
-    },
-    Lvq: (out) => {
-      out[0] = 0;
-      return out;
-    },
-  };
-}
+import { clockedOscillator } from './support/clockedOscillator.js';
 
 describe('Lagrange–Dirac steppers: the time of step k', () => {
   const h = 0.1;

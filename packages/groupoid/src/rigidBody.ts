@@ -8,6 +8,7 @@ import {
   checkStepDerivatives,
   DimensionError,
   DomainError,
+  hypot3,
   type IntegrateOptions,
   integrate,
   inv3,
@@ -111,13 +112,6 @@ export function rigidBodyOCP(
 
 /** Below this |hξ| the exp-map factor (|x|/2)/sin(|x|/2) uses its series 1 + |x|²/24. */
 const MODIFIED_ENERGY_SERIES = 1e-4;
-
-/** |x|/(2 sin(θ/2)), θ the rotation angle of τ(x): √(1 + |x|²/4) (Cayley) or (|x|/2)/|sin(|x|/2)| (exp). */
-function modifiedEnergyFactor(map: So3Map, r: number): number {
-  if (map === 'cayley') return Math.sqrt(1 + (r * r) / 4);
-  if (r < MODIFIED_ENERGY_SERIES) return 1 + (r * r) / 24;
-  return r / (2 * Math.abs(Math.sin(r / 2)));
-}
 
 /**
  * The discrete Lie–Poisson method with retraction τ = `map` on the free rigid body (spec 003 §8.1):
@@ -383,14 +377,25 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
     out[12] = p[0]!;
     out[13] = p[1]!;
     out[14] = p[2]!;
-    out[15] = Math.hypot(p[0]!, p[1]!, p[2]!);
+    // the scalars through arrays (hypot3) and written out here: a double passed to or returned
+    // from a call V8 does not inline is boxed, and momenta/spatialMomentum take the inlining budget
+    hypot3(out, 15, p); // the Casimir |Π|, Math.hypot's bits
     ocp.spatialMomentum(sp, G, xi, NONE);
     out[16] = sp[0]!;
     out[17] = sp[1]!;
     out[18] = sp[2]!;
     const e = 0.5 * (I[0]! * xi[0]! * xi[0]! + I[1]! * xi[1]! * xi[1]! + I[2]! * xi[2]! * xi[2]!);
     out[19] = e;
-    const f = modifiedEnergyFactor(this.map, this.h * Math.hypot(xi[0]!, xi[1]!, xi[2]!));
+    hypot3(out, 20, xi);
+    // the factor |x|/(2 sin(θ/2)), θ the rotation angle of τ(x), x = hξ: √(1 + |x|²/4) (Cayley)
+    // or (|x|/2)/|sin(|x|/2)| (exp; its series 1 + |x|²/24 below MODIFIED_ENERGY_SERIES)
+    const r = this.h * out[20]!;
+    const f =
+      this.map === 'cayley'
+        ? Math.sqrt(1 + (r * r) / 4)
+        : r < MODIFIED_ENERGY_SERIES
+          ? 1 + (r * r) / 24
+          : r / (2 * Math.abs(Math.sin(r / 2)));
     out[20] = e * f * f * f * f;
   }
 }

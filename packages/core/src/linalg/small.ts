@@ -680,6 +680,60 @@ export function norm3(a: ArrayLike<number>, aOff = 0): number {
 }
 
 /**
+ * out[outOff] ← ‖(a₀, a₁, a₂)‖₂ (from a[aOff]) with the same bits as `Math.hypot(a₀, a₁, a₂)` in
+ * V8 (Node's engine), scaled against over- and underflow like it, without its allocation: V8's
+ * builtin copies its arguments into a fresh array on every call (about 100 B). Array in, array
+ * out: a double passed to or returned from a call V8 does not inline is boxed (16 B). The
+ * algorithm of V8's `MathHypot`: m = max |aᵢ|; ∞ if an entry is ±∞, else NaN if one is NaN, else 0
+ * if m = 0; otherwise √(Σ (|aᵢ|/m)²)·m, the sum in Kahan's compensated order. Returns `out`.
+ *
+ * @example
+ * ```ts
+ * const out = new Float64Array(1);
+ * hypot3(out, 0, Float64Array.of(2, 3, 6)); // [7]
+ * hypot3(out, 0, [1e200, 1e200, 0])[0] === Math.hypot(1e200, 1e200, 0); // true (no overflow)
+ * ```
+ */
+export function hypot3(
+  out: Float64Array,
+  outOff: number,
+  a: ArrayLike<number>,
+  aOff = 0,
+): Float64Array {
+  const x = Math.abs(a[aOff]!);
+  const y = Math.abs(a[aOff + 1]!);
+  const z = Math.abs(a[aOff + 2]!);
+  if (
+    x === Number.POSITIVE_INFINITY ||
+    y === Number.POSITIVE_INFINITY ||
+    z === Number.POSITIVE_INFINITY
+  ) {
+    out[outOff] = Number.POSITIVE_INFINITY;
+    return out;
+  }
+  if (Number.isNaN(x) || Number.isNaN(y) || Number.isNaN(z)) {
+    out[outOff] = Number.NaN;
+    return out;
+  }
+  let m = x;
+  if (m < y) m = y;
+  if (m < z) m = z;
+  if (m === 0) {
+    out[outOff] = 0;
+    return out;
+  }
+  // Kahan's sum of (x/m)², (y/m)², (z/m)²: the first term is exact (compensation 0)
+  const nx = x / m;
+  const ny = y / m;
+  const nz = z / m;
+  const s1 = nx * nx + ny * ny;
+  const compensation = s1 - nx * nx - ny * ny;
+  const summand = nz * nz - compensation;
+  out[outOff] = Math.sqrt(s1 + summand) * m;
+  return out;
+}
+
+/**
  * out = a·bᵀ (3×3 outer product), `out_ij = aᵢ·bⱼ`. `out` may alias `a` and/or `b`.
  *
  * @example

@@ -15,6 +15,7 @@ import {
   det4,
   dot3,
   dot4,
+  hypot3,
   identity3,
   identity4,
   inv3,
@@ -649,5 +650,37 @@ describe('axisForm3Coef: a·I + b·x̂ + c·xxᵀ with (a, b, c) read from an ar
       buf.set([a, b, c], 3);
       expect(Array.from(axisForm3Coef(buf, buf, buf, 0, 0, 3))).toEqual(Array.from(ref));
     }
+  });
+});
+
+describe('hypot3: the bits of Math.hypot without its allocation', () => {
+  // Object.is: the same double bit for bit (±0 and NaN included)
+  const out = new Float64Array(2);
+  const same = (x: number, y: number, z: number): boolean =>
+    Object.is(hypot3(out, 1, [x, y, z])[1], Math.hypot(x, y, z));
+
+  it('equals Math.hypot bit for bit on doubles of every scale, sign and order', () => {
+    fc.assert(
+      fc.property(fc.double(), fc.double(), fc.double(), (x, y, z) => same(x, y, z)),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('equals Math.hypot on the special values and on 10⁵ hot calls (optimized code)', () => {
+    const special = [0, -0, 1, -1, 1e-320, 1e300, -1e300, Infinity, -Infinity, Number.NaN];
+    for (const x of special)
+      for (const y of special) for (const z of special) expect(same(x, y, z)).toBe(true);
+    const r = rng(15);
+    let mismatches = 0;
+    for (let i = 0; i < 100000; i++) {
+      const x = (r() - 0.5) * 10 ** (r() * 8 - 4);
+      const y = (r() - 0.5) * 10 ** (r() * 8 - 4);
+      const z = (r() - 0.5) * 10 ** (r() * 8 - 4);
+      if (!same(x, y, z)) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+    expect(hypot3(out, 0, Float64Array.of(2, 3, 6))[0]).toBe(7);
+    expect(hypot3(out, 0, [1e200, 1e200, 0])[0]).toBe(Math.SQRT2 * 1e200);
+    expect(hypot3(out, 0, [9, 2, 3, 6], 1)[0]).toBe(7); // aOff
   });
 });
