@@ -156,18 +156,6 @@ async function calibrate() {
   return { alone, pair, speedup: (2 * alone) / pair, cpuInflation: (c1 + c2) / (2 * cpuAlone) };
 }
 const calibration = [];
-/**
- * A point's steady-state cost in a run (ms): the median gap between two rows arriving over the
- * second half of the points, divided by the number of workers (the worker is warm by then; on
- * an idle machine the gap is its CPU).
- */
-function steadyPoint(r) {
-  const a = r.arrivals;
-  const gaps = [];
-  for (let k = (a.length >> 1) + 1; k < a.length; k++) gaps.push(a[k][0] - a[k - 1][0]);
-  const v = gaps.sort((x, y) => x - y);
-  return v.length === 0 ? 0 : v[v.length >> 1];
-}
 
 const best = { 1: null, 2: null };
 const versus = [];
@@ -190,7 +178,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     reference ??= key;
     same &&= key === reference;
     if (best[workers] === null || r.wall < best[workers].wall)
-      best[workers] = { wall: r.wall, cpu: r.cpu, threads: r.threads, steady: steadyPoint(r) };
+      best[workers] = { wall: r.wall, cpu: r.cpu, threads: r.threads };
     if (vsPool !== undefined) {
       const v = await timed(speed.text, POINTS, workers, vsPool);
       note(
@@ -207,6 +195,25 @@ const versusRows = versus.map(
     `| ${x.round} | ${x.workers} | ${x.vsCpu.toFixed(0)} | ${x.cpu.toFixed(0)} | ${(x.cpu / x.vsCpu).toFixed(3)} |`,
 );
 const speedup = best[1].wall / best[2].wall;
+
+/**
+ * A warm point's CPU (ms): the speed-up sweep's points through runPoint on the main thread, the
+ * first STEADY_WARM of them to warm its JIT, then the main thread's CPU time (/proc/self/task, robust to
+ * the machine's other users, unlike a wall-time gap) over the rest, per point.
+ */
+const STEADY_WARM = 80;
+async function steadyPointCpu() {
+  const WARM = STEADY_WARM;
+  for (let i = 0; i < WARM; i++) await runPoint(speed.spec, i, new Map(), undefined, undefined);
+  const main = String(process.pid);
+  const t0 = threadCpu().get(main);
+  for (let i = WARM; i < POINTS; i++)
+    await runPoint(speed.spec, i, new Map(), undefined, undefined);
+  const t1 = threadCpu().get(main);
+  return t0 === undefined || t1 === undefined ? Number.NaN : (t1 - t0) / (POINTS - WARM);
+}
+const steady = await steadyPointCpu();
+note(`a warm point of the speed-up sweep: ${steady.toFixed(2)} ms CPU`);
 
 // -------------------------------------------------------------------------------------------
 // per-point overhead
@@ -309,7 +316,7 @@ const result = {
     cpu2: best[2].cpu,
     threads1: best[1].threads,
     threads2: best[2].threads,
-    steady1: best[1].steady,
+    steadyPointCpuMs: steady,
     speedup,
     target: 1.8,
     identical: same,
@@ -356,7 +363,7 @@ const markdown = [
   '',
   `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)}, ${f(best[2].cpu - best[1].cpu, 0)} ms more: each worker loads the bundled program (dist/worker.js and the chunks of the sweep's system) and JIT-compiles it on its own (V8 shares no compiled code between isolates; the first points of a worker run mostly unoptimized, ${f(firstRow, 0)} ms to the first row of the 1-step sweep below), and the two cores slow each other down as in the calibration. With as many workers as cores (${result.machine.cores} here) the pool starts them with V8's optimizing compiler synchronous (no background compiler jobs competing with the workers; the V8 background column above), with fewer workers V8's default (concurrent jobs on an idle core).`,
   '',
-  `The ceiling this work leaves: the 1-worker run's wall time is about its worker thread's CPU (its background compiler jobs run on the idle core), while 2 workers must fit all of their CPU onto the two cores, so the speed-up is at most 2 × ${f(best[1].threads.workers, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].threads.workers) / best[2].cpu, 2)}× with two free cores; the measured wall-time ratio is lower when the other users of the machine took CPU (CPU/wall < 2). A warm point costs ${f(best[1].steady, 2)} ms (median gap between rows over the second half of the 1-worker run), ${f(POINTS * best[1].steady, 0)} ms for the ${POINTS} points; the rest is per worker: ${f(best[1].threads.workers - POINTS * best[1].steady, 0)} ms on the thread of the one worker, ${f((best[2].cpu - POINTS * best[1].steady) / 2, 0)} ms per worker (all threads) with two. 1.8× needs the latter at most ${f(best[1].threads.workers / 1.8 - (POINTS * best[1].steady) / 2, 0)} ms. A point reads its summary from the run's numbers (no JSON text written and parsed back), so the work per point is about the run alone and this fixed cost per worker weighs more than when a point cost twice its run.`,
+  `The ceiling this work leaves: the 1-worker run's wall time is about its worker thread's CPU (its background compiler jobs run on the idle core), while 2 workers must fit all of their CPU onto the two cores, so the speed-up is at most 2 × ${f(best[1].threads.workers, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].threads.workers) / best[2].cpu, 2)}× with two free cores; the measured wall-time ratio is lower when the other users of the machine took CPU (CPU/wall < 2). A warm point costs ${f(steady, 2)} ms of CPU (the same points run on the main thread after ${STEADY_WARM} to warm it up), ${f(POINTS * steady, 0)} ms for the ${POINTS} points; the rest is the fixed cost of a worker (start-up, loading, JIT warm-up): ${f(best[1].threads.workers - POINTS * steady, 0)} ms on the thread of the one worker, ${f((best[2].cpu - POINTS * steady) / 2, 0)} ms per worker (all threads) with two; 1.8× needs the latter at most ${f(best[1].threads.workers / 1.8 - (POINTS * steady) / 2, 0)} ms. A point reads its summary from the run's numbers (no JSON text written and parsed back), so the work per point is about the run alone and this fixed cost per worker weighs more than when a point cost twice its run.`,
   '',
   `Tables from 1 and 2 workers identical in every round${VS === undefined ? '' : ` (and to ${VS}'s)`}: ${same ? 'yes' : '**no**'}.`,
   '',
