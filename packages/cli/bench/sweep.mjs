@@ -304,6 +304,67 @@ const overhead = medianOf(overheadRounds);
 const inThread = (inPoint - inMain) / TINY;
 const firstRow = medianOf(startups);
 
+// -------------------------------------------------------------------------------------------
+// deoptimizations in the workers (issue 22)
+
+/**
+ * V8's deoptimizations during a 30-point sweep of the speed-up sweep's system with 2 workers (the
+ * pool's JIT mode with workers on every core), by function and reason: `geomech sweep` run in a
+ * child process with `--trace-deopt` (a V8 flag is process-wide: the workers' isolates trace too),
+ * and with `--vs`, the same through DIR's build. Counts, not times: the machine's load does not
+ * change them (V8's tier-up decisions depend on its timing only through the concurrent compiler,
+ * off with 2 workers on 2 cores).
+ */
+const DEOPT_POINTS = 30;
+async function deopts(root) {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const dir = mkdtempSync(`${os.tmpdir()}/geomech-sweep-deopt-`);
+  const specPath = `${dir}/spec.json`;
+  writeFileSync(
+    specPath,
+    JSON.stringify({
+      command: 'simulate',
+      system: 'pendulum',
+      options: { method: 'rattle', h: 0.01, steps: STEPS },
+      grid: { 'init.theta0': { from: 0.1, to: 1.5, count: DEOPT_POINTS } },
+      outputs: ['final:q[0]', 'drift:energy', 'maxabs:constraint'],
+    }),
+  );
+  const bin =
+    root === undefined
+      ? new URL('../bin/geomech.js', import.meta.url).pathname
+      : `${root.replace(/\/$/, '')}/packages/cli/bin/geomech.js`;
+  const text = await new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--trace-deopt', bin, 'sweep', specPath, '--workers', '2', '--out', `${dir}/out.csv`],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`deopt run: exit ${code}`)),
+    );
+  });
+  rmSync(dir, { recursive: true, force: true });
+  const counts = new Map();
+  for (const m of text.matchAll(
+    /\[bailout \(kind: [\w-]+, reason: ([^)]*)\): begin\. deoptimizing \S+ <JSFunction ([^ >(]*) ?\(sfi/g,
+  )) {
+    const key = `${m[2] || '(anonymous)'}: ${m[1]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+const deoptsHere = await deopts(undefined);
+const deoptsVs = VS === undefined ? undefined : await deopts(VS);
+const deoptTotal = (c) => [...c.values()].reduce((a, b) => a + b, 0);
+note(
+  `deopts (2 workers, ${DEOPT_POINTS} points): ${deoptTotal(deoptsHere)}${deoptsVs === undefined ? '' : `, ${VS}: ${deoptTotal(deoptsVs)}`}`,
+);
+
 const result = {
   machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', load },
   speedup: {
@@ -333,6 +394,11 @@ const result = {
     firstRowMs: firstRow,
     rounds: { perPool: perPools, perRun: perRuns },
     target: 1,
+  },
+  deopts: {
+    points: DEOPT_POINTS,
+    here: Object.fromEntries(deoptsHere),
+    vs: deoptsVs === undefined ? null : Object.fromEntries(deoptsVs),
   },
 };
 
@@ -385,6 +451,19 @@ const markdown = [
   `| once per sweep: the first row's arrival after the pool starts (worker start-up, module loading, a cold first point) | ${f(firstRow, 0)} |`,
   '',
 ];
+{
+  const keys = [...new Set([...deoptsHere.keys(), ...(deoptsVs?.keys() ?? [])])].sort();
+  markdown.push(
+    `| V8 deoptimizations in the workers, ${DEOPT_POINTS}-point sweep, 2 workers (\`--trace-deopt\`): function: reason |${VS === undefined ? '' : ` ${VS} |`} this checkout |`,
+    `|---|${VS === undefined ? '' : '---:|'}---:|`,
+    ...keys.map(
+      (k) =>
+        `| ${k} |${deoptsVs === undefined ? '' : ` ${deoptsVs.get(k) ?? 0} |`} ${deoptsHere.get(k) ?? 0} |`,
+    ),
+    `| **total** |${deoptsVs === undefined ? '' : ` ${deoptTotal(deoptsVs)} |`} **${deoptTotal(deoptsHere)}** |`,
+    '',
+  );
+}
 result.markdown = markdown;
 
 if (JSON_OUT) process.stdout.write(`@@RESULT ${JSON.stringify(result)}\n`);
