@@ -196,6 +196,25 @@ const versusRows = versus.map(
 );
 const speedup = best[1].wall / best[2].wall;
 
+/**
+ * A warm point's CPU (ms): the speed-up sweep's points through runPoint on the main thread, the
+ * first STEADY_WARM of them to warm its JIT, then the main thread's CPU time (/proc/self/task, robust to
+ * the machine's other users, unlike a wall-time gap) over the rest, per point.
+ */
+const STEADY_WARM = 80;
+async function steadyPointCpu() {
+  const WARM = STEADY_WARM;
+  for (let i = 0; i < WARM; i++) await runPoint(speed.spec, i, new Map(), undefined, undefined);
+  const main = String(process.pid);
+  const t0 = threadCpu().get(main);
+  for (let i = WARM; i < POINTS; i++)
+    await runPoint(speed.spec, i, new Map(), undefined, undefined);
+  const t1 = threadCpu().get(main);
+  return t0 === undefined || t1 === undefined ? Number.NaN : (t1 - t0) / (POINTS - WARM);
+}
+const steady = await steadyPointCpu();
+note(`a warm point of the speed-up sweep: ${steady.toFixed(2)} ms CPU`);
+
 // -------------------------------------------------------------------------------------------
 // per-point overhead
 
@@ -285,6 +304,67 @@ const overhead = medianOf(overheadRounds);
 const inThread = (inPoint - inMain) / TINY;
 const firstRow = medianOf(startups);
 
+// -------------------------------------------------------------------------------------------
+// deoptimizations in the workers (issue 22)
+
+/**
+ * V8's deoptimizations during a 30-point sweep of the speed-up sweep's system with 2 workers (the
+ * pool's JIT mode with workers on every core), by function and reason: `geomech sweep` run in a
+ * child process with `--trace-deopt` (a V8 flag is process-wide: the workers' isolates trace too),
+ * and with `--vs`, the same through DIR's build. Counts, not times: the machine's load does not
+ * change them (V8's tier-up decisions depend on its timing only through the concurrent compiler,
+ * off with 2 workers on 2 cores).
+ */
+const DEOPT_POINTS = 30;
+async function deopts(root) {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const dir = mkdtempSync(`${os.tmpdir()}/geomech-sweep-deopt-`);
+  const specPath = `${dir}/spec.json`;
+  writeFileSync(
+    specPath,
+    JSON.stringify({
+      command: 'simulate',
+      system: 'pendulum',
+      options: { method: 'rattle', h: 0.01, steps: STEPS },
+      grid: { 'init.theta0': { from: 0.1, to: 1.5, count: DEOPT_POINTS } },
+      outputs: ['final:q[0]', 'drift:energy', 'maxabs:constraint'],
+    }),
+  );
+  const bin =
+    root === undefined
+      ? new URL('../bin/geomech.js', import.meta.url).pathname
+      : `${root.replace(/\/$/, '')}/packages/cli/bin/geomech.js`;
+  const text = await new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--trace-deopt', bin, 'sweep', specPath, '--workers', '2', '--out', `${dir}/out.csv`],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`deopt run: exit ${code}`)),
+    );
+  });
+  rmSync(dir, { recursive: true, force: true });
+  const counts = new Map();
+  for (const m of text.matchAll(
+    /\[bailout \(kind: [\w-]+, reason: ([^)]*)\): begin\. deoptimizing \S+ <JSFunction ([^ >(]*) ?\(sfi/g,
+  )) {
+    const key = `${m[2] || '(anonymous)'}: ${m[1]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+const deoptsHere = await deopts(undefined);
+const deoptsVs = VS === undefined ? undefined : await deopts(VS);
+const deoptTotal = (c) => [...c.values()].reduce((a, b) => a + b, 0);
+note(
+  `deopts (2 workers, ${DEOPT_POINTS} points): ${deoptTotal(deoptsHere)}${deoptsVs === undefined ? '' : `, ${VS}: ${deoptTotal(deoptsVs)}`}`,
+);
+
 const result = {
   machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', load },
   speedup: {
@@ -297,6 +377,7 @@ const result = {
     cpu2: best[2].cpu,
     threads1: best[1].threads,
     threads2: best[2].threads,
+    steadyPointCpuMs: steady,
     speedup,
     target: 1.8,
     identical: same,
@@ -313,6 +394,11 @@ const result = {
     firstRowMs: firstRow,
     rounds: { perPool: perPools, perRun: perRuns },
     target: 1,
+  },
+  deopts: {
+    points: DEOPT_POINTS,
+    here: Object.fromEntries(deoptsHere),
+    vs: deoptsVs === undefined ? null : Object.fromEntries(deoptsVs),
   },
 };
 
@@ -341,7 +427,9 @@ const markdown = [
     : []),
   `Two independent processes running the same CPU-bound loop got ${calibration.map((c) => `${f(c.speedup, 2)}×`).join(', ')} (round by round) over one process alone at the time of these rounds: the ceiling this shared machine offered two workers. Their CPU time against twice one process's: ${calibration.map((c) => f(c.cpuInflation, 3)).join(', ')} (above 1 when two busy cores slow each other down; the 2-worker run pays this too).`,
   '',
-  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)}, ${f(best[2].cpu - best[1].cpu, 0)} ms more: each worker loads the bundled program (dist/worker.js and the chunks of the sweep's system) and JIT-compiles it on its own (V8 shares no compiled code between isolates; the first points of a worker run mostly unoptimized, ${f(firstRow, 0)} ms to the first row of the 1-step sweep below), and the two cores slow each other down as in the calibration. With two free cores the speed-up is therefore at most 2 × ${f(best[1].cpu, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].cpu) / best[2].cpu, 2)}×; the measured wall-time ratio is lower exactly when the other users of the machine took CPU (CPU/wall < 2). A point reads its summary from the run's numbers (no JSON text written and parsed back), so the work per point is about the run alone and this fixed cost per worker weighs more than when a point cost twice its run.`,
+  `Work of the 2-worker run against the 1-worker run (CPU ms): ${f(best[2].cpu / best[1].cpu, 3)}, ${f(best[2].cpu - best[1].cpu, 0)} ms more: each worker loads the bundled program (dist/worker.js and the chunks of the sweep's system) and JIT-compiles it on its own (V8 shares no compiled code between isolates; the first points of a worker run mostly unoptimized, ${f(firstRow, 0)} ms to the first row of the 1-step sweep below), and the two cores slow each other down as in the calibration. With as many workers as cores (${result.machine.cores} here) the pool starts them with V8's optimizing compiler synchronous (no background compiler jobs competing with the workers; the V8 background column above), with fewer workers V8's default (concurrent jobs on an idle core).`,
+  '',
+  `The ceiling this work leaves: the 1-worker run's wall time is about its worker thread's CPU (its background compiler jobs run on the idle core), while 2 workers must fit all of their CPU onto the two cores, so the speed-up is at most 2 × ${f(best[1].threads.workers, 0)} / ${f(best[2].cpu, 0)} = ${f((2 * best[1].threads.workers) / best[2].cpu, 2)}× with two free cores; the measured wall-time ratio is lower when the other users of the machine took CPU (CPU/wall < 2). A warm point costs ${f(steady, 2)} ms of CPU (the same points run on the main thread after ${STEADY_WARM} to warm it up), ${f(POINTS * steady, 0)} ms for the ${POINTS} points; the rest is the fixed cost of a worker (start-up, loading, JIT warm-up): ${f(best[1].threads.workers - POINTS * steady, 0)} ms on the thread of the one worker, ${f((best[2].cpu - POINTS * steady) / 2, 0)} ms per worker (all threads) with two; 1.8× needs the latter at most ${f(best[1].threads.workers / 1.8 - (POINTS * steady) / 2, 0)} ms. A point reads its summary from the run's numbers (no JSON text written and parsed back), so the work per point is about the run alone and this fixed cost per worker weighs more than when a point cost twice its run.`,
   '',
   `Tables from 1 and 2 workers identical in every round${VS === undefined ? '' : ` (and to ${VS}'s)`}: ${same ? 'yes' : '**no**'}.`,
   '',
@@ -363,6 +451,19 @@ const markdown = [
   `| once per sweep: the first row's arrival after the pool starts (worker start-up, module loading, a cold first point) | ${f(firstRow, 0)} |`,
   '',
 ];
+{
+  const keys = [...new Set([...deoptsHere.keys(), ...(deoptsVs?.keys() ?? [])])].sort();
+  markdown.push(
+    `| V8 deoptimizations in the workers, ${DEOPT_POINTS}-point sweep, 2 workers (\`--trace-deopt\`): function: reason |${VS === undefined ? '' : ` ${VS} |`} this checkout |`,
+    `|---|${VS === undefined ? '' : '---:|'}---:|`,
+    ...keys.map(
+      (k) =>
+        `| ${k} |${deoptsVs === undefined ? '' : ` ${deoptsVs.get(k) ?? 0} |`} ${deoptsHere.get(k) ?? 0} |`,
+    ),
+    `| **total** |${deoptsVs === undefined ? '' : ` ${deoptTotal(deoptsVs)} |`} **${deoptTotal(deoptsHere)}** |`,
+    '',
+  );
+}
 result.markdown = markdown;
 
 if (JSON_OUT) process.stdout.write(`@@RESULT ${JSON.stringify(result)}\n`);

@@ -78,3 +78,26 @@ for (const f of readdirSync(dist)) {
 }
 if (restored === 0)
   throw new Error('bundle.mjs: no numeric top-level constant restored (esbuild changed?)');
+
+// commander requires `node:child_process` when its module loads, for the one feature that needs it
+// (executable subcommands, which geomech does not use): loading it cost each sweep worker thread
+// 7–22 ms of its start-up (issue 22). Its only uses are `childProcess.spawn(...)`, so the
+// `require` becomes a getter that loads the module on the first such call.
+const CHILD_PROCESS = 'var childProcess = __require("node:child_process");';
+const LAZY_CHILD_PROCESS =
+  'var childProcess = { get spawn() { return __require("node:child_process").spawn; } };';
+let lazied = 0;
+for (const f of readdirSync(dist)) {
+  if (!f.endsWith('.js') || !(f.startsWith('bundle-') || f === 'geomech.js' || f === 'worker.js'))
+    continue;
+  const text = readFileSync(dist + f, 'utf8');
+  const parts = text.split(CHILD_PROCESS);
+  if (parts.length === 1) continue;
+  const uses = [...text.matchAll(/\bchildProcess\.(\w+)/g)].map((m) => m[1]);
+  if (uses.some((u) => u !== 'spawn'))
+    throw new Error(`bundle.mjs: commander uses childProcess.${uses.find((u) => u !== 'spawn')}`);
+  lazied += parts.length - 1;
+  writeFileSync(dist + f, parts.join(LAZY_CHILD_PROCESS));
+}
+if (lazied !== 1)
+  throw new Error(`bundle.mjs: commander's require of node:child_process found ${lazied} times`);

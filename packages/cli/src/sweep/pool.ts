@@ -16,7 +16,9 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Row } from './table.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker.js';
@@ -36,6 +38,49 @@ function workerPath(): string {
   ];
   for (const path of candidates) if (existsSync(path)) return path;
   throw new Error(`sweep worker not found at ${here} (run \`pnpm build\`)`);
+}
+
+/**
+ * Workers being started with V8's optimizing compiler synchronous (see {@link startWorker}): the
+ * process-wide flag stays off until the last of them has its isolate.
+ */
+let synchronousStarts = 0;
+
+/**
+ * Starts a worker thread on `path`. With `synchronousJit`, its isolate compiles optimized code on
+ * its own thread (V8's `--no-concurrent-recompilation`) instead of in a background job.
+ *
+ * Why: V8 tiers a hot function up in a compiler job on a background thread while the function
+ * keeps running unoptimized; that is free when a core is idle, but when the workers occupy every
+ * core the job takes its CPU from the workers, and meanwhile the worker runs its first points in
+ * the interpreter. Measured on the 200-point pendulum sweep (bench/sweep.mjs), an isolate compiling
+ * synchronously spends ~0.3 s less CPU in total over its warm-up (the compile itself is the same
+ * work; the points wait for it instead of running slowly beside it), which on two busy cores is
+ * wall time. A worker cannot take V8 flags (`execArgv` refuses them), and an isolate reads this one
+ * when it is created: the flag is set for the process just before the worker starts and restored
+ * once every such worker is online (the isolates already running, the main thread's among them,
+ * keep their own compiler mode).
+ */
+function startWorker(path: string, init: WorkerInit, synchronousJit: boolean): Worker {
+  if (!synchronousJit) return new Worker(path, { workerData: init });
+  if (synchronousStarts++ === 0) setFlagsFromString('--no-concurrent-recompilation');
+  let pending = true;
+  const started = () => {
+    if (!pending) return;
+    pending = false;
+    if (--synchronousStarts === 0) setFlagsFromString('--concurrent-recompilation');
+  };
+  let worker: Worker;
+  try {
+    worker = new Worker(path, { workerData: init });
+  } catch (err) {
+    started();
+    throw err;
+  }
+  worker.once('online', started);
+  worker.once('error', started);
+  worker.once('exit', started);
+  return worker;
 }
 
 /** Largest batch handed to one worker at a time. */
@@ -75,6 +120,8 @@ export function runPool(
   if (indices.length === 0) return Promise.resolve();
   const count = Math.max(1, Math.min(workers, indices.length));
   const path = workerPath();
+  // workers on every core: no idle core for V8's background compiler jobs (see startWorker)
+  const synchronousJit = count >= availableParallelism();
   return new Promise((resolve, reject) => {
     let next = 0;
     // points taken back from a replaced worker, handed out before the rest
@@ -139,7 +186,7 @@ export function runPool(
     };
     const spawn = () => {
       const slot: Slot = {
-        worker: new Worker(path, { workerData: init }),
+        worker: startWorker(path, init, synchronousJit),
         queue: [],
         ready: false,
         timer: undefined,

@@ -312,9 +312,12 @@ interface StepLoop<F extends string> {
 
 /**
  * The loop of {@link integrate}, in its own function: V8 optimizes a long run's loop on the stack
- * (OSR) before the code after the loop has run, and that code, without type feedback, then
- * deoptimized `integrate` at the end of every run, so that the next run stepped in unoptimized
- * code (boxed doubles per step). Here the code after the loop is only stores of its results.
+ * (OSR) before the code after the loop has run, and code there, without type feedback, deoptimizes
+ * the optimized loop at the end of the run. V8 keeps that mid-loop code and enters it again in
+ * every later run, so the deopt repeated once per run (30 in 30 runs of a sweep worker, issue 22,
+ * when the stores of the results came after the loop). So there is no code after the loop: the
+ * results are stored in `loop` as they change, inside the loop body (which has run, and has
+ * feedback, before V8 optimizes it); a failure is stored where it is caught.
  * No double crosses a call per step or per kept sample: time reaches the stepper as k (`step` and
  * `record` compute t_k = t0 + k·h) and the recorder as k ({@link Recorder.keepStep}), so the loop
  * allocates nothing at any `every` (it boxed t_k for `record` and `Recorder.keep`, 32 B per kept
@@ -326,9 +329,7 @@ function runSteps<F extends string>(loop: StepLoop<F>): void {
   let newtonIterations = 0;
   let maxIterations = 0;
   let maxResidual = 0;
-  let failure: IntegrationFailure | undefined;
-  let k = 0;
-  for (; k < steps; k++) {
+  for (let k = 0; k < steps; k++) {
     if (m > 0) {
       if (inputFn !== undefined) inputFn(u, k, t0 + k * h);
       else if (inputMatrix !== undefined)
@@ -339,13 +340,20 @@ function runSteps<F extends string>(loop: StepLoop<F>): void {
       it = stepper.step(state, k, h, u);
     } catch (error) {
       if (onFailure === 'throw' || !(error instanceof GeomechError)) throw error;
-      failure = { step: k, t: t0 + k * h, error };
-      break;
+      loop.failure = { step: k, t: t0 + k * h, error };
+      return;
     }
     newtonIterations += it;
-    if (it > maxIterations) maxIterations = it;
+    loop.newtonIterations = newtonIterations;
+    if (it > maxIterations) {
+      maxIterations = it;
+      loop.maxIterations = it;
+    }
     const r = stepper.lastResidual;
-    if (r > maxResidual) maxResidual = r;
+    if (r > maxResidual) {
+      maxResidual = r;
+      loop.maxResidual = r;
+    }
     // the state this step left was kept (k = 0 or a multiple of every; no step leaves the last):
     // an integer test, not the recorder's lastK (a double read from its Float64Array)
     if (leaving !== undefined && k % every === 0) {
@@ -353,6 +361,7 @@ function runSteps<F extends string>(loop: StepLoop<F>): void {
       recorder.setLeaving(leaving);
     }
     const done = k + 1;
+    loop.k = done;
     if (done % every === 0 || done === steps) {
       if (done === steps && tEnd !== undefined) {
         // once per run: the last sample is at exactly tEnd
@@ -366,9 +375,4 @@ function runSteps<F extends string>(loop: StepLoop<F>): void {
     }
     if (onProgress !== undefined && done % PROGRESS_INTERVAL_STEPS === 0) onProgress(done, steps);
   }
-  loop.k = k;
-  loop.newtonIterations = newtonIterations;
-  loop.maxIterations = maxIterations;
-  loop.maxResidual = maxResidual;
-  loop.failure = failure;
 }
