@@ -405,6 +405,16 @@ function study(id) {
       rows.map((q) => q.n),
       rows.map((q) => q.iterationCpuMs),
     ),
+    // the fixed work of a solve outside its iterations (set-up before iteration 0: evaluations,
+    // the least-squares multipliers; after the last line: the second-order verdict's factorizations)
+    exponentFixed: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.setupMs + q.postMs),
+    ),
+    exponentFixedCpu: slope(
+      rows.map((q) => q.n),
+      rows.map((q) => q.setupCpuMs + q.postCpuMs),
+    ),
     exponentSolve: slope(
       rows.map((q) => q.n),
       rows.map((q) => q.ms.median),
