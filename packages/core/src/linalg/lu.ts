@@ -154,105 +154,25 @@ export function norm1(a: Float64Array, n: number, off = 0): number {
   return best;
 }
 
-// The kernels of DenseLU: luFactorInPlace, luSolveInPlace and luSolveTransposeInPlace at offset 0,
-// the same operations in the same order (so bit-identical results), with row offsets carried in
-// loop variables instead of recomputed from `off + i * n`: at the small n of the integrators'
-// Newton steps the index arithmetic and loop bookkeeping are a large part of each loop.
+// The kernels of DenseLU: the written-out code of luUnrolled.ts for n ≤ 8 (the integrators' Newton
+// steps, where index arithmetic and loop bookkeeping are a large part of each loop), else the
+// exported kernels at offset 0. Both do the same operations in the same order (bit-identical).
 
-/** {@link luFactorInPlace} with off = pivOff = 0 (written out for n ≤ 8, luUnrolled.ts). */
+/** {@link luFactorInPlace} with off = pivOff = 0. */
 function factorAt0(a: Float64Array, n: number, piv: Int32Array): number {
-  if (n <= LU_UNROLLED_MAX_N) return luFactorUnrolled(a, n, piv);
-  let singularAt = -1;
-  const nn = n * n;
-  for (let k = 0, rk = 0; k < n; k++, rk += n) {
-    // pivot search in column k
-    let p = k;
-    let maxAbs = Math.abs(a[rk + k]!);
-    for (let i = k + 1, ik = rk + n + k; i < n; i++, ik += n) {
-      const v = Math.abs(a[ik]!);
-      if (v > maxAbs) {
-        maxAbs = v;
-        p = i;
-      }
-    }
-    piv[k] = p;
-    if (maxAbs === 0 || Number.isNaN(maxAbs)) {
-      if (singularAt < 0) singularAt = k;
-      continue;
-    }
-    if (p !== k) {
-      const rp = p * n;
-      for (let j = 0; j < n; j++) {
-        const t = a[rk + j]!;
-        a[rk + j] = a[rp + j]!;
-        a[rp + j] = t;
-      }
-    }
-    // division by the pivot, as in luFactorInPlace
-    const pivot = a[rk + k]!;
-    for (let ri = rk + n; ri < nn; ri += n) {
-      const l = a[ri + k]! / pivot;
-      a[ri + k] = l;
-      if (l !== 0) {
-        for (let j = k + 1; j < n; j++) a[ri + j] = a[ri + j]! - l * a[rk + j]!;
-      }
-    }
-  }
-  return singularAt;
+  return n <= LU_UNROLLED_MAX_N ? luFactorUnrolled(a, n, piv) : luFactorInPlace(a, n, piv);
 }
 
-/** {@link luSolveInPlace} with off = bOff = pivOff = 0 (written out for n ≤ 8, luUnrolled.ts). */
+/** {@link luSolveInPlace} with off = bOff = pivOff = 0. */
 function solveAt0(lu: Float64Array, n: number, piv: Int32Array, b: Float64Array): void {
-  if (n <= LU_UNROLLED_MAX_N) {
-    luSolveUnrolled(lu, n, piv, b);
-    return;
-  }
-  for (let k = 0; k < n; k++) {
-    const p = piv[k]!;
-    if (p !== k) {
-      const t = b[k]!;
-      b[k] = b[p]!;
-      b[p] = t;
-    }
-  }
-  // forward: L y = P b
-  for (let i = 1, ri = n; i < n; i++, ri += n) {
-    let s = b[i]!;
-    for (let j = 0; j < i; j++) s -= lu[ri + j]! * b[j]!;
-    b[i] = s;
-  }
-  // backward: U x = y
-  for (let i = n - 1, ri = (n - 1) * n; i >= 0; i--, ri -= n) {
-    let s = b[i]!;
-    for (let j = i + 1; j < n; j++) s -= lu[ri + j]! * b[j]!;
-    b[i] = s / lu[ri + i]!;
-  }
+  if (n <= LU_UNROLLED_MAX_N) luSolveUnrolled(lu, n, piv, b);
+  else luSolveInPlace(lu, n, piv, b);
 }
 
-/** {@link luSolveTransposeInPlace} with off = bOff = pivOff = 0 (written out for n ≤ 8). */
+/** {@link luSolveTransposeInPlace} with off = bOff = pivOff = 0. */
 function solveTransposeAt0(lu: Float64Array, n: number, piv: Int32Array, b: Float64Array): void {
-  if (n <= LU_UNROLLED_MAX_N) {
-    luSolveTransposeUnrolled(lu, n, piv, b);
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    let s = b[i]!;
-    for (let j = 0, ji = i; j < i; j++, ji += n) s -= lu[ji]! * b[j]!;
-    b[i] = s / lu[i * n + i]!;
-  }
-  for (let i = n - 2; i >= 0; i--) {
-    let s = b[i]!;
-    for (let j = i + 1, ji = (i + 1) * n + i; j < n; j++, ji += n) s -= lu[ji]! * b[j]!;
-    b[i] = s;
-  }
-  for (let k = n - 1; k >= 0; k--) {
-    const p = piv[k]!;
-    if (p !== k) {
-      const t = b[k]!;
-      b[k] = b[p]!;
-      b[p] = t;
-    }
-  }
+  if (n <= LU_UNROLLED_MAX_N) luSolveTransposeUnrolled(lu, n, piv, b);
+  else luSolveTransposeInPlace(lu, n, piv, b);
 }
 
 /**
