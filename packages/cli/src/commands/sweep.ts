@@ -51,6 +51,7 @@ import {
 } from '../sweep/table.js';
 import type { WorkerInit } from '../sweep/worker.js';
 import { parseCount, parsePositiveInt } from '../values.js';
+import { version } from '../version.js';
 import { resolveFormat } from './simulate.js';
 
 /** Raw options of `geomech sweep`. */
@@ -63,6 +64,8 @@ export interface SweepOptions {
   format?: string;
   plot?: string;
   quiet?: boolean;
+  /** false with `--no-cache`: the sweep and its workers neither read nor write the model cache. */
+  cache?: boolean;
 }
 
 /** Writes `text` to `path` atomically: a temporary file in the same folder, renamed over it. */
@@ -103,9 +106,14 @@ function readLimited(path: string, where: string): string {
   }
 }
 
-/** Reads the spec and the files it names; checks the model file once, before any worker starts. */
+/**
+ * Reads the spec and the files it names; checks the model file once, before any worker starts,
+ * and with `cacheDir` (the model cache, or undefined for none) leaves the file's entry in the
+ * cache, so that every worker reads its parse trees from there and none loads mathjs.
+ */
 async function loadSpec(
   path: string,
+  cacheDir: string | undefined,
 ): Promise<{ spec: SweepSpec; init: WorkerInit; header: TableHeader }> {
   const text = readLimited(path, path);
   const spec = parseSweepSpec(text, path);
@@ -120,10 +128,11 @@ async function loadSpec(
     const modelText = readNamed(modelPath, 'model');
     // a malformed model is one error before the sweep, not one per point (simulate's model
     // files; solve's optimal-control files are checked by the solve command, point by point)
+    const cache = cacheDir === undefined ? undefined : { dir: cacheDir, version: version() };
     if (spec.command === 'simulate') {
       const { loadModelLazily } = await import('../model/load.js');
-      await loadModelLazily(modelText, modelPath);
-    }
+      await loadModelLazily(modelText, modelPath, cache);
+    } else if (cache !== undefined) await warmOcpEntry(modelText, modelPath, cache);
     files.push([modelPath, modelText]);
   }
   let guessPath: string | undefined;
@@ -142,9 +151,29 @@ async function loadSpec(
       : [spec.command === 'solve' ? 'problem' : 'system', spec.target!];
   return {
     spec,
-    init: { specText: text, specFile: path, modelPath, guessPath, files },
+    init: { specText: text, specFile: path, modelPath, guessPath, files, cacheDir },
     header: { command: spec.command, target, points: spec.points, specHash: hash },
   };
+}
+
+/**
+ * Writes the cache entry of a `solve` sweep's optimal-control file when there is no valid one
+ * (loading it once here instead of in every worker); a file that does not load is left to the
+ * points, which report its error one by one as without the cache.
+ */
+async function warmOcpEntry(
+  text: string,
+  path: string,
+  cache: { readonly dir: string; readonly version: string },
+): Promise<void> {
+  const { ModelCache } = await import('../model/cache.js');
+  if (ModelCache.open(cache.dir, text, cache.version).hit) return;
+  const { loadOcpModelLazily } = await import('../model/load.js');
+  try {
+    await loadOcpModelLazily(text, path, cache);
+  } catch {
+    // reported by the points
+  }
 }
 
 /** Rows already finished: from the journal of a killed run, or a finished OUT of the same spec. */
@@ -213,7 +242,10 @@ export async function runSweep(specPath: string, o: SweepOptions, io: Io): Promi
     o.pointTimeout === undefined
       ? undefined
       : parseCount(o.pointTimeout, '--point-timeout', 1, SWEEP_LIMITS.timeoutMs, 'the budget');
-  const { spec, init, header } = await loadSpec(specPath);
+  const { spec, init, header } = await loadSpec(
+    specPath,
+    o.cache === false ? undefined : io.modelCacheDir?.(),
+  );
   // --point-timeout overrides the spec's timeoutMs
   const budget = flagTimeout ?? spec.timeoutMs;
   const timeout: PoolTimeout | undefined =
