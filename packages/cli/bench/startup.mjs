@@ -7,7 +7,8 @@
 // paired CPU ratio of this checkout against it; `--bare-only`: only the first table; `--no-c`:
 // without the C comparison below; `--whole-only`: only that comparison; `--model-only`: only the
 // tables of model files against the built-ins, simulate, solve and sweeps; `--sweep-only`: only the
-// sweeps' time to first row; `--solve-only`: only `solve --model`). `node bench/run.mjs` runs it with `--json` as its section 8.
+// sweeps' time to first row; `--solve-only`: only `solve --model`). `node bench/run.mjs` runs it
+// with `--json` as its section 8.
 //
 // Model files are cached (packages/cli/src/model/cache.ts: the parse trees of the file's
 // expressions, so a second run never loads mathjs). Every process here runs with
