@@ -21,8 +21,9 @@
 // problem) likewise, warm and cold, at n = 10 and at the file's n = 60. Sweeps over a model file
 // (2 workers, 4 points): the time from exec to the first row in the `--out` journal (polled every
 // millisecond) and the whole process's CPU, warm (the entry there: no thread loads mathjs), cold
-// (the main thread parses and writes the entry before the workers start, which then read it) and
-// `--no-cache` (every worker parses), against the same sweep of the built-in.
+// (simulate: the main thread's check parses and writes the entry before the workers start, which
+// read it; solve: each worker parses and writes it) and `--no-cache` (every worker parses), against
+// the same sweep of the built-in. The first-row times count python's start (the wait4 wrapper).
 //
 // Whole process against C (issue 20: "the whole `geomech simulate rigid-body` process for 10⁶
 // steps is within 3× of a C program doing the same steps, start-up included"): bench/c/
@@ -469,7 +470,7 @@ const markdown = [
     `| ${p.builtin.name} | ${cell(p.builtin.cpu)} | ${cell(p.builtin.wall)} | |`,
   ]),
   '',
-  `Sweeps over a model file (\`geomech sweep SPEC --workers 2 --quiet --out T\`, 4 points): time from exec to the first row in the journal T.partial (polled every ms), and the whole process (all threads), median (min–max) of ${SWEEP_RUNS} runs, the four cases alternating. Warm: the entry in the cache (no thread loads mathjs); cold: the main thread parses and writes the entry before the workers start, every worker reads it; \`--no-cache\`: every worker parses (simulate: the main thread's check as well). The built-in's sweep (solve: its n over 20–23, the built-in has no w) is the floor.`,
+  `Sweeps over a model file (\`geomech sweep SPEC --workers 2 --quiet --out T\`, 4 points): time from exec to the first row in the journal T.partial (polled every ms), and the whole process (all threads), median (min–max) of ${SWEEP_RUNS} runs, the four cases alternating. Warm: the entry in the cache (no thread loads mathjs); cold: simulate's main thread (its check of the file) parses and writes the entry before the workers start, every worker reads it; solve's workers each parse and write it; \`--no-cache\`: every worker parses (simulate: the main thread's check as well). First-row times include the start of the python wait4 wrapper. The built-in's sweep (solve: its n over 20–23, the built-in has no w) is the floor.`,
   '',
   ...sweepTables.flatMap((t) => [
     `| ${t.label} | first row, wall ms | first row / warm (paired median) | CPU ms | wall ms |`,
