@@ -6,8 +6,9 @@
 // `--vs=DIR`: the same commands also from the built checkout DIR (e.g. main), alternating, with the
 // paired CPU ratio of this checkout against it; `--bare-only`: only the first table; `--no-c`:
 // without the C comparison below; `--whole-only`: only that comparison; `--model-only`: only the
-// table of model files against the built-ins). `node bench/run.mjs` runs it with `--json` as its
-// section 8.
+// tables of model files against the built-ins, simulate, solve and sweeps; `--sweep-only`: only the
+// sweeps' time to first row; `--solve-only`: only `solve --model`). `node bench/run.mjs` runs it
+// with `--json` as its section 8.
 //
 // Model files are cached (packages/cli/src/model/cache.ts: the parse trees of the file's
 // expressions, so a second run never loads mathjs). Every process here runs with
@@ -15,6 +16,14 @@
 // written); a model file is measured warm (a cache hit: the entry written by the warm-up run) and
 // cold (the entry deleted before each run, so each run parses with mathjs and writes the entry,
 // as a first run does), both against the same built-in, alternating.
+//
+// `solve --model` (examples/unicycle-parking.json against the built-in unicycle-parking, the same
+// problem) likewise, warm and cold, at n = 10 and at the file's n = 60. Sweeps over a model file
+// (2 workers, 4 points): the time from exec to the first row in the `--out` journal (polled every
+// millisecond) and the whole process's CPU, warm (the entry there: no thread loads mathjs), cold
+// (simulate: the main thread's check parses and writes the entry before the workers start, which
+// read it; solve: each worker parses and writes it) and `--no-cache` (every worker parses), against
+// the same sweep of the built-in. The first-row times count python's start (the wait4 wrapper).
 //
 // Whole process against C (issue 20: "the whole `geomech simulate rigid-body` process for 10⁶
 // steps is within 3× of a C program doing the same steps, start-up included"): bench/c/
@@ -27,8 +36,8 @@
 // both alike; each row reports the median and the min–max of its runs, and each ratio is the
 // median of the per-pair ratios. CPU time, not wall time, is the figure of merit on this shared
 // machine (other processes' load lengthens wall time, barely CPU time).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +59,9 @@ const NO_C = process.argv.includes('--no-c');
 const WHOLE_ONLY = process.argv.includes('--whole-only');
 /** `--model-only`: only the model files against the built-ins. */
 const MODEL_ONLY = process.argv.includes('--model-only');
+/** `--sweep-only`: only the sweeps over a model file; `--solve-only`: only `solve --model`. */
+const SWEEP_ONLY = process.argv.includes('--sweep-only');
+const SOLVE_ONLY = process.argv.includes('--solve-only');
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const note = (s) => process.stderr.write(`${s}\n`);
 
@@ -151,7 +163,7 @@ const BARE = [
     ['simulate', '--model', join(examples, 'pendulum.json'), '--steps', '10'],
   ],
 ];
-const bare = (WHOLE_ONLY || MODEL_ONLY ? () => [] : compare)([
+const bare = (WHOLE_ONLY || MODEL_ONLY || SWEEP_ONLY || SOLVE_ONLY ? () => [] : compare)([
   { name: '`node -e 0` (the floor: Node.js itself)', cmd: [process.execPath, '-e', '0'] },
   ...BARE.flatMap(([name, args]) => [
     { name, cmd: geomech(...args) },
@@ -170,7 +182,7 @@ note('start-up: model files against the built-ins');
 const model = join(examples, 'pendulum.json');
 const oscillator = join(examples, 'damped-oscillator.json');
 const pairs = [];
-for (const steps of BARE_ONLY || WHOLE_ONLY ? [] : [10, 1_000_000]) {
+for (const steps of BARE_ONLY || WHOLE_ONLY || SWEEP_ONLY || SOLVE_ONLY ? [] : [10, 1_000_000]) {
   const every = String(Math.max(1, steps / 10));
   const common = ['--h', '0.01', '--steps', String(steps), '--every', every, '--quiet'];
   for (const [label, file, builtinName, method] of [
@@ -206,14 +218,144 @@ for (const steps of BARE_ONLY || WHOLE_ONLY ? [] : [10, 1_000_000]) {
     });
   }
 }
+note('start-up: solve --model against the built-in problem');
+const unicycle = join(examples, 'unicycle-parking.json');
+const solvePairs = [];
+for (const n of BARE_ONLY || WHOLE_ONLY || SWEEP_ONLY ? [] : [10, 60]) {
+  const fileArgs = ['solve', '--model', unicycle, '--n', String(n), '--quiet'];
+  const [warm, cold, builtin] = compare([
+    { name: `unicycle-parking model file, n = ${n}, warm (cache hit)`, cmd: geomech(...fileArgs) },
+    {
+      name: `unicycle-parking model file, n = ${n}, cold (first run)`,
+      cmd: geomech(...fileArgs),
+      cold: true,
+    },
+    {
+      name: `built-in unicycle-parking, n = ${n}`,
+      cmd: geomech('solve', 'unicycle-parking', '--n', String(n), '--quiet'),
+    },
+  ]);
+  solvePairs.push({
+    n,
+    warm,
+    cold,
+    builtin,
+    ratio: pairedRatio(warm, builtin),
+    coldRatio: pairedRatio(cold, builtin),
+  });
+}
+
+/**
+ * One `geomech sweep` process (model cache `cache`, emptied first when `cold`): wall seconds from
+ * spawn to the first row in the journal, CPU and wall seconds of the whole process (wait4).
+ */
+function sweepOnce(args, cache, cold) {
+  if (cold) rmSync(cache, { recursive: true, force: true });
+  const out = join(dir, 'sweep-table.json');
+  const journal = `${out}.partial`;
+  rmSync(out, { force: true });
+  rmSync(journal, { force: true });
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let first;
+    const child = spawn('python3', [helper, ...geomech('sweep', ...args, '--out', out)], {
+      env: { ...process.env, GEOMECH_CACHE_DIR: cache, GEOMECH_NO_CACHE: '' },
+    });
+    let text = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    const poll = setInterval(() => {
+      if (first !== undefined || !existsSync(journal)) return;
+      let body = '';
+      try {
+        body = readFileSync(journal, 'utf8');
+      } catch {}
+      // a head line, then one line per finished row
+      if (body.split('\n').length > 2) first = (performance.now() - t0) / 1000;
+    }, 1);
+    child.on('close', () => {
+      clearInterval(poll);
+      const [cpu, wall, code] = text.trim().split(/\s+/).map(Number);
+      if (code !== 0) reject(new Error(`sweep ${args.join(' ')}: exit ${code}\n${err}`));
+      // a sweep whose rows all came between two polls: its first row is its end
+      else resolve({ first: first ?? wall, cpu, wall });
+    });
+  });
+}
+
+note('sweeps over a model file: time to first row');
+const SWEEP_RUNS = Math.max(1, Math.min(RUNS, QUICK ? 5 : 10));
+const sweepTables = [];
+const specOf = (name, doc) => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(doc));
+  return path;
+};
+for (const [label, fileDoc, builtinDoc] of BARE_ONLY || WHOLE_ONLY || SOLVE_ONLY
+  ? []
+  : [
+      [
+        'simulate pendulum, 4 points of 20 steps',
+        { command: 'simulate', model: model, options: { steps: 20 } },
+        { command: 'simulate', system: 'pendulum', options: { steps: 20 } },
+      ],
+      [
+        'solve unicycle-parking, 4 points, n = 20',
+        { command: 'solve', model: unicycle, options: { n: 20 } },
+        { command: 'solve', problem: 'unicycle-parking', options: { n: 20 } },
+      ],
+    ]) {
+  const simulate = fileDoc.command === 'simulate';
+  const grid = simulate ? { h: [0.01, 0.02, 0.03, 0.04] } : { 'param.w': [1, 2, 3, 4] };
+  const outputs = simulate ? ['final:q[0]'] : ['cost', 'converged'];
+  const fileSpec = specOf('file.sweep.json', { ...fileDoc, grid, outputs });
+  // the built-in unicycle-parking has no parameter w: sweep its n instead (the same four points' cost)
+  const builtinSpec = specOf('builtin.sweep.json', {
+    ...builtinDoc,
+    grid: simulate ? grid : { n: [20, 21, 22, 23] },
+    options: simulate ? builtinDoc.options : {},
+    outputs,
+  });
+  const cases = [
+    { name: 'warm (cache hit)', args: [fileSpec], cache: warmCache },
+    { name: 'cold (first run)', args: [fileSpec], cache: coldCache, cold: true },
+    { name: '--no-cache', args: [fileSpec, '--no-cache'], cache: warmCache },
+    { name: 'built-in', args: [builtinSpec], cache: warmCache },
+  ].map((c) => ({ ...c, args: [...c.args, '--workers', '2', '--quiet'] }));
+  for (const c of cases) await sweepOnce(c.args, c.cache, c.cold);
+  const samples = cases.map(() => ({ first: [], cpu: [], wall: [] }));
+  for (let k = 0; k < SWEEP_RUNS; k++)
+    for (const [i, c] of cases.entries()) {
+      const r = await sweepOnce(c.args, c.cache, c.cold);
+      samples[i].first.push(r.first);
+      samples[i].cpu.push(r.cpu);
+      samples[i].wall.push(r.wall);
+    }
+  sweepTables.push({
+    label,
+    rows: cases.map((c, i) => ({
+      name: c.name,
+      first: stats(samples[i].first),
+      cpu: stats(samples[i].cpu),
+      wall: stats(samples[i].wall),
+      firstSamples: samples[i].first,
+    })),
+  });
+}
+
 // whole processes against C: the rigid body, 10⁶ steps
 const WHOLE_STEPS = 1_000_000;
 const whole = [];
 /** Why the C comparison did not run, or null. */
 let wholeSkipped = BARE_ONLY
   ? 'not run (--bare-only)'
-  : MODEL_ONLY
-    ? 'not run (--model-only)'
+  : MODEL_ONLY || SWEEP_ONLY || SOLVE_ONLY
+    ? `not run (${MODEL_ONLY ? '--model-only' : SWEEP_ONLY ? '--sweep-only' : '--solve-only'})`
     : NO_C
       ? 'not run (--no-c)'
       : null;
@@ -281,7 +423,9 @@ const markdown = [
   `Measured by \`node packages/cli/bench/startup.mjs\`${QUICK ? ' --quick' : ''}: whole processes from exec to exit, CPU = user + system of the child (wait4), median (min–max) of ${RUNS} runs (${BIG_RUNS} for the 10⁶-step rows) after a warm-up run, the commands of one table alternating. Load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at the end; Node ${process.version}.`,
   '',
   ...(bareRows.length === 0
-    ? [`The start-up table was not run (${MODEL_ONLY ? '--model-only' : '--whole-only'}).`]
+    ? [
+        `The start-up table was not run (${MODEL_ONLY ? '--model-only' : SWEEP_ONLY ? '--sweep-only' : SOLVE_ONLY ? '--solve-only' : '--whole-only'}).`,
+      ]
     : vsBin === null
       ? [
           '| command | CPU ms | CPU ms above `node -e 0` (medians) | wall ms |',
@@ -316,6 +460,27 @@ const markdown = [
     ];
   }),
   '',
+  '`solve --model` against the built-in problem (examples/unicycle-parking.json is the built-in unicycle-parking as a model file), warm and cold as above:',
+  '',
+  '| model file against the built-in problem | CPU ms | wall ms | CPU ratio file / built-in (paired median) |',
+  '|---|---:|---:|---:|',
+  ...solvePairs.flatMap((p) => [
+    `| ${p.warm.name} | ${cell(p.warm.cpu)} | ${cell(p.warm.wall)} | **${p.ratio.toFixed(2)}×** |`,
+    `| ${p.cold.name} | ${cell(p.cold.cpu)} | ${cell(p.cold.wall)} | ${p.coldRatio.toFixed(2)}× |`,
+    `| ${p.builtin.name} | ${cell(p.builtin.cpu)} | ${cell(p.builtin.wall)} | |`,
+  ]),
+  '',
+  `Sweeps over a model file (\`geomech sweep SPEC --workers 2 --quiet --out T\`, 4 points): time from exec to the first row in the journal T.partial (polled every ms), and the whole process (all threads), median (min–max) of ${SWEEP_RUNS} runs, the four cases alternating. Warm: the entry in the cache (no thread loads mathjs); cold: simulate's main thread (its check of the file) parses and writes the entry before the workers start, every worker reads it; solve's workers each parse and write it; \`--no-cache\`: every worker parses (simulate: the main thread's check as well). First-row times include the start of the python wait4 wrapper. The built-in's sweep (solve: its n over 20–23, the built-in has no w) is the floor.`,
+  '',
+  ...sweepTables.flatMap((t) => [
+    `| ${t.label} | first row, wall ms | first row / warm (paired median) | CPU ms | wall ms |`,
+    '|---|---:|---:|---:|---:|',
+    ...t.rows.map(
+      (r) =>
+        `| ${r.name} | ${cell(r.first)} | ${median(r.firstSamples.map((x, k) => x / t.rows[0].firstSamples[k])).toFixed(2)} | ${cell(r.cpu)} | ${cell(r.wall)} |`,
+    ),
+    '',
+  ]),
   '### The whole `geomech simulate rigid-body` process against C, 10⁶ steps',
   '',
   ...(wholeSkipped !== null
@@ -347,6 +512,18 @@ const result = {
     file: strip(p.warm),
     cold: strip(p.cold),
     builtin: strip(p.builtin),
+  })),
+  solve: solvePairs.map((p) => ({
+    n: p.n,
+    ratio: p.ratio,
+    coldRatio: p.coldRatio,
+    file: strip(p.warm),
+    cold: strip(p.cold),
+    builtin: strip(p.builtin),
+  })),
+  sweeps: sweepTables.map((t) => ({
+    label: t.label,
+    rows: t.rows.map((r) => ({ name: r.name, first: r.first, cpu: r.cpu, wall: r.wall })),
   })),
   whole:
     wholeSkipped ??

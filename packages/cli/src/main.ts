@@ -86,8 +86,9 @@ export interface Io {
    */
   takeDocument?(path: string, document: SimulateDocument): boolean;
   /**
-   * The directory of the model-file cache (`simulate --model`: parse trees of the file's
-   * expressions, model/cache.ts), or undefined for none; without it nothing is cached. The
+   * The directory of the model-file cache (`simulate --model`, `solve --model`, sweeps over a
+   * model file: parse trees of the file's expressions, model/cache.ts), or undefined for none;
+   * without it nothing is cached (a sweep's workers get the main thread's choice). The
    * process's is `GEOMECH_CACHE_DIR`, `$XDG_CACHE_HOME/geomech` or `~/.cache/geomech`, off with
    * `GEOMECH_NO_CACHE=1` (model/cacheDir.ts).
    */
@@ -163,6 +164,9 @@ export { version } from './version.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** The options of `geomech solve` as commander gives them. */
+type SolveCliOptions = SolveOptions & { model?: string; cache?: boolean };
+
 /**
  * The descriptor of the last model file loaded, by its name and text: the points of a sweep run
  * `main` again and again on the same file, which is then parsed, differentiated and compiled once
@@ -202,10 +206,21 @@ export function modelSystem(
   );
 }
 
-/** A `solve --model` file's problem. */
-export function modelProblem(text: string, name: string): Promise<ProblemDescriptor> {
+/**
+ * A `solve --model` file's problem (also `simulate --feedback --model`), with the parse trees of
+ * its expressions read from and stored in the model cache in `cacheDir`.
+ */
+export function modelProblem(
+  text: string,
+  name: string,
+  cacheDir?: string,
+): Promise<ProblemDescriptor> {
   return cachedModel(`solve\0${name}`, text, async () =>
-    (await import('./model/optimalControl.js')).loadOcpModel(text, name),
+    (await import('./model/load.js')).loadOcpModelLazily(
+      text,
+      name,
+      cacheDir === undefined ? undefined : { dir: cacheDir, version: version() },
+    ),
   );
 }
 
@@ -314,7 +329,13 @@ const NOT_WITH_FEEDBACK = [
 async function simulateWithFeedback(
   io: Io,
   name: string | undefined,
-  opts: SimulateOptions & { feedback: string; perturb?: string; input?: string; plot?: string },
+  opts: SimulateOptions & {
+    feedback: string;
+    perturb?: string;
+    input?: string;
+    plot?: string;
+    cache?: boolean;
+  },
   format: 'json' | 'csv',
 ): Promise<void> {
   if (name !== undefined)
@@ -335,8 +356,11 @@ async function simulateWithFeedback(
   const { runFeedbackSimulation } = await import('./commands/feedback.js');
   let model: ProblemDescriptor | undefined;
   if (opts.model !== undefined) {
-    const { loadOcpModel } = await import('./model/optimalControl.js');
-    model = loadOcpModel(readInput(io, opts.model, '--model', MAX_MODEL_BYTES), opts.model);
+    model = await modelProblem(
+      readInput(io, opts.model, '--model', MAX_MODEL_BYTES),
+      opts.model,
+      opts.cache === false ? undefined : io.modelCacheDir?.(),
+    );
   }
   const text = readInput(io, opts.feedback, '--feedback', MAX_GUESS_BYTES);
   const result = await runFeedbackSimulation(text, opts.feedback, {
@@ -652,6 +676,10 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
       'weights of the gains: lagrangian (default: the Hessian of the Lagrangian at the optimum) or unit (Q = I, R = I)',
     )
     .option('--quiet', 'no progress output')
+    .option(
+      '--no-cache',
+      'with --model: neither read nor write the model cache (as `simulate --no-cache`; GEOMECH_NO_CACHE=1 also turns it off)',
+    )
     .addHelpText(
       'after',
       '\nOutput: one JSON document with ok, status (converged, acceptable, iteration-limit, infeasible,\n' +
@@ -661,7 +689,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         'with "ok": false (CSV: a last line "# ok=false reason=...").\n' +
         `\nExamples:\n  $ geomech solve so3-steering --param phi=2 --n 80\n  $ geomech solve plate-ball --n 200 --end 0,0,0,0,0.3 --out loop.json\n  $ geomech solve --model examples/unicycle-parking.json\n${LIMITS_HELP}`,
     )
-    .action(async (name: string | undefined, opts: SolveOptions & { model?: string }) => {
+    .action(async (name: string | undefined, opts: SolveCliOptions) => {
       const format = resolveFormat(opts.format, opts.out);
       checkTargets(io, opts);
       if (opts.feedback !== undefined) {
@@ -681,6 +709,7 @@ function buildProgram(io: Io, debug: { on: boolean }): Command {
         model = await modelProblem(
           readInput(io, opts.model, '--model', MAX_MODEL_BYTES),
           opts.model,
+          opts.cache === false ? undefined : io.modelCacheDir?.(),
         );
       } else if (name === undefined) {
         throw new UsageError('missing problem name (or give --model FILE)', 'geomech solve');

@@ -19,6 +19,8 @@ export const ERROR_LINE = /^geomech: error: .+ \(.+\)\n$/;
 /** The model cache of the binary's runs: one per test file, never the user's (removed at exit). */
 const testCache = mkdtempSync(join(tmpdir(), 'geomech-test-cache-'));
 process.on('exit', () => rmSync(testCache, { recursive: true, force: true }));
+// every binary a test file starts, however it spawns it (sweeps' workers included), inherits it
+process.env.GEOMECH_CACHE_DIR = testCache;
 
 /** Runs the built binary as a user would (its model cache in a temporary directory). */
 export function geomech(...args: string[]) {

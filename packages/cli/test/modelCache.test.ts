@@ -1,9 +1,11 @@
 /**
  * The model-file cache (issue 20; src/model/cache.ts): a hit gives the same output bytes as a
  * first run and never loads mathjs; a corrupt, tampered or foreign entry is ignored and
- * rewritten; a changed file misses; `--no-cache` and `GEOMECH_NO_CACHE` turn it off. The process
- * tests run the built binary (`pnpm build` first); NODE_DEBUG=module makes Node's CommonJS loader
- * log every file it loads, which shows whether mathjs was loaded.
+ * rewritten; a changed file misses; `--no-cache` and `GEOMECH_NO_CACHE` turn it off; the same for
+ * `solve --model`, `simulate --feedback --model` and sweeps over a model file (a simulate sweep's
+ * main thread writes the entry before its workers start; a second sweep parses in no thread). The process tests run the built binary (`pnpm build`
+ * first); NODE_DEBUG=module makes Node's CommonJS loader log every file it loads, in every thread,
+ * which shows whether (and in how many threads) mathjs was loaded.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,11 +16,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeTree, encodeTree, ModelCache } from '../src/model/cache.js';
 import { modelCacheDir } from '../src/model/cacheDir.js';
 import { parse } from '../src/model/mathjs.js';
-import { bin } from './helpers.js';
+import { bin, inProcess } from './helpers.js';
 
 const examples = join(__dirname, '..', 'examples');
 const oscillator = join(examples, 'damped-oscillator.json');
 const pendulum = join(examples, 'pendulum.json');
+const unicycle = join(examples, 'unicycle-parking.json');
 
 let dir: string;
 beforeEach(() => {
@@ -35,8 +38,17 @@ function run(args: string[], env: Record<string, string> = { GEOMECH_CACHE_DIR: 
     env: { ...process.env, GEOMECH_NO_CACHE: '', NODE_DEBUG: 'module', ...env },
   });
   expect(r.status, r.stderr.slice(-2000)).toBe(0);
-  return { stdout: r.stdout, mathjs: /node_modules\/mathjs\//.test(r.stderr) };
+  return {
+    stdout: r.stdout,
+    mathjs: /node_modules\/mathjs\//.test(r.stderr),
+    // one load of mathjs's parser per thread that parsed (the main thread, sweep workers)
+    parsers: r.stderr.match(/load "[^"]*mathjs\/lib\/cjs\/expression\/parse\.js" for module/g)
+      ?.length,
+  };
 }
+
+/** A solve's output without its wall-clock time (the one field that differs between runs). */
+const untimed = (text: string) => text.replace(/"wallMs":[0-9.e+-]+/g, '"wallMs":0');
 
 /** The entries of the cache in `dir/c`. */
 const entries = (): string[] => {
@@ -172,6 +184,97 @@ describe('model cache: processes', () => {
     const blocked = run(csv(oscillator), { GEOMECH_CACHE_DIR: join(blocker, 'c') });
     expect(blocked.stdout).toBe(cold.stdout);
     expect(blocked.mathjs).toBe(true);
+  });
+});
+
+describe('model cache: solve --model, simulate --feedback --model, sweeps', () => {
+  const solve = (...more: string[]) => ['solve', '--model', unicycle, '--n', '20', ...more];
+
+  it('solve --model: a first run writes the entry, a second is a hit with the same bytes and no mathjs', () => {
+    const cold = run(solve());
+    expect(cold.mathjs).toBe(true);
+    expect(entries()).toHaveLength(1);
+    const warm = run(solve());
+    expect(warm.mathjs).toBe(false);
+    expect(untimed(warm.stdout)).toBe(untimed(cold.stdout));
+    expect(untimed(warm.stdout)).not.toBe(warm.stdout); // the normalization touched the time only
+    const off = run(solve('--no-cache'));
+    expect(off.mathjs).toBe(true);
+    expect(untimed(off.stdout)).toBe(untimed(cold.stdout));
+  });
+
+  it('solve --model: --no-cache and GEOMECH_NO_CACHE=1 write no entry', () => {
+    run(solve('--no-cache'));
+    expect(entries()).toEqual([]);
+    run(solve(), { GEOMECH_CACHE_DIR: join(dir, 'c'), GEOMECH_NO_CACHE: '1' });
+    expect(entries()).toEqual([]);
+  });
+
+  it('simulate --feedback --model reads the entry its solve wrote', () => {
+    const gains = join(dir, 'gains.json');
+    run(solve('--feedback', gains));
+    expect(entries()).toHaveLength(1);
+    const warm = run(['simulate', '--feedback', gains, '--model', unicycle]);
+    expect(warm.mathjs).toBe(false);
+    const off = run(['simulate', '--feedback', gains, '--model', unicycle, '--no-cache']);
+    expect(off.mathjs).toBe(true);
+    expect(untimed(warm.stdout)).toBe(untimed(off.stdout));
+  });
+
+  it('an in-process run without a cache directory in its Io caches nothing', async () => {
+    const before = process.env.GEOMECH_CACHE_DIR;
+    process.env.GEOMECH_CACHE_DIR = join(dir, 'c');
+    try {
+      const r = await inProcess(...solve());
+      expect(r.code).toBe(0);
+    } finally {
+      process.env.GEOMECH_CACHE_DIR = before;
+    }
+    expect(entries()).toEqual([]);
+  });
+
+  it('a sweep over a model file: the entry written by a first run, no thread parses on the next; --no-cache reaches the workers', () => {
+    const solveSpec = join(dir, 'solve.sweep.json');
+    writeFileSync(
+      solveSpec,
+      JSON.stringify({
+        command: 'solve',
+        model: unicycle,
+        options: { n: 20 },
+        grid: { 'param.w': [1, 2, 3, 4] },
+        outputs: ['cost', 'converged', 'iterations'],
+      }),
+    );
+    const simulateSpec = join(dir, 'simulate.sweep.json');
+    writeFileSync(
+      simulateSpec,
+      JSON.stringify({
+        command: 'simulate',
+        model: pendulum,
+        options: { steps: 20 },
+        grid: { h: [0.01, 0.02, 0.03, 0.04] },
+        outputs: ['final:q[0]', 'drift:energy'],
+      }),
+    );
+    for (const spec of [solveSpec, simulateSpec]) {
+      rmSync(join(dir, 'c'), { recursive: true, force: true });
+      const sweep = (...more: string[]) => run(['sweep', spec, '--workers', '2', ...more]);
+      const off = sweep('--no-cache');
+      // every worker that ran a point parsed (a worker still starting when the last point is done
+      // is stopped first), and for simulate the main thread's check
+      expect(off.parsers, spec).toBeGreaterThanOrEqual(spec === solveSpec ? 1 : 2);
+      expect(entries()).toEqual([]);
+      const cold = sweep();
+      // simulate: the main thread's check, before the workers start, writes the entry they read;
+      // solve: each worker that ran a point parsed and wrote the same entry
+      if (spec === simulateSpec) expect(cold.parsers, spec).toBe(1);
+      else expect(cold.parsers, spec).toBeGreaterThanOrEqual(1);
+      expect(entries()).toHaveLength(1);
+      const warm = sweep();
+      expect(warm.parsers, spec).toBeUndefined();
+      expect(cold.stdout).toBe(off.stdout);
+      expect(warm.stdout).toBe(off.stdout);
+    }
   });
 });
 

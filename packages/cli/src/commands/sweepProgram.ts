@@ -42,6 +42,10 @@ export function addSweepCommands(program: Command, io: Io): void {
     .option('--out <file>', 'write the table (or shard file) to a file instead of stdout')
     .option('--plot <file.svg>', 'draw a 1-D sweep as lines, a 2-D sweep as a heat map')
     .option('--quiet', 'no progress or warnings on stderr')
+    .option(
+      '--no-cache',
+      'with a model file: neither the sweep nor its workers read or write the model cache (GEOMECH_NO_CACHE=1 also turns it off)',
+    )
     .addHelpText(
       'after',
       `

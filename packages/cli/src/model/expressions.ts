@@ -164,11 +164,16 @@ export function withParseMemo<T>(memo: ParseMemo | undefined, analyze: () => T):
   }
 }
 
-/** A parsed, checked expression as a node of the model's graph, with its source. */
+/** A parsed, checked expression as a node of the model's graph, with its source and tree. */
 export interface Expression {
   readonly node: SX;
   readonly source: string;
   readonly origin: Origin;
+  /**
+   * The checked parse tree (mathjs's, or the memo's with the same node types and fields), for
+   * readers of the tree other than the graph (optimal-control tapes), so that none parses again.
+   */
+  readonly tree: MathNode;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,7 +485,7 @@ export function parseExpression(
     fail(origin, 'empty expression');
   const node = new Translator(g, source, origin, scope).translate(raw);
   if (memo !== undefined && known === undefined) memo.record(source, raw);
-  return { node, source, origin };
+  return { node, source, origin, tree: raw };
 }
 
 /**

@@ -1,15 +1,16 @@
 /**
- * The CLI's loader of `simulate --model` files: {@link loadModel}'s result, with only the modules
+ * The CLI's loader of model files, `simulate --model` and `solve --model`. `simulate`'s files: {@link loadModel}'s result, with only the modules
  * of the file's kind imported (a contact model does not load @geomech/dirac, a holonomic one does
  * not load @geomech/contact): the same reading, checks, analysis and runner, the same errors in
  * the same order (the file is read and checked before any kind module loads). With a cache
  * directory, the parse trees of the file's expressions come from its cache entry when there is a
  * valid one (then mathjs is never loaded) and are stored there after a successful analysis
- * (cache.ts).
+ * (cache.ts). `solve`'s optimal-control files ({@link loadOcpModelLazily}): the same cache, around
+ * optimalControl.ts's `loadOcpModel`.
  *
  * @module
  */
-import type { SystemDescriptor } from '../registry.js';
+import type { ProblemDescriptor, SystemDescriptor } from '../registry.js';
 import type { SystemRunner } from '../runner.js';
 import type { ModelCache } from './cache.js';
 import { modelDescriptor } from './descriptor.js';
@@ -49,6 +50,34 @@ export async function loadModelLazily(
   const { runner, methods } = withParseMemo(memo, analyze);
   memo?.save();
   return modelDescriptor(spec, runner, methods);
+}
+
+/**
+ * Reads, checks and compiles an optimal-control model file into a problem descriptor, as
+ * `loadOcpModel` does (the same errors in the same order), and with `cache`, reading and writing
+ * the file's entry in the model cache: on a hit mathjs is never loaded, and the descriptor and its
+ * numbers are the same on a hit, a miss or without cache (the tapes are built from the same trees).
+ *
+ * @example
+ * ```ts
+ * const problem = await loadOcpModelLazily(readFileSync('examples/unicycle-parking.json', 'utf8'),
+ *   'unicycle-parking.json', { dir: '/tmp/geomech-cache', version: '0.0.0' });
+ * problem.name; // 'unicycle-parking'
+ * ```
+ */
+export async function loadOcpModelLazily(
+  text: string,
+  fileName: string,
+  cache?: ModelCacheOptions,
+): Promise<ProblemDescriptor> {
+  const { loadOcpModel } = await import('./optimalControl.js');
+  const memo: ModelCache | undefined =
+    cache === undefined
+      ? undefined
+      : (await import('./cache.js')).ModelCache.open(cache.dir, text, cache.version);
+  const problem = withParseMemo(memo, () => loadOcpModel(text, fileName));
+  memo?.save();
+  return problem;
 }
 
 /** The analysis of the file's kind (its module imported), to run once the parse memo is set. */

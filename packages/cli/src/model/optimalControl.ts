@@ -83,7 +83,6 @@ import {
 import { ModelError, quote } from './errors.js';
 import { NAME, parseExpression, RESERVED_NAMES, simpleScope } from './expressions.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson } from './json.js';
-import { parse } from './mathjs.js';
 import { keyPath, modelName } from './parse.js';
 
 /** Most factors of a model's state space. */
@@ -904,8 +903,8 @@ export function readOcpModel(text: string, file: string): OcpModel {
   };
   const expression = (v: JsonValue | undefined, field: string, withVelocity: boolean) => {
     const source = str(v, field);
-    parseExpression(source, { field, file }, scopeOf(withVelocity), g);
-    return tapeOf(parse(source), index);
+    const { tree } = parseExpression(source, { field, file }, scopeOf(withVelocity), g);
+    return tapeOf(tree, index);
   };
   const exprList = (key: 'constraints' | 'inequalities') => {
     if (d[key] === undefined) return [];
@@ -986,8 +985,8 @@ export function readOcpModel(text: string, file: string): OcpModel {
   };
   const mechExpression = (v: JsonValue | undefined, field: string, withControls: boolean) => {
     const source = str(v, field);
-    parseExpression(source, { field, file }, mechScope(withControls), g);
-    return tapeOf(parse(source), mechIndex);
+    const { tree } = parseExpression(source, { field, file }, mechScope(withControls), g);
+    return tapeOf(tree, mechIndex);
   };
   let lagrangianTape: ExpressionTape | undefined;
   let forceTapes: ExpressionTape[] = [];

@@ -363,20 +363,22 @@ export function timeoutRow(spec: SweepSpec, index: number, ms: number): Row {
 /**
  * Loads what the points of `spec` run, before the first one starts (a point's time budget then
  * does not pay for it): the built-in system's or problem's runner and its package, or the model
- * file's analysis (kept for the points, see `modelSystem`). Never throws: a target that cannot be
- * loaded is reported by each point, as without this step.
+ * file's analysis (kept for the points, see `modelSystem`), its parse trees read from the model
+ * cache in `cacheDir` when given. Never throws: a target that cannot be loaded is reported by each
+ * point, as without this step.
  */
 export async function preparePoints(
   spec: SweepSpec,
   files: PointFiles,
   modelPath: string | undefined,
+  cacheDir?: string,
 ): Promise<void> {
   try {
     if (spec.model !== undefined) {
       const text = modelPath === undefined ? undefined : files.get(modelPath);
       if (text === undefined || modelPath === undefined) return;
-      if (spec.command === 'solve') await (await modelProblem(text, modelPath)).load();
-      else await (await modelSystem(text, modelPath)).load();
+      if (spec.command === 'solve') await (await modelProblem(text, modelPath, cacheDir)).load();
+      else await (await modelSystem(text, modelPath, cacheDir)).load();
     } else if (spec.command === 'solve') await findProblem(spec.target!)?.load();
     else {
       await findSystem(spec.target!, 'system')?.load();

@@ -17,6 +17,8 @@ export interface WorkerInit {
   readonly modelPath: string | undefined;
   readonly guessPath: string | undefined;
   readonly files: readonly (readonly [string, string])[];
+  /** The model cache's directory, or undefined for none (the main thread's choice). */
+  readonly cacheDir: string | undefined;
 }
 
 /** Main thread → worker: queue these points (or stop). */
@@ -56,7 +58,7 @@ port.on('message', (msg: ToWorker) => {
   if (ready && !draining) void drain();
 });
 
-await preparePoints(spec, files, init.modelPath);
+await preparePoints(spec, files, init.modelPath, init.cacheDir);
 ready = true;
 port.postMessage({ ready: true } satisfies FromWorker);
 if (!draining) void drain();
