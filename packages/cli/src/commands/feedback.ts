@@ -220,11 +220,13 @@ export async function runFeedbackSimulation(
   const closed = simulateFeedback(ocp, law, { perturbation });
   const open = simulateFeedback(ocp, law, { perturbation, openLoop: true });
   const wallMs = Math.round((performance.now() - started) * 1000) / 1000;
-  const uStates = new Float64Array((N + 1) * m);
-  uStates.set(closed.u);
-  uStates.set(closed.u.subarray((N - 1) * m, N * m), N * m);
+  // the run's 'leaving' series u has NaN in its last row (no step leaves x_N); the output's
+  // last state repeats the last step's control
+  const uStates = closed.u.slice();
+  uStates.copyWithin(N * m, (N - 1) * m, N * m);
   const output: SimulationOutput = {
     count: N + 1,
+    // k·T/N as written since issue 19 (closed.t is k·(T/N), which may differ in the last bit)
     t: Float64Array.from({ length: N + 1 }, (_, k) => (k * T) / N),
     series: [
       { name: 'x', width: S, data: closed.x },

@@ -23,9 +23,14 @@ import {
   DimensionError,
   DomainError,
   type LqrOptions,
+  type MethodTraits,
+  methodTraits,
   NonFiniteError,
   type OcpFeedbackGains,
   ocpFeedbackGains,
+  Recorder,
+  type SeriesSpec,
+  type Solution,
 } from '@geomech/core';
 import type { LieOcp, LieOcpSolution } from './problem.js';
 
@@ -226,22 +231,45 @@ export interface FeedbackSimulationOptions {
   readonly openLoop?: boolean;
 }
 
-/** The answer of {@link simulateFeedback}. */
-export interface FeedbackSimulation {
-  /** States (N + 1) × S (user storage) and the applied controls N × m. */
-  readonly x: Float64Array;
-  readonly u: Float64Array;
-  /** Tracking errors δx_k = log(x*_k⁻¹x_k), (N + 1) × n. */
-  readonly delta: Float64Array;
-  /** Their Euclidean norms |δx_k|, N + 1. */
-  readonly error: Float64Array;
-}
+/**
+ * The method of a {@link simulateFeedback} run: the problem's own explicit discrete dynamics
+ * x_{k+1} = F(t_k, x_k, u_k) (spec.ts: kinematic, increment or next) driven by a control law.
+ * Explicit, one-step; its order and structure are those of the problem's dynamics, so they are not
+ * claimed here (`undefined`).
+ *
+ * @example
+ * ```ts
+ * feedbackSimulationMethod.name; // 'ocp-dynamics'
+ * feedbackSimulationMethod.isExplicit; // true
+ * ```
+ */
+export const feedbackSimulationMethod: MethodTraits = methodTraits({
+  name: 'ocp-dynamics',
+  description: "the optimal-control problem's own explicit discrete dynamics under a control law",
+  isExplicit: true,
+});
+
+/** The series of a {@link FeedbackSimulation}. */
+export type FeedbackField = 'x' | 'delta' | 'error' | 'u';
+
+/**
+ * The answer of {@link simulateFeedback}: core's one {@link Solution}, N + 1 samples, sample k the
+ * stage k at t_k = k·h (h = T/N of the problem, or of the gains' T for a free horizon):
+ * - `x`: the states x_k, (N + 1) × S (user storage);
+ * - `delta`: the tracking errors δx_k = log(x*_k⁻¹x_k), (N + 1) × n;
+ * - `error`: their Euclidean norms |δx_k|, N + 1;
+ * - `u`: the control applied on leaving state k (timing `'leaving'`), (N + 1) × m; the last row is
+ *   NaN (no step leaves x_N), so the first N × m numbers are the controls u_0 … u_{N−1}.
+ */
+export type FeedbackSimulation = Solution<FeedbackField>;
 
 /**
  * Simulates the closed loop u_k = u*_k − K_k·log(x*_k⁻¹x_k) (or the open loop u_k = u*_k) through
  * the problem's own discrete dynamics x_{k+1} = F(t_k, x_k, u_k) from a start near the reference,
- * and reports the tracking error per step. Controls are not clipped to their bounds (a component on
- * an active bound has no feedback: the gains keep it there).
+ * and records the states, the tracking error per step and the applied controls in core's one
+ * {@link Solution} ({@link FeedbackSimulation}: series `x`, `delta`, `error` and the 'leaving'
+ * series `u`, whose last row is NaN; t_k = k·h, the stage times the dynamics see). Controls are not
+ * clipped to their bounds (a component on an active bound has no feedback: the gains keep it there).
  *
  * @throws DimensionError for a feedback of another problem or a start of the wrong size;
  *   DomainError for implicit dynamics (`{ defect }`: no explicit step) or when both `perturbation`
@@ -253,6 +281,8 @@ export interface FeedbackSimulation {
  * const run = simulateFeedback(ocp, fb, { perturbation: [0.05, -0.05, 0.1] });
  * // the loop brings the car back to the reference
  * run.error[40]! < 0.1 * run.error[0]!; // true
+ * run.count; // 41: the states x_0 … x_40, at run.t[k] = k·h
+ * run.sample('u', 40).every(Number.isNaN); // true: no control leaves x_40
  * ```
  */
 export function simulateFeedback(
@@ -294,36 +324,49 @@ export function simulateFeedback(
     x0 = perturbState(ocp, ref0, options.perturbation);
   } else x0 = Float64Array.from(ref0);
   const open = options.openLoop === true;
-  const x = new Float64Array((N + 1) * S);
-  const u = new Float64Array(N * m);
-  const delta = new Float64Array((N + 1) * n);
-  const error = new Float64Array(N + 1);
+  // t_k = k·h as the dynamics see it (program.ts stageArgs: h = T/N, T the state's last
+  // coordinate for a free horizon, here fb.T)
+  const h = free ? fb.T / N : ocp.h;
+  const rec = new Recorder<FeedbackField>(feedbackSimulationMethod, specsOf(S, n, m), N + 1);
+  rec.setClock(0, h);
   const scratch = new Scratch(ocp);
   const xi = new Float64Array(Si);
   const xn = new Float64Array(Si);
   const uk = new Float64Array(m);
-  const dk = new Float64Array(n);
+  // one kept sample: [x_k (S), δx_k (n), |δx_k|]
+  const row = new Float64Array(S + n + 1);
+  const cur = xi.subarray(0, S);
+  const dk = row.subarray(S, S + n);
   xi.set(x0);
   if (free) xi[Si - 1] = fb.T;
   const p = ocp.stageOcp.p;
   for (let k = 0; ; k++) {
-    const cur = xi.subarray(0, S);
-    x.set(cur, k * S);
+    row.set(cur);
     errorInto(ocp, scratch, dk, fb.x.subarray(k * S, (k + 1) * S), cur);
-    delta.set(dk, k * n);
     let e = 0;
     for (let j = 0; j < n; j++) e += dk[j]! * dk[j]!;
-    error[k] = Math.sqrt(e);
+    row[S + n] = Math.sqrt(e);
+    rec.keepStep(k, row);
     if (k === N) break;
     for (let i = 0; i < m; i++) {
       let v = fb.u[k * m + i]!;
       if (!open) for (let j = 0; j < n; j++) v -= fb.K[(k * m + i) * n + j]! * dk[j]!;
       uk[i] = v;
     }
-    u.set(uk, k * m);
+    rec.setLeaving(uk);
     p[0] = k;
     next(xn, xi, uk, p);
     xi.set(xn);
   }
-  return { x, u, delta, error };
+  return rec.finish({ steps: N, h });
+}
+
+/** The series of a {@link FeedbackSimulation}: the state series in the row order of `keep`. */
+function specsOf(S: number, n: number, m: number): SeriesSpec<FeedbackField>[] {
+  return [
+    { name: 'x', width: S },
+    { name: 'delta', width: n },
+    { name: 'error', width: 1 },
+    { name: 'u', width: m, timing: 'leaving' },
+  ];
 }

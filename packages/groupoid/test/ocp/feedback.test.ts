@@ -215,6 +215,73 @@ describe('lqrGains on the built-in problems', () => {
     expect(open.error[40]!).toBeGreaterThan(0.5 * open.error[0]!);
   });
 
+  it("returns core's Solution: the states are the dynamics of the recorded controls, bit for bit", () => {
+    const perturbation = [0.05, -0.05, 0.1];
+    const run = simulateFeedback(unicycle, uFb, { perturbation });
+    const [N, S, n, m] = [40, 9, 3, 3];
+    expect(run.count).toBe(N + 1);
+    expect(run.steps).toBe(N);
+    expect(run.h).toBe(unicycle.h);
+    expect(run.ok).toBe(true);
+    expect(run.method.name).toBe('ocp-dynamics');
+    expect(run.method.isExplicit).toBe(true);
+    expect(run.series.map((s) => [s.name, s.width, s.timing])).toEqual([
+      ['x', S, 'state'],
+      ['delta', n, 'state'],
+      ['error', 1, 'state'],
+      ['u', m, 'leaving'],
+    ]);
+    // x, delta and error keep the layout of the former FeedbackSimulation; u, now a 'leaving'
+    // series, gains one row (N + 1 rows, was N), NaN: no control leaves x_N
+    expect([run.x.length, run.delta.length, run.error.length]).toEqual([
+      (N + 1) * S,
+      (N + 1) * n,
+      N + 1,
+    ]);
+    expect(run.u.length).toBe((N + 1) * m);
+    expect(Array.from(run.sample('u', N)).every(Number.isNaN)).toBe(true);
+    const next = unicycle.program.next();
+    const p = unicycle.stageOcp.p;
+    const xn = new Float64Array(S);
+    for (let k = 0; k <= N; k++) {
+      // sample k is stage k at the stage time k·h of the dynamics
+      expect(run.k[k]).toBe(k);
+      expect(run.t[k]).toBe(k * unicycle.h);
+      const xk = run.sample('x', k);
+      const dk = tangentError(unicycle, uFb.x.subarray(k * S, (k + 1) * S), xk);
+      expect(Array.from(run.sample('delta', k))).toEqual(Array.from(dk));
+      expect(run.error[k]).toBe(Math.sqrt(dk[0]! * dk[0]! + dk[1]! * dk[1]! + dk[2]! * dk[2]!));
+      if (k === N) break;
+      // u_k = u*_k − K_k·δx_k, and x_{k+1} = F(t_k, x_k, u_k)
+      const uk = run.sample('u', k);
+      for (let i = 0; i < m; i++) {
+        let v = uFb.u[k * m + i]!;
+        for (let j = 0; j < n; j++) v -= uFb.K[(k * m + i) * n + j]! * dk[j]!;
+        expect(uk[i]).toBe(v);
+      }
+      p[0] = k;
+      next(xn, Float64Array.from(xk), Float64Array.from(uk), p);
+      expect(Array.from(run.sample('x', k + 1))).toEqual(Array.from(xn));
+    }
+  });
+
+  it("free horizon: the run steps with the gains' T, t_k = k·(T/N)", () => {
+    const ocp = satelliteOcp({ n: 20, objective: 'time' });
+    const T = 3.3; // not the problem's guess of T: the simulation must take the law's
+    expect(ocp.T).not.toBe(T);
+    const u = Float64Array.from({ length: 20 * 3 }, (_, i) => 0.1 * Math.sin(i));
+    const ref = ocp.rollout(u, T);
+    const x = Float64Array.from(ref.x);
+    const law = { N: 20, dim: 6, controls: 3, T, K: new Float64Array(20 * 3 * 6), x, u };
+    const run = simulateFeedback(ocp, law);
+    expect(run.h).toBe(T / 20);
+    for (let k = 0; k <= 20; k++) expect(run.t[k]).toBe(k * (T / 20));
+    // from the reference start with the reference controls the run is the reference, bit for bit
+    expect(Array.from(run.x)).toEqual(Array.from(x));
+    expect(Array.from(run.u.subarray(0, 60))).toEqual(Array.from(u));
+    expect(Math.max(...run.error)).toBe(0);
+  });
+
   it('rejects gains of another problem', () => {
     expect(() => simulateFeedback(satellite, uFb)).toThrow();
     expect(() => lqrGains(unicycleParkingOcp({ n: 20 }), uSol)).toThrow();
