@@ -563,8 +563,9 @@ export class StageKktSystem {
    * const kkt = new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }]);
    * kkt.hess.set([1, 0, 0, 1]);
    * kkt.gJac.set([1, 1]);
+   * // the same factorization as kkt.factor(0, 0)
    * kkt.invalidateDynamics();
-   * kkt.refactor(0, 0); // 'ok', the same factorization as kkt.factor(0, 0)
+   * kkt.refactor(0, 0); // 'ok'
    * ```
    */
   invalidateDynamics(): void {
