@@ -1339,7 +1339,14 @@ export class IpmCore {
     // δ_w and δ_c reach the refactorizations through kkt.shifts (doubles passed as arguments to
     // a call that is not inlined are heap-allocated)
     const shifts = kkt.shifts;
-    let status = this.dynamicsCurrent ? kkt.refactor(0, 0) : kkt.factor(0, 0);
+    // one call site for both cases: with `dynamicsCurrent ? kkt.refactor(0, 0) : kkt.factor(0, 0)`
+    // the refactor site runs only at iteration 0, and when V8 optimized this method before that
+    // site's first recorded run (the first solve runs it before the method has a feedback vector)
+    // the next solve deoptimized it there; the method then ran unoptimized around its
+    // on-stack-replaced loop below (V8 enters that code instead of re-optimizing the method),
+    // boxing 48 B per iteration (bench/js/ocp.mjs, satellite, after a second solver instance)
+    if (!this.dynamicsCurrent) kkt.invalidateDynamics();
+    let status = kkt.refactor(0, 0);
     this.dynamicsCurrent = true;
     for (let guard = 0; status !== 'ok' && guard < 200; guard++) {
       if (status === 'singularDynamics') {

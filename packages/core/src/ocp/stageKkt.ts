@@ -548,8 +548,28 @@ export class StageKktSystem {
    * does).
    */
   factor(deltaW: number, deltaC: number, zeroAbs = 0): KktFactorStatus {
-    this.dynFrom = this.N + 1;
+    this.invalidateDynamics();
     return this.refactor(deltaW, deltaC, zeroAbs);
+  }
+
+  /**
+   * Marks the dynamics factors stale (`cJac` has changed): the next {@link refactor} recomputes
+   * them, so `invalidateDynamics(); refactor(δ_w, δ_c)` is {@link factor}`(δ_w, δ_c)`. For a
+   * caller that factors either way from one call site (the interior-point method's search
+   * direction: a `refactor` at iteration 0, a `factor` after).
+   *
+   * @example
+   * ```ts
+   * const kkt = new StageKktSystem([{ nx: 1, nu: 1, ng: 1 }]);
+   * kkt.hess.set([1, 0, 0, 1]);
+   * kkt.gJac.set([1, 1]);
+   * // the same factorization as kkt.factor(0, 0)
+   * kkt.invalidateDynamics();
+   * kkt.refactor(0, 0); // 'ok'
+   * ```
+   */
+  invalidateDynamics(): void {
+    this.dynFrom = this.N + 1;
   }
 
   /**

@@ -197,18 +197,21 @@ describe('dynamics factors of the least-squares multipliers reused by iteration 
     }
   }
 
-  /** Solves counting the fresh factorizations (`factor` calls). */
+  /**
+   * Solves counting the fresh factorizations: `invalidateDynamics` calls (`factor` is
+   * `invalidateDynamics` + `refactor`; the search direction calls the two itself).
+   */
   function solveCounting(solver: OcpSolver, guess: { x: Float64Array; u: Float64Array }) {
-    const factor = StageKktSystem.prototype.factor;
+    const invalidate = StageKktSystem.prototype.invalidateDynamics;
     let fresh = 0;
-    StageKktSystem.prototype.factor = function (this: StageKktSystem, ...a) {
+    StageKktSystem.prototype.invalidateDynamics = function (this: StageKktSystem) {
       fresh++;
-      return factor.apply(this, a);
+      invalidate.call(this);
     };
     try {
       return { res: solver.solve(guess), fresh };
     } finally {
-      StageKktSystem.prototype.factor = factor;
+      StageKktSystem.prototype.invalidateDynamics = invalidate;
     }
   }
 
