@@ -14,7 +14,7 @@
 // benches, and the whole profile, are too noisy for tens of bytes per step here.)
 //
 //   node bench/js/integrate.mjs [--only=euler,contact,dirac,groupoid,ld-minus-t] [--quick] [--where]
-import { Session } from 'node:inspector/promises';
+import { sampledAllocation } from '../lib/heap.mjs';
 import { load, note, QUICK, runSelected } from '../lib/util.mjs';
 
 const K = await load('core');
@@ -28,36 +28,10 @@ const PAIRS = QUICK ? 5 : 9;
 const EVERY = [1, 10, 1000];
 
 const WHERE = process.argv.includes('--where');
-const session = new Session();
-session.connect();
-
-/** Sampled allocation of `run()`: total bytes and bytes by allocating function (with caller). */
-async function sampled(run) {
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 64,
-    includeObjectsCollectedByMinorGC: true,
-    includeObjectsCollectedByMajorGC: true,
-  });
-  run();
-  const { profile } = await session.post('HeapProfiler.stopSampling');
-  const by = new Map();
-  let total = 0;
-  // only what the stepping loop allocates: samples whose stack passes through core's runSteps
-  // (the loop of integrate, the stepper's step and record, the recorder); the per-run set-up and
-  // the inspector's own messages are outside it
-  const walk = (node, caller, inLoop) => {
-    const name = `${node.callFrame.functionName || '(anonymous)'}:${node.callFrame.lineNumber + 1}`;
-    const loop = inLoop || node.callFrame.functionName === 'runSteps';
-    if (loop && node.selfSize > 0) {
-      total += node.selfSize;
-      const key = `${name} < ${caller}`;
-      by.set(key, (by.get(key) ?? 0) + node.selfSize);
-    }
-    for (const c of node.children) walk(c, name, loop);
-  };
-  walk(profile.head, '', false);
-  return { total, by };
-}
+/** Sampled allocation of `run()` in core's stepping loop: samples whose stack passes through
+ * runSteps (the loop of integrate, the stepper's step and record, the recorder, the user's
+ * closures); the per-run set-up and the inspector's own messages are outside it. */
+const sampled = (run) => sampledAllocation(run, 'runSteps');
 
 /** B/step of `driver(steps, every)` at each `every` (see the header). */
 async function bytesPerStep(driver) {

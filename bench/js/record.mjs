@@ -8,34 +8,18 @@
 //
 // A second checkout's root (e.g. main's) measures its dist for a before/after comparison.
 
-import { Session } from 'node:inspector/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sampledAllocation } from '../lib/heap.mjs';
 
 const root = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const C = await import(`${root}/packages/contact/dist/index.js`);
 const G = await import(`${root}/packages/groupoid/dist/index.js`);
 const BY = new Map();
-const session = new Session();
-session.connect();
+// samples under `loop` (the R record calls), by allocating function for `where`
 async function sampled(run) {
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 64,
-    includeObjectsCollectedByMinorGC: true,
-    includeObjectsCollectedByMajorGC: true,
-  });
-  run();
-  const { profile } = await session.post('HeapProfiler.stopSampling');
-  let total = 0;
-  const walk = (node, inLoop, caller) => {
-    const name = `${node.callFrame.functionName}:${node.callFrame.lineNumber + 1}`;
-    const loop = inLoop || node.callFrame.functionName === 'loop';
-    if (loop) total += node.selfSize;
-    if (loop && node.selfSize > 0)
-      BY.set(`${name} < ${caller}`, (BY.get(`${name} < ${caller}`) ?? 0) + node.selfSize);
-    for (const c of node.children) walk(c, loop, name);
-  };
-  walk(profile.head, false, '');
+  const { total, by } = await sampledAllocation(run, 'loop');
+  for (const [k, v] of by) BY.set(k, (BY.get(k) ?? 0) + v);
   return total;
 }
 function loop(st, out, s, R) {
