@@ -892,6 +892,15 @@ for (const line of startup?.markdown ?? [
   '',
 ])
   p(line);
+log('- packages/cli/bench/modelSteps.mjs');
+const modelSteps = runNode('packages/cli/bench/modelSteps.mjs');
+for (const line of modelSteps?.markdown ?? [
+  '### Model files against the built-ins: the steps alone (in one process)',
+  '',
+  'Not measured (see Failures).',
+  '',
+])
+  p(line);
 
 if (failures.length) {
   p('## Failures');

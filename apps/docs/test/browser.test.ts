@@ -599,10 +599,12 @@ describe.skipIf(missing !== undefined)('the built site in Chromium', () => {
       await code.fill("let k = 0;\nconsole.log('start');\nwhile (true) k++;\n");
       await box.locator('button.runnable-run').click();
       await expect.poll(() => box.getAttribute('data-status'), { timeout: 10_000 }).toBe('running');
-      // the page stays responsive while the example runs
+      // the page stays responsive while the example runs: an example looping on the page's own
+      // thread would never let this evaluation answer (the bound only turns that hang into a
+      // failure; it is not a speed target, and is wide for a loaded machine)
       const t0 = Date.now();
-      await tab.evaluate(() => 1 + 1);
-      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(await tab.evaluate(() => 1 + 1)).toBe(2);
+      expect(Date.now() - t0).toBeLessThan(8_000);
       await box.locator('button.runnable-stop').click();
       expect(await settle(tab, 0, 5_000)).toBe('stopped');
 
