@@ -9,11 +9,29 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeTree, encodeTree, ModelCache } from '../src/model/cache.js';
+import {
+  CACHE_FORMAT,
+  decodeTree,
+  encodeTree,
+  MAX_CACHE_BYTES,
+  MAX_CACHE_ENTRIES,
+  ModelCache,
+} from '../src/model/cache.js';
 import { modelCacheDir } from '../src/model/cacheDir.js';
 import { parse } from '../src/model/mathjs.js';
 import { bin, inProcess } from './helpers.js';
@@ -366,6 +384,91 @@ describe('model cache: trees', () => {
     expect(second.get('y')).toBeUndefined();
     expect(ModelCache.open(cacheDir, 'text', '1.0.1').hit).toBe(false);
     expect(ModelCache.open(cacheDir, 'text2', '1.0.0').hit).toBe(false);
+  });
+});
+
+describe('model cache: pruning', () => {
+  const models = () => join(dir, 'c', 'models');
+  const name = (i: number) => `${i.toString(16).padStart(64, '0')}.json`;
+  /** Writes an entry file `i` (its content is not read by pruning) with mtime `ageMs` ago. */
+  const fake = (i: number, ageMs: number, bytes = 10) => {
+    const file = join(models(), name(i));
+    writeFileSync(file, 'x'.repeat(bytes));
+    const t = (Date.now() - ageMs) / 1000;
+    utimesSync(file, t, t);
+    return file;
+  };
+  const save = (text: string) => {
+    const cache = ModelCache.open(join(dir, 'c'), text, '1.0.0');
+    cache.record('x^2', parse('x^2'));
+    cache.save();
+    return join(
+      models(),
+      `${createHash('sha256').update(`geomech 1.0.0\0format ${CACHE_FORMAT}\0${text}`).digest('hex')}.json`,
+    );
+  };
+
+  it('a write over MAX_CACHE_ENTRIES removes the least recently used entries, never its own', () => {
+    mkdirSync(models(), { recursive: true });
+    // entry i is i minutes old: the highest i are the oldest
+    for (let i = 1; i <= MAX_CACHE_ENTRIES + 3; i++) fake(i, i * 60_000);
+    const own = save('text');
+    const left = readdirSync(models());
+    expect(left).toHaveLength(MAX_CACHE_ENTRIES);
+    expect(left).toContain(basename(own));
+    // the four oldest went (MAX + 3 fakes + the new entry, MAX kept)
+    for (let i = MAX_CACHE_ENTRIES; i <= MAX_CACHE_ENTRIES + 3; i++)
+      expect(left).not.toContain(name(i));
+    expect(left).toContain(name(MAX_CACHE_ENTRIES - 1));
+    expect(ModelCache.open(join(dir, 'c'), 'text', '1.0.0').hit).toBe(true);
+  });
+
+  it('a write over MAX_CACHE_BYTES removes the oldest until the total fits; other files stay', () => {
+    mkdirSync(models(), { recursive: true });
+    const third = Math.floor(MAX_CACHE_BYTES / 3) + 1;
+    fake(1, 30_000, 1);
+    // sparse files: their size counts, nothing is written
+    for (const [i, age] of [
+      [2, 60_000],
+      [3, 120_000],
+      [4, 180_000],
+    ] as const) {
+      const file = fake(i, age);
+      truncateSync(file, third);
+      utimesSync(file, (Date.now() - age) / 1000, (Date.now() - age) / 1000);
+    }
+    writeFileSync(join(models(), 'notes.txt'), 'not an entry');
+    const own = save('text');
+    const left = readdirSync(models()).sort();
+    // 3 × (MAX/3 + 1) > MAX: the oldest large one (4) goes, then the total fits
+    expect(left).toEqual([name(1), name(2), name(3), basename(own), 'notes.txt'].sort());
+  });
+
+  it('a temporary file older than an hour is removed, a recent one kept', () => {
+    mkdirSync(models(), { recursive: true });
+    const stale = join(models(), `${name(1)}.123.abc.tmp`);
+    const fresh = join(models(), `${name(2)}.456.def.tmp`);
+    writeFileSync(stale, '{');
+    writeFileSync(fresh, '{');
+    const t = (Date.now() - 2 * 3_600_000) / 1000;
+    utimesSync(stale, t, t);
+    save('text');
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+  });
+
+  it('a hit on an entry older than an hour refreshes its modification time (the LRU order)', () => {
+    const own = save('text');
+    const old = (Date.now() - 2 * 3_600_000) / 1000;
+    utimesSync(own, old, old);
+    expect(ModelCache.open(join(dir, 'c'), 'text', '1.0.0').hit).toBe(true);
+    expect(Date.now() - statSync(own).mtimeMs).toBeLessThan(600_000);
+    // a recent entry is not touched by a hit (no write per run)
+    const recent = (Date.now() - 60_000) / 1000;
+    utimesSync(own, recent, recent);
+    const before = statSync(own).mtimeMs;
+    expect(ModelCache.open(join(dir, 'c'), 'text', '1.0.0').hit).toBe(true);
+    expect(statSync(own).mtimeMs).toBe(before);
   });
 });
 

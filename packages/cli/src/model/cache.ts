@@ -14,12 +14,22 @@
  * digest (SHA-256 of its trees) matches; anything else (a corrupt, truncated, foreign or
  * oversized entry) is ignored and rewritten. Writes go to a temporary file renamed over the entry
  * (atomic on POSIX); a cache that cannot be read or written is skipped silently: it only saves
- * time.
+ * time. The directory is bounded: a write that leaves more than {@link MAX_CACHE_ENTRIES} entries
+ * or {@link MAX_CACHE_BYTES} removes the least recently used ones ({@link pruneEntries}).
  *
  * @module
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { MathNode } from 'mathjs';
 import { MAX_EXPRESSION_NODES, type ParseMemo } from './expressions.js';
@@ -28,6 +38,18 @@ import { MAX_EXPRESSION_NODES, type ParseMemo } from './expressions.js';
 export const CACHE_FORMAT = 1;
 /** Largest entry read, in bytes (a 1 MiB model file's trees take about 3 MiB). */
 export const MAX_CACHE_ENTRY_BYTES = 16 * 2 ** 20;
+
+/**
+ * Most entries kept in the cache directory, and their largest total size in bytes: a write that
+ * leaves more removes the least recently used entries (by modification time, which a hit
+ * refreshes at most once an hour) until both hold; the entry just written is always kept.
+ */
+export const MAX_CACHE_ENTRIES = 256;
+export const MAX_CACHE_BYTES = 64 * 2 ** 20;
+/** A hit older than this (ms) refreshes its entry's modification time (the LRU order). */
+const TOUCH_AFTER_MS = 3_600_000;
+/** A temporary file older than this (ms) is left over from an interrupted write: removed. */
+const STALE_TMP_MS = 3_600_000;
 
 /** One post-order item of a stored tree. */
 type Item =
@@ -240,16 +262,66 @@ export class ModelCache implements ParseMemo {
       try {
         rmSync(tmp, { force: true });
       } catch {}
+      return;
     }
+    pruneEntries(join(this.file, '..'), this.file);
+  }
+}
+
+/**
+ * Removes the least recently used entries of the directory `models` until at most
+ * {@link MAX_CACHE_ENTRIES} entries of at most {@link MAX_CACHE_BYTES} in total are left, never
+ * `keep`; and temporary files of writes interrupted more than an hour ago. Run after a write
+ * only (a miss), so a hit never lists the directory; errors are ignored (another process may be
+ * pruning the same directory).
+ */
+export function pruneEntries(models: string, keep: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(models);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  const entries: { file: string; size: number; mtime: number }[] = [];
+  let bytes = 0;
+  for (const name of names) {
+    const file = join(models, name);
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) continue;
+      if (name.endsWith('.tmp')) {
+        if (now - st.mtimeMs > STALE_TMP_MS) rmSync(file, { force: true });
+        continue;
+      }
+      if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
+      bytes += st.size;
+      if (file !== keep) entries.push({ file, size: st.size, mtime: st.mtimeMs });
+    } catch {}
+  }
+  let count = entries.length + 1;
+  if (count <= MAX_CACHE_ENTRIES && bytes <= MAX_CACHE_BYTES) return;
+  entries.sort((a, b) => a.mtime - b.mtime);
+  for (const e of entries) {
+    if (count <= MAX_CACHE_ENTRIES && bytes <= MAX_CACHE_BYTES) break;
+    try {
+      rmSync(e.file, { force: true });
+    } catch {
+      continue;
+    }
+    count--;
+    bytes -= e.size;
   }
 }
 
 /** The valid entry at `file` for `key` and `version`, or undefined. */
 function readEntry(file: string, key: string, version: string): Entry | undefined {
   let text: string;
+  let mtime: number;
   try {
     const st = statSync(file);
     if (!st.isFile() || st.size > MAX_CACHE_ENTRY_BYTES) return undefined;
+    mtime = st.mtimeMs;
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
@@ -270,5 +342,12 @@ function readEntry(file: string, key: string, version: string): Entry | undefine
     if (decodeTree(pair[1]) === undefined) return undefined;
   }
   if (sha256(JSON.stringify(list)) !== e.digest) return undefined;
+  // a hit: keep the entry recent in the LRU order of pruneEntries (at most once an hour)
+  const now = Date.now();
+  if (now - mtime > TOUCH_AFTER_MS) {
+    try {
+      utimesSync(file, now / 1000, now / 1000);
+    } catch {}
+  }
   return entry as Entry;
 }
