@@ -230,7 +230,9 @@ let heap;
  * so3-steering-gauge at n = 200, 400, 1000 with that protocol: 73 measured solves), each of the 8
  * solves with a nonzero interval (12728–168624 B) had V8 complete an optimization inside it, of
  * LieGroupOCP's delResidual, momentum or momentumAtStep or of so3SteeringOptimality, and no solve
- * read bytes without one; `v8.getHeapSpaceStatistics()` around two such intervals: code_space
+ * read bytes without one (plate-ball likewise: 3 of 12 measured solves at n = 200 and 1000 in 2
+ * runs, each with plateBallOptimality and residualPaperForm or phi installed inside it);
+ * `v8.getHeapSpaceStatistics()` around two such intervals: code_space
  * +24112 B and +55440 B, old_space 0 and +17048 B, new_space +3792 B and +336 B. That is
  * V8 installing code, not the solver allocating: the same intervals read 0 once it is done.
  */
