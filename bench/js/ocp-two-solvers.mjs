@@ -12,7 +12,8 @@
 // every such iteration of n = 200 in 3 of 3 runs (and `one` in some runs): V8 had deoptimized
 // computeSearchDirection at its iteration-0 refactor site and kept running it unoptimized around
 // its on-stack-replaced loop. After: 0 B.
-import { load } from '../lib/util.mjs';
+import { iterationHeapSampler } from '../lib/heap.mjs';
+import { load, median } from '../lib/util.mjs';
 
 const G = await load('groupoid');
 const n = Number(process.argv[2] ?? 200);
@@ -20,35 +21,14 @@ const mode = process.argv[3] ?? 'two';
 const WARM = 40;
 const REPORT = 3;
 const ocp = G.satelliteOcp({ n });
-const first = new Float64Array(1024);
-const second = new Float64Array(1024);
-let m = 0;
-const sample = () => {
-  if (m < first.length) {
-    first[m] = process.memoryUsage().heapUsed;
-    second[m] = process.memoryUsage().heapUsed;
-    m++;
-  }
-  return true;
-};
-// the callback optimized first (unoptimized, a reading allocates)
-for (let i = 0; i < 100_000; i++) {
-  m = 0;
-  sample();
-}
-const median = (a) => {
-  const b = [...a].sort((x, y) => x - y);
-  return b.length ? b[b.length >> 1] : Number.NaN;
-};
+// the heap read at every iteration line, its callback optimized first (unoptimized, a reading
+// allocates)
+const heap = iterationHeapSampler();
 function measure(extra = {}) {
-  m = 0;
-  ocp.solve({ solver: { tol: 1e-10, onIteration: sample, ...extra } });
-  const own = [];
-  for (let i = 0; i < m; i++) own.push(second[i] - first[i]);
-  const perReading = median(own);
-  const di = [];
-  for (let i = 1; i + 1 < m; i++) di.push(first[i + 1] - second[i] - perReading);
-  return { lines: m, perReading, median: median(di), perIteration: di };
+  heap.start();
+  ocp.solve({ solver: { tol: 1e-10, onIteration: heap.onIteration, ...extra } });
+  const { lines, perReading, perIteration } = heap.read();
+  return { lines, perReading, median: median(perIteration), perIteration };
 }
 for (let i = 0; i < WARM; i++) measure();
 if (mode === 'two') {

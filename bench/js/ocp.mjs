@@ -16,8 +16,8 @@
 // second-order verdict, iterations, cost, ms per iteration, the split between the problem's
 // evaluations and the linear algebra (a separate `profile` run), and the bytes allocated per
 // iteration after the first (the heap in use sampled at every iteration of one solve from a
-// perturbed guess, after warm-up solves and a forced GC, median over 3 such solves;
-// bytesPerIteration below). The same timed solves also give the time of the iterations alone:
+// perturbed guess, after a forced GC and then warm-up solves at the same n, median over 3 such
+// solves; bytesPerIteration below). The same timed solves also give the time of the iterations alone:
 // from the solver's line of iteration 0 (after the guess, the problem's set-up, the first
 // evaluation, scaling and multiplier initialization) to its last line (before the second-order
 // verdict and the optimality check), per iteration, wall and CPU (iterationMs, iterationCpuMs),
@@ -28,6 +28,7 @@
 // package, tracing and compiling the problem, and the first (unoptimized-JIT) solve.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { iterationHeapSampler } from '../lib/heap.mjs';
 import {
   emit,
   load,
@@ -69,8 +70,6 @@ const WARM_CPU_RATIO = 1.1;
 const WARM_MAX_MS = 20_000;
 /** Bytes per iteration (heap readings included) below which the bytes measurement is warm. */
 const WARM_ALLOC_BYTES = 1024;
-/** Calls of the heap-reading callback before the solves of the bytes measurement (to optimize it). */
-const SAMPLER_WARM_CALLS = 100_000;
 /** Solves run at most for the three measured ones (a solve with a scavenge inside is not counted). */
 const MEASURE_ATTEMPTS = 8;
 
@@ -184,91 +183,88 @@ const PROBLEMS = {
   ),
 };
 
+/** The heap sampler of bytesPerIteration, one for the process (created at its first call). */
+let heap;
+
 /**
  * Bytes allocated per iteration after the first (see the header), or NaN without --expose-gc:
- * the heap in use read by the solver's per-iteration callback during three solves (after
- * WARM_SOLVES warm-up solves, and WARM_ITERATIONS iterations, that create the instance and the
- * solver's buffers and let V8 optimise). The callback reads the heap twice, back to back: the
- * second reading less the first is what one reading allocates, measured where it runs (median
- * over the lines of the solve); the interval from a line's second reading to the next line's
- * first is one iteration of the solver plus one reading. Per solve, the intervals after the
- * first iteration less that cost; `bytes` is their median over the three solves, `mean` the
- * median over the solves of their mean (spikes, such as V8 installing optimized code on the
- * heap, included). The solve starts from a perturbed guess so that every problem takes several
- * iterations; run with a large young generation (--max-semi-space-size) so that a scavenge
- * rarely falls inside the solve (a solve with a negative interval had one and is not counted;
- * up to MEASURE_ATTEMPTS solves are run for the three).
+ * the heap in use read by the solver's per-iteration callback (bench/lib/heap.mjs's
+ * iterationHeapSampler: twice back to back at every line; the interval from a line's second
+ * reading to the next line's first, less what one reading allocates, is one iteration of the
+ * solver) during three solves. `bytes` is the median of these intervals over the three solves,
+ * `mean` the median over the solves of their mean (spikes included), `max` the largest single
+ * interval. The solve starts from a perturbed guess so that every problem takes several
+ * iterations; run with a large young generation (--max-semi-space-size) so that a scavenge rarely
+ * falls inside the solve (a solve with a negative interval had one and is not counted; up to
+ * MEASURE_ATTEMPTS solves are run for the three).
  *
- * The full GC (`gc()`) runs once, before the last warm-up loop, never between it and the measured
- * solves: a full GC clears the weak references of optimized code, and code that embedded an
- * object which has died (the previous solver of the cached instance, replaced when the options
- * change, e.g. by the `profile` solve) is marked for deoptimization ("marking dependent code …
- * reason: weak objects" under --trace-deopt). Until V8 has re-optimized it, that code runs
- * unoptimized and boxes its doubles: with a GC before each measured solve (bench/RESULTS.md of
- * 2026-11-27) so3-steering-gauge n = 400 read 108896 B per iteration (272 B per stage) and the
- * means of satellite, plate-ball and plate-ball-gauge 14–39 KB, which the solves do not
- * allocate once their code is optimized again (V8's sampling heap profiler, 16 B interval,
- * attributes no per-iteration bytes to the solver's loop then).
+ * The warm-up, at every measured n, in this order:
+ * 1. one full GC (`gc()`). A full GC clears the weak references of optimized code, and code that
+ *    embedded an object which has died is marked for deoptimization ("marking dependent code …
+ *    reason: weak objects" under --trace-deopt): the previous solver of the cached instance,
+ *    replaced when the options change (e.g. by the `profile` solve), and the closures and the
+ *    LieGroupOCP that solveSo3Steering's optimality check (so3SteeringOptimality, after the last
+ *    iteration) creates at every call. Until V8 has re-optimized that code it runs unoptimized
+ *    and boxes its doubles: with a GC before each measured solve (bench/RESULTS.md of
+ *    2026-11-27) so3-steering-gauge n = 400 read 108896 B per iteration (272 B per stage).
+ * 2. warmUp on the measured solve itself (same n, same perturbed guess, the callback attached):
+ *    at least WARM_SOLVES solves, WARM_ITERATIONS iterations and WARM_MS, ending with
+ *    WARM_STEADY consecutive solves whose CPU time is their wall time (no compiler thread at work
+ *    beside them), so that every function of the whole solve (the guess, the iterations, the
+ *    optimality check after them) is re-optimized before the measured solves.
+ * 3. solves until WARM_STEADY consecutive ones allocate at most WARM_ALLOC_BYTES per iteration
+ *    (median over the solve's intervals, the readings included), or WARM_MAX_MS.
+ *
+ * One heap sampler serves every study and n of the process: with a new one per n (a new closure
+ * of the same function, whose optimized code V8 caches per creation site) the readings at the
+ * second or third n of a study allocated 160 B each (perReading; --trace-opt showed no
+ * optimization of the new closure), which the intervals subtract but need not carry.
+ *
+ * No GC runs between the warm-up and the measured solves. Before (bench/RESULTS.md of
+ * 2026-11-27: so3-steering-gauge n = 200, median 0, mean 2272) the GC came after step 2, and
+ * step 3 looks at the iterations only: the functions of the optimality check, deoptimized by the
+ * GC and called once per solve after the last line, were still being re-optimized (V8 marks them
+ * hot at the end of one solve and compiles them on its background thread, 15–220 ms on the loaded
+ * machine), and the main thread installed their code (a Code object and its metadata) at an
+ * interrupt inside an iteration of a later solve. Under --trace-opt (4 runs of so3-steering and
+ * so3-steering-gauge at n = 200, 400, 1000 with that protocol: 73 measured solves), each of the 8
+ * solves with a nonzero interval (12728–168624 B) had V8 complete an optimization inside it, of
+ * LieGroupOCP's delResidual, momentum or momentumAtStep or of so3SteeringOptimality, and no solve
+ * read bytes without one (plate-ball likewise: 3 of 12 measured solves at n = 200 and 1000 in 2
+ * runs, each with plateBallOptimality and residualPaperForm or phi installed inside it);
+ * `v8.getHeapSpaceStatistics()` around two such intervals: code_space
+ * +24112 B and +55440 B, old_space 0 and +17048 B, new_space +3792 B and +336 B. That is
+ * V8 installing code, not the solver allocating: the same intervals read 0 once it is done.
  */
 function bytesPerIteration(solve, n) {
   if (typeof globalThis.gc !== 'function')
-    return { bytes: Number.NaN, mean: Number.NaN, samples: 0 };
-  const first = new Float64Array(1024);
-  const second = new Float64Array(1024);
-  let m = 0;
-  const sample = () => {
-    if (m < first.length) {
-      first[m] = process.memoryUsage().heapUsed;
-      second[m] = process.memoryUsage().heapUsed;
-      m++;
-    }
-    return true;
-  };
-  // the callback optimized before any solve: unoptimized, it allocates its readings (the
-  // memoryUsage object, and a heap number per double read: 160–256 B per reading in the
-  // RESULTS.md of 2026-11-27); optimized, a reading allocates nothing (perReading 0)
-  for (let i = 0; i < SAMPLER_WARM_CALLS; i++) {
-    m = 0;
-    sample();
-  }
-  const extra = { perturb: { amplitude: 1, seed: 1 }, solver: { onIteration: sample } };
-  warmUp(
-    (nn, e) => {
-      m = 0;
-      return solve(nn, e);
-    },
-    n,
-    extra,
-    () => m,
-  );
-  // the full GC here (it deoptimizes code that embedded dead objects: see above), then until
-  // WARM_STEADY consecutive solves allocate at most WARM_ALLOC_BYTES per iteration (median), or
-  // WARM_MAX_MS: V8 recompiles after a deoptimization wave on its loaded compiler thread, during
-  // which unoptimized code boxes doubles (e.g. the first `profile` solve of the process, which the
-  // study runs just before, costs ~7 solves at up to 1.3 MB per iteration on so3-steering n = 200);
-  // a lasting allocation is still measured after WARM_MAX_MS
+    return { bytes: Number.NaN, mean: Number.NaN, max: Number.NaN, samples: 0 };
   globalThis.gc();
+  heap ??= iterationHeapSampler();
+  const extra = {
+    perturb: { amplitude: 1, seed: 1 },
+    solver: { onIteration: heap.onIteration },
+  };
+  const sampled = (nn, e) => {
+    heap.start();
+    return solve(nn, e);
+  };
+  warmUp(sampled, n, extra, () => heap.lines);
   const t0 = performance.now();
   for (let low = 0; low < WARM_STEADY && performance.now() - t0 < WARM_MAX_MS; ) {
-    m = 0;
-    solve(n, extra);
-    const di = [];
-    for (let i = 1; i + 1 < m; i++) di.push(first[i + 1] - second[i]);
-    low = di.length > 0 && median(di) <= WARM_ALLOC_BYTES ? low + 1 : 0;
+    sampled(n, extra);
+    const { perReading, perIteration } = heap.read();
+    const raw = perIteration.map((v) => v + perReading);
+    low = raw.length > 0 && median(raw) <= WARM_ALLOC_BYTES ? low + 1 : 0;
   }
   const d = [];
   const means = [];
   const readings = [];
   for (let rep = 0; rep < MEASURE_ATTEMPTS && means.length < 3; rep++) {
-    m = 0;
-    solve(n, extra);
-    if (m < 3) continue;
-    const own = [];
-    for (let i = 0; i < m; i++) own.push(second[i] - first[i]);
-    const perReading = median(own);
+    sampled(n, extra);
+    const { lines, perReading, perIteration: di } = heap.read();
+    if (lines < 3) continue;
     readings.push(perReading);
-    const di = [];
-    for (let i = 1; i + 1 < m; i++) di.push(first[i + 1] - second[i] - perReading);
     if (di.some((v) => v < 0)) continue; // a scavenge inside the solve
     d.push(...di);
     means.push(di.reduce((a, b) => a + b, 0) / di.length);
@@ -276,6 +272,7 @@ function bytesPerIteration(solve, n) {
   return {
     bytes: d.length ? median(d) : Number.NaN,
     mean: means.length ? median(means) : Number.NaN,
+    max: d.length ? Math.max(...d) : Number.NaN,
     samples: d.length,
     perReading: readings.length ? median(readings) : Number.NaN,
   };
@@ -374,9 +371,10 @@ function study(id) {
       evaluationMs: prof.evaluationMs,
       linearAlgebraMs: prof.linearAlgebraMs,
       profiledMs: prof.totalMs,
-      ...(({ bytes, mean, samples, perReading }) => ({
+      ...(({ bytes, mean, max, samples, perReading }) => ({
         bytesPerIteration: bytes,
         bytesPerIterationMean: mean,
+        bytesPerIterationMax: max,
         bytesSamples: samples,
         bytesPerHeapReading: perReading,
       }))(bytesPerIteration(solve, n)),
