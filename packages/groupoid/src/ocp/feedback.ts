@@ -124,21 +124,31 @@ export type FeedbackLaw = Pick<LieOcpFeedback, 'N' | 'dim' | 'controls' | 'T' | 
 
 /** Per-factor scratch of {@link tangentError} and {@link perturbState}. */
 class Scratch {
+  /** The factor's part of the reference and of the state (copies: no views made per step). */
+  readonly ref: Float64Array[];
+  readonly x: Float64Array[];
   readonly inv: Float64Array[];
   readonly rel: Float64Array[];
   readonly tan: Float64Array[];
   constructor(ocp: LieOcp) {
+    this.ref = ocp.factors.map((f) => new Float64Array(f.storage));
+    this.x = ocp.factors.map((f) => new Float64Array(f.storage));
     this.inv = ocp.factors.map((f) => new Float64Array(f.storage));
     this.rel = ocp.factors.map((f) => new Float64Array(f.storage));
     this.tan = ocp.factors.map((f) => new Float64Array(f.dim));
   }
 }
 
+/**
+ * out ← log(ref⁻¹x) per factor, with the reference read from `ref` at `refOffset` (a stage of a
+ * stored trajectory) and the state `x` from 0; allocation-free.
+ */
 function errorInto(
   ocp: LieOcp,
   s: Scratch,
   out: Float64Array,
   ref: Float64Array,
+  refOffset: number,
   x: Float64Array,
 ): void {
   let so = 0;
@@ -146,8 +156,12 @@ function errorInto(
   const factors = ocp.factors;
   for (let i = 0; i < factors.length; i++) {
     const f = factors[i]!;
-    const a = ref.subarray(so, so + f.storage);
-    const b = x.subarray(so, so + f.storage);
+    const a = s.ref[i]!;
+    const b = s.x[i]!;
+    for (let j = 0; j < f.storage; j++) {
+      a[j] = ref[refOffset + so + j]!;
+      b[j] = x[so + j]!;
+    }
     f.group.compose(s.rel[i]!, f.group.inverse(s.inv[i]!, a), b);
     f.group.log(s.tan[i]!, s.rel[i]!);
     out.set(s.tan[i]!, to);
@@ -176,7 +190,7 @@ export function tangentError(
   if (ref.length !== S) throw new DimensionError('tangentError: ref', S, ref.length);
   if (x.length !== S) throw new DimensionError('tangentError: x', S, x.length);
   const out = new Float64Array(ocp.dim);
-  errorInto(ocp, new Scratch(ocp), out, Float64Array.from(ref), Float64Array.from(x));
+  errorInto(ocp, new Scratch(ocp), out, Float64Array.from(ref), 0, Float64Array.from(x));
   return out;
 }
 
@@ -342,7 +356,7 @@ export function simulateFeedback(
   const p = ocp.stageOcp.p;
   for (let k = 0; ; k++) {
     row.set(cur);
-    errorInto(ocp, scratch, dk, fb.x.subarray(k * S, (k + 1) * S), cur);
+    errorInto(ocp, scratch, dk, fb.x, k * S, cur);
     let e = 0;
     for (let j = 0; j < n; j++) e += dk[j]! * dk[j]!;
     row[S + n] = Math.sqrt(e);
