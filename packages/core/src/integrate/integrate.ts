@@ -376,6 +376,9 @@ interface StepLoop<F extends string> {
 function runSteps<F extends string>(loop: StepLoop<F>): void {
   const { stepper, state, steps, t0, h, tEnd, every, m, u, inputFn, inputMatrix } = loop;
   const { onFailure, onProgress, recorder, row, leaving } = loop;
+  // local copies of the statistics beside their stores in `loop`: the comparisons read registers,
+  // not the heap object (without them the bare loop of an explicit Euler stepper took 2–8 % more
+  // CPU time per step, 7.7 → 8.0 ns at every = 1000, paired in one process; 2026-11-27)
   let newtonIterations = 0;
   let maxIterations = 0;
   let maxResidual = 0;
