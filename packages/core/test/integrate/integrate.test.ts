@@ -382,7 +382,7 @@ describe('recordingOptions', () => {
       maxRecordBytes: 1024,
     });
     expect(all.inputs).toBe(inputs);
-    const some = recordingOptions({ every: 5, t0: undefined } as Parameters<
+    const some = recordingOptions({ every: 5, t0: undefined } as unknown as Parameters<
       typeof recordingOptions
     >[0]);
     expect(Object.keys(some)).toEqual(['every']);
