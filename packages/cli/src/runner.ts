@@ -121,6 +121,16 @@ export function requestScalar(
   return requestVector(map, name, flag, 1)[0]!;
 }
 
+/**
+ * A resolved `--param` that must be positive (a mass, an inertia, a radius).
+ * @throws UsageError naming `--param name` when it is not > 0 (or missing, or not finite).
+ */
+export function requestPositive(request: SimulateRequest, name: string): number {
+  const x = requestScalar(request.params, name, '--param');
+  if (!(x > 0)) throw new UsageError(`${name} must be > 0, got ${x}`, `--param ${name}`);
+  return x;
+}
+
 /** A fully resolved optimal-control request of `geomech solve`. */
 export interface SolveRequest {
   readonly problem: ProblemDescriptor;

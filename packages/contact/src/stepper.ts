@@ -18,9 +18,10 @@ import {
   DomainError,
   GeomechError,
   type IntegrateOptions,
+  type IntegrateRecordingOptions,
   integrate as integrateStepper,
   type MethodTraits,
-  type ProgressCallback,
+  recordingOptions,
   type SeriesSpec,
   type Solution,
   type Stepper,
@@ -96,26 +97,7 @@ export function contactSeries(n: number): readonly SeriesSpec<ContactSeries>[] {
  * const options: ContactIntegrateOptions = { every: 10, t0: 0 };
  * ```
  */
-export interface ContactIntegrateOptions {
-  /** Keep every `every`-th state (and always the first and the last). Default 1. */
-  readonly every?: number;
-  /** Initial time t0 (the state k is at t0 + k·h). Default 0. */
-  readonly t0?: number;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /**
-   * `'throw'` (default) rethrows a failed step's error; `'return'` returns the states recorded so
-   * far and the last good one, with `failure` set.
-   */
-  readonly onFailure?: 'throw' | 'return';
-  /** Largest recorded storage in bytes (core's default 1 GiB). */
-  readonly maxRecordBytes?: number;
-  /**
-   * The control sequence u_0 … u_{steps−1} of a forced integrator (core's `integrate` `inputs`):
-   * a flat `steps × inputSize` array or a function of (k, t). Missing: u = 0.
-   */
-  readonly inputs?: IntegrateOptions['inputs'];
-}
+export type ContactIntegrateOptions = IntegrateRecordingOptions;
 
 /**
  * The common part of the contact integrators as a core {@link Stepper} on the flat state
@@ -520,12 +502,8 @@ export abstract class ContactStepper implements Stepper<ContactSeries> {
     const run: IntegrateOptions = {
       h: this.h,
       steps,
+      ...recordingOptions(options),
       t0,
-      ...(options.every === undefined ? {} : { every: options.every }),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-      ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
-      ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
-      ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
     };
     return integrateStepper(this, x0, run);
   }

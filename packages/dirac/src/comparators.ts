@@ -25,7 +25,7 @@ import {
   extendSolution,
   type Force,
   type ForceQuadrature,
-  type IntegrateOptions,
+  type IntegrateRecordingOptions,
   integrate,
   jacobianFromFiniteDifferences,
   type MethodTraits,
@@ -34,8 +34,8 @@ import {
   NewtonSolver,
   NonFiniteError,
   type OdeRhs,
-  type ProgressCallback,
   Rk4Stepper,
+  recordingOptions,
   rk4Method,
   type SeriesSpec,
   SingularMatrixError,
@@ -1908,24 +1908,13 @@ export function createComparatorStepper(
   }
 }
 
-/** Options of {@link integrateConstrained}. */
-export interface IntegrateConstrainedOptions extends ComparatorOptions {
-  /** Record every `every`-th step (the initial and final states always). Default 1. */
-  readonly every?: number;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /** What a failed step does (core's `integrate`): `'throw'` (default) or `'return'`. */
-  readonly onFailure?: IntegrateOptions['onFailure'];
-  /** Largest recorded storage in bytes (core's default 1 GiB). */
-  readonly maxRecordBytes?: number;
-  /** Initial time t0 (step k leaves t0 + k·h; a time-dependent V and the force see it). Default 0. */
-  readonly t0?: number;
-  /**
-   * The control sequence u_0 … u_{steps−1} of a forced RATTLE run (core's `integrate` `inputs`): a
-   * flat `steps × force.m` array or a function of (k, t). Missing: u = 0.
-   */
-  readonly inputs?: IntegrateOptions['inputs'];
-}
+/**
+ * Options of {@link integrateConstrained}: the method's options and core's recording options
+ * (`every`, `onProgress`, `onFailure`, `maxRecordBytes`, `t0`, and `inputs`, the control sequence
+ * u_0 … u_{steps−1} of a forced RATTLE run, a flat `steps × force.m` array or a function of (k, t);
+ * a time-dependent V and the force see t).
+ */
+export interface IntegrateConstrainedOptions extends ComparatorOptions, IntegrateRecordingOptions {}
 
 /**
  * Integrates `sys` with a comparison method for `steps` steps of size h > 0 from (q0, v0)
@@ -1968,12 +1957,7 @@ export function integrateConstrained(
   const sol = integrate(stepper, z0, {
     h,
     steps,
-    ...(options.t0 === undefined ? {} : { t0: options.t0 }),
-    ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
-    ...(options.every === undefined ? {} : { every: options.every }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
-    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+    ...recordingOptions(options),
   });
   return extendSolution(sol, { stats: { ...sol.stats, fEvals: stepper.fEvals } });
 }

@@ -30,14 +30,14 @@ import {
   extendSolution,
   type Force,
   type ForceQuadrature,
-  type IntegrateOptions,
+  type IntegrateRecordingOptions,
   integrate,
   type MethodTraits,
   methodTraits,
   NewtonDivergedError,
   NewtonSolver,
   NonFiniteError,
-  type ProgressCallback,
+  recordingOptions,
   type SeriesSpec,
   SingularMatrixError,
   type Solution,
@@ -1528,26 +1528,17 @@ export type DiracInitialData =
       readonly qPrev?: ArrayLike<number>;
     };
 
-/** Options of {@link integrateDirac}. */
+/**
+ * Options of {@link integrateDirac}: the stepper's options, the energy pairing, and core's
+ * recording options (`every`, `onProgress`, `onFailure`, `maxRecordBytes`, `t0`, and `inputs`, the
+ * control sequence u_0 … u_{steps−1} of a forced run, a flat `steps × force.m` array or a function
+ * of (k, t); a time-dependent V and the force see t).
+ */
 export interface IntegrateDiracOptions
-  extends Pick<DiracStepperOptions, 'force' | 'forceQuadrature' | 'tol' | 'maxIterations'> {
-  /** Record every `every`-th step (the first and the last state always). Default 1. */
-  readonly every?: number;
+  extends Pick<DiracStepperOptions, 'force' | 'forceQuadrature' | 'tol' | 'maxIterations'>,
+    IntegrateRecordingOptions {
   /** Default `'shifted'` for `'dirac-2'` (p_{k+1} is the centred velocity at t_k), else `'same'`. */
   readonly energyPairing?: EnergyPairing;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /** What a failed step does (core's `integrate`): `'throw'` (default) or `'return'`. */
-  readonly onFailure?: IntegrateOptions['onFailure'];
-  /** Largest recorded storage in bytes (core's default 1 GiB). */
-  readonly maxRecordBytes?: number;
-  /** Initial time t0 (step k leaves t0 + k·h; a time-dependent V and the force see it). Default 0. */
-  readonly t0?: number;
-  /**
-   * The control sequence u_0 … u_{steps−1} of a forced run (core's `integrate` `inputs`): a flat
-   * `steps × force.m` array or a function of (k, t). Missing: u = 0.
-   */
-  readonly inputs?: IntegrateOptions['inputs'];
 }
 
 /** A Dirac trajectory: core's {@link Solution} of the {@link DiracSeries} and the energy pairing. */
@@ -1610,12 +1601,7 @@ export function integrateDirac(
   const sol = integrate(stepper, stepper.initialState(init.q0, p0, init.qPrev), {
     h,
     steps,
-    ...(options.t0 === undefined ? {} : { t0: options.t0 }),
-    ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
-    ...(options.every === undefined ? {} : { every: options.every }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
-    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+    ...recordingOptions(options),
   });
   return extendSolution(sol, { energyPairing: stepper.energyPairing });
 }

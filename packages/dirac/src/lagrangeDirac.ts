@@ -34,7 +34,7 @@ import {
   extendSolution,
   type Force,
   type ForceQuadrature,
-  type IntegrateOptions,
+  type IntegrateRecordingOptions,
   integrate,
   type MethodTraits,
   methodTraits,
@@ -42,7 +42,7 @@ import {
   NewtonDivergedError,
   NonFiniteError,
   normInf,
-  type ProgressCallback,
+  recordingOptions,
   type SeriesSpec,
   SINGULAR_JACOBIAN_CONDITION,
   SingularJacobianError,
@@ -1443,27 +1443,18 @@ export interface LagrangeDiracInit {
   readonly q1?: ArrayLike<number>;
 }
 
-/** Options of {@link integrateLagrangeDirac}. */
-export interface LagrangeDiracOptions extends LagrangeDiracStepOptions {
-  /** Store every `every`-th state (k = 0, every, 2·every, …) and always the last (k = steps). Default 1. */
-  readonly every?: number;
+/**
+ * Options of {@link integrateLagrangeDirac}: the step's options, the quadrature, and core's
+ * recording options (`every`: store k = 0, every, 2·every, … and always k = steps; `onProgress`,
+ * `onFailure`, `maxRecordBytes`, `t0` (the force is evaluated at t0 + k·h), and `inputs`, the
+ * control sequence u_0 … u_{steps−1} of a forced system, a flat `steps × force.m` array or a
+ * function of (k, t)).
+ */
+export interface LagrangeDiracOptions extends LagrangeDiracStepOptions, IntegrateRecordingOptions {
   /** Quadrature of L_d (default left for 'dirac-plus', right for 'dirac-minus', spec 000 §8.4). */
   readonly rule?: DiscreteRule;
   /** A user discrete Lagrangian (overrides `rule`; its h must equal the step h). */
   readonly Ld?: DiscreteLagrangian;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /** What a failed step does (core's `integrate`): `'throw'` (default) or `'return'`. */
-  readonly onFailure?: IntegrateOptions['onFailure'];
-  /** Largest recorded storage in bytes (core's default 1 GiB). */
-  readonly maxRecordBytes?: number;
-  /** Initial time t0 (step k leaves t0 + k·h; the force is evaluated there). Default 0. */
-  readonly t0?: number;
-  /**
-   * The control sequence u_0 … u_{steps−1} of a forced system (core's `integrate` `inputs`): a
-   * flat `steps × force.m` array or a function of (k, t). Missing: u = 0.
-   */
-  readonly inputs?: IntegrateOptions['inputs'];
 }
 
 /** A (±) Lagrange–Dirac trajectory: core's {@link Solution} of the {@link LagrangeDiracSeries}. */
@@ -1536,12 +1527,7 @@ export function integrateLagrangeDirac(
   const sol = integrate(stepper, stepper.initialState(q, P, guess), {
     h,
     steps,
-    ...(options.t0 === undefined ? {} : { t0: options.t0 }),
-    ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
-    ...(options.every === undefined ? {} : { every: options.every }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
-    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+    ...recordingOptions(options),
   });
   if (!sol.ok) return sol;
   // the look-ahead solve of the last sample is Newton work of this run too

@@ -63,7 +63,8 @@ import {
   extendSolution,
   type Force,
   type ForceQuadrature,
-  type IntegrateOptions,
+  type InputFunction,
+  type IntegrateRecordingOptions,
   integrate,
   type JacobianFunction,
   type MethodTraits,
@@ -72,8 +73,8 @@ import {
   NonRegularSystemError,
   NotComposableError,
   nullSpace,
-  type ProgressCallback,
   type ResidualFunction,
+  recordingOptions,
   type SeriesSpec,
   type Solution,
   type Stepper,
@@ -1139,11 +1140,7 @@ export class DiscreteConstrainedSystem {
     const sol = integrate(stepper, x0, {
       steps: options.steps,
       h: options.h ?? this.force?.h ?? 1,
-      ...(options.t0 === undefined ? {} : { t0: options.t0 }),
-      ...(options.every === undefined ? {} : { every: options.every }),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-      ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
-      ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
+      ...recordingOptions(options),
     });
     return this.m > 0
       ? (sol as ConstrainedSolution)
@@ -1790,7 +1787,8 @@ export type ConstrainedSolution = Solution<ConstrainedField>;
 
 /** Options of {@link DiscreteConstrainedSystem.integrate} and {@link ConstrainedStepper}. */
 export interface ConstrainedIntegrateOptions
-  extends Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step' | 't' | 'u'> {
+  extends Omit<StepOptions, 'guess' | 'lambdaGuess' | 'step' | 't' | 'u'>,
+    IntegrateRecordingOptions {
   /** Number of forward steps (a safe integer ≥ 0). */
   readonly steps: number;
   /**
@@ -1805,13 +1803,7 @@ export interface ConstrainedIntegrateOptions
    * (g_{k+1}, λ_{k+1}), on [t_k, t_k + h]): a flat `steps × inputSize` array or a function of
    * (k, t) (core's `integrate`). Missing: u = 0. `uPrev` is the input held on g_1.
    */
-  readonly inputs?: IntegrateOptions['inputs'];
-  /** Keep every `every`-th state, and always the first and the last. Default 1. */
-  readonly every?: number;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /** `'throw'` (default) or `'return'` the samples up to a failed step (core's `integrate`). */
-  readonly onFailure?: IntegrateOptions['onFailure'];
+  readonly inputs?: ArrayLike<number> | InputFunction;
 }
 
 /**

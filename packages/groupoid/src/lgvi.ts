@@ -46,11 +46,12 @@ import {
   DenseLU,
   DimensionError,
   DomainError,
+  type InputFunction,
+  type IntegrateRecordingOptions,
   integrate,
   type MethodTraits,
   methodTraits,
   NewtonSolver,
-  type ProgressCallback,
   type SeriesSpec,
   SingularMatrixError,
   SO3,
@@ -925,7 +926,9 @@ function potentialJacobian(
 }
 
 /** Options of {@link simulateHeavyTop}. */
-export interface HeavyTopOptions extends LgviNewtonOptions {
+export interface HeavyTopOptions
+  extends LgviNewtonOptions,
+    Pick<IntegrateRecordingOptions, 'every' | 'onProgress'> {
   /** Principal moments about the pivot [I₁, I₂, I₃] > 0. */
   readonly inertia: ArrayLike<number>;
   /** Mass m > 0. */
@@ -942,12 +945,8 @@ export interface HeavyTopOptions extends LgviNewtonOptions {
   readonly h: number;
   /** Number of steps. */
   readonly steps: number;
-  /** Keep every `every`-th state. Default 1. */
-  readonly every?: number;
   /** Body torques u_k: a flat `steps × 3` array or a function of (k, t); default none. */
-  readonly inputs?: ArrayLike<number> | ((out: Float64Array, k: number, t: number) => void);
-  /** Progress callback (core `integrate`). */
-  readonly onProgress?: ProgressCallback;
+  readonly inputs?: ArrayLike<number> | InputFunction;
 }
 
 /**

@@ -33,7 +33,7 @@ import {
   dtauSkew,
   hat3,
   hypot3,
-  type IntegrateOptions,
+  type IntegrateRecordingOptions,
   integrate,
   inv3,
   type JacobianFunction,
@@ -45,7 +45,6 @@ import {
   mulVec3,
   NewtonSolver,
   NonFiniteError,
-  type ProgressCallback,
   type ResidualFunction,
   type SeriesSpec,
   SingularMatrixError,
@@ -1641,7 +1640,8 @@ export class PlateBallStepper implements Stepper<PlateBallField> {
 }
 
 /** Options of {@link simulatePlateBall} (defaults: `../shared/spec/CLI.md`, spec 003 S5). */
-export interface PlateBallSimulationOptions {
+export interface PlateBallSimulationOptions
+  extends Pick<IntegrateRecordingOptions, 'every' | 'onProgress' | 'onFailure'> {
   /** Time step. Default 0.05 (unless `tEnd` is given). */
   readonly h?: number;
   /** Final time: h = tEnd/steps, and the last sample is at exactly `tEnd`. Instead of `h`. */
@@ -1662,8 +1662,6 @@ export interface PlateBallSimulationOptions {
   readonly lambda1?: ArrayLike<number>;
   /** Number of steps (step solves). Default 200. */
   readonly steps?: number;
-  /** Keep every `every`-th state (always the first and the last). Default 1. */
-  readonly every?: number;
   /** See {@link PlateBallParameters.lambda3Sign}. Default 1. */
   readonly lambda3Sign?: 1 | -1;
   /**
@@ -1677,10 +1675,6 @@ export interface PlateBallSimulationOptions {
   /** Tolerance and iteration cap of the step solves. */
   readonly tol?: number;
   readonly maxIterations?: number;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /** `'throw'` (default) or `'return'` the samples up to a failed step (core's `integrate`). */
-  readonly onFailure?: IntegrateOptions['onFailure'];
 }
 
 /**

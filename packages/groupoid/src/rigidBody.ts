@@ -9,12 +9,11 @@ import {
   DimensionError,
   DomainError,
   hypot3,
-  type IntegrateOptions,
+  type IntegrateRecordingOptions,
   integrate,
   inv3,
   type MethodTraits,
   methodTraits,
-  type ProgressCallback,
   type Retraction,
   type SeriesSpec,
   SingularMatrixError,
@@ -401,7 +400,8 @@ export class RigidBodyStepper implements Stepper<RigidBodyField> {
 }
 
 /** Options of {@link simulateRigidBody}. */
-export interface RigidBodyOptions {
+export interface RigidBodyOptions
+  extends Pick<IntegrateRecordingOptions, 'every' | 'onProgress' | 'onFailure'> {
   /** Principal moments of inertia [I1, I2, I3] (all > 0). */
   readonly inertia: ArrayLike<number>;
   /** The body velocity ξ_1 of the first step (g_1 = τ(hξ_1), G_1 = g_1 from G_0 = I). */
@@ -414,16 +414,10 @@ export interface RigidBodyOptions {
   readonly steps: number;
   /** Retraction τ. Default `'cayley'`. */
   readonly map?: So3Map;
-  /** Keep every `every`-th state, and always the first and the last. Default 1. */
-  readonly every?: number;
   /** Newton tolerance per step (max-norm). Default 1e-14. */
   readonly tol?: number;
   /** Newton iteration cap per step. Default 50. */
   readonly maxIterations?: number;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: ProgressCallback;
-  /** `'throw'` (default) or `'return'` the samples up to a failed step (core's `integrate`). */
-  readonly onFailure?: IntegrateOptions['onFailure'];
 }
 
 /**

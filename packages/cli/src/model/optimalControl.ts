@@ -312,7 +312,7 @@ function tapeOf(root: MathNode, index: ReadonlyMap<string, number>): ExpressionT
         continue;
       }
       const folded = cs.every((v) => v !== undefined)
-        ? applyFunction(NUMBER_OPS, name, cs as number[])
+        ? applyFunction(NumberOps, name, cs as number[])
         : undefined;
       values.push(push({ op: 'fn', name, args }, folded));
       continue;
@@ -356,36 +356,6 @@ function tapeOf(root: MathNode, index: ReadonlyMap<string, number>): ExpressionT
   }
   return new ExpressionTape(code, uses);
 }
-
-const NUMBER_OPS: LieScalarOps<number> = {
-  const: (c) => c,
-  value: (a) => a,
-  add: (a, b) => a + b,
-  sub: (a, b) => a - b,
-  mul: (a, b) => a * b,
-  div: (a, b) => a / b,
-  neg: (a) => -a,
-  scale: (a, c) => a * c,
-  pow: (a, p) => a ** p,
-  sqrt: Math.sqrt,
-  exp: Math.exp,
-  log: Math.log,
-  sin: Math.sin,
-  cos: Math.cos,
-  tan: Math.tan,
-  asin: Math.asin,
-  acos: Math.acos,
-  atan: Math.atan,
-  atan2: Math.atan2,
-  sinh: Math.sinh,
-  cosh: Math.cosh,
-  tanh: Math.tanh,
-  abs: Math.abs,
-  hypot: Math.hypot,
-  stumpff: () => {
-    throw new DomainError('model expression', 'stumpff', 'not used by expressions');
-  },
-};
 
 /** A value with its derivatives along k directions (null: zero), over a scalar type T. */
 interface Tangent<T> {

@@ -15,6 +15,7 @@
 import { simulatePlateBall, simulateRigidBody } from '@geomech/groupoid';
 import { UsageError } from '../errors.js';
 import {
+  requestPositive,
   requestScalar,
   requestVector,
   runFailure,
@@ -23,17 +24,11 @@ import {
   type SystemRunner,
 } from '../runner.js';
 
-function positive(request: SimulateRequest, name: string): number {
-  const x = requestScalar(request.params, name, '--param');
-  if (!(x > 0)) throw new UsageError(`${name} must be > 0, got ${x}`, `--param ${name}`);
-  return x;
-}
-
 function plateBall(request: SimulateRequest): SimulationOutput {
   const init = (name: string) => requestScalar(request.init, name, '--init');
   const sol = simulatePlateBall({
     h: request.h,
-    r: positive(request, 'r'),
+    r: requestPositive(request, 'r'),
     Omega: requestScalar(request.params, 'Omega', '--param'),
     c: requestScalar(request.params, 'c', '--param'),
     x0: init('x0'),
@@ -73,7 +68,11 @@ function rigidBody(request: SimulateRequest): SimulationOutput {
   const map = RIGID_BODY_MAPS[request.method];
   if (map === undefined) throw new UsageError(`unknown method '${request.method}'`, '--method');
   const sol = simulateRigidBody({
-    inertia: [positive(request, 'I1'), positive(request, 'I2'), positive(request, 'I3')],
+    inertia: [
+      requestPositive(request, 'I1'),
+      requestPositive(request, 'I2'),
+      requestPositive(request, 'I3'),
+    ],
     xi0: requestVector(request.init, 'xi0', '--init', 3),
     h: request.h,
     steps: request.steps,

@@ -17,18 +17,13 @@ import {
 } from '@geomech/groupoid';
 import { UsageError } from '../errors.js';
 import {
+  requestPositive,
   requestScalar,
   requestVector,
   type SimulateRequest,
   type SimulationOutput,
   type SystemRunner,
 } from '../runner.js';
-
-function positive(request: SimulateRequest, name: string): number {
-  const x = requestScalar(request.params, name, '--param');
-  if (!(x > 0)) throw new UsageError(`${name} must be > 0, got ${x}`, `--param ${name}`);
-  return x;
-}
 
 function nonNegative(request: SimulateRequest, name: string): number {
   const x = requestScalar(request.params, name, '--param');
@@ -73,11 +68,15 @@ function run<F extends string>(
 }
 
 function inertia(request: SimulateRequest): number[] {
-  return [positive(request, 'I1'), positive(request, 'I2'), positive(request, 'I3')];
+  return [
+    requestPositive(request, 'I1'),
+    requestPositive(request, 'I2'),
+    requestPositive(request, 'I3'),
+  ];
 }
 
 function heavyTop(request: SimulateRequest): SimulationOutput {
-  const potential = new GravityPotential(positive(request, 'm'), nonNegative(request, 'g'), [
+  const potential = new GravityPotential(requestPositive(request, 'm'), nonNegative(request, 'g'), [
     0,
     0,
     requestScalar(request.params, 'l', '--param'),
@@ -104,7 +103,7 @@ function heavyTop(request: SimulateRequest): SimulationOutput {
 
 function quadrotor(request: SimulateRequest): SimulationOutput {
   const s = new QuadrotorLgviStepper({
-    mass: positive(request, 'm'),
+    mass: requestPositive(request, 'm'),
     inertia: inertia(request),
     gravity: nonNegative(request, 'g'),
     h: request.h,
@@ -139,8 +138,8 @@ function quadrotor(request: SimulateRequest): SimulationOutput {
 
 function unicycle(request: SimulateRequest): SimulationOutput {
   const s = new UnicycleStepper({
-    mass: positive(request, 'm'),
-    inertia: positive(request, 'I'),
+    mass: requestPositive(request, 'm'),
+    inertia: requestPositive(request, 'I'),
     h: request.h,
   });
   const force = requestScalar(request.params, 'force', '--param');

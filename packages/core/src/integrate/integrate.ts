@@ -102,18 +102,32 @@ export interface Stepper<F extends string = string> {
   stepDerivatives?(dxdx: Float64Array, dxdu: Float64Array): void;
 }
 
-/** Options of {@link integrate}. */
-export interface IntegrateOptions {
-  /** Number of steps (a safe integer ≥ 0). */
-  readonly steps: number;
-  /** Step size (negative integrates backward). Give `h` or `tEnd`. */
-  readonly h?: number;
+/**
+ * The recording options of {@link integrate}: time origin, inputs, thinning, progress, failure
+ * policy and storage limit. The drivers of the packages (`integrateDirac`, `integrateConstrained`,
+ * `integrateLagrangeDirac`, the contact integrators, …) take these unchanged and pass them on with
+ * {@link recordingOptions}, so that each is documented and defaulted once, here.
+ *
+ * @example
+ * ```ts
+ * // explicit Euler for y' = −y, from t0 = 1, keeping every 5th state
+ * const euler: Stepper<'y'> = {
+ *   method: methodTraits({ name: 'euler', order: 1, isExplicit: true }),
+ *   stateSize: 1, inputSize: 0, lastResidual: 0,
+ *   series: [{ name: 'y', width: 1 }],
+ *   step: (s, _k, h) => { s[0] = s[0]! - h * s[0]!; return 0; },
+ *   record: (out, s) => { out[0] = s[0]!; },
+ * };
+ * const rec: IntegrateRecordingOptions = { every: 5, t0: 1, onFailure: 'return' };
+ * const sol = integrate(euler, [1], { h: 0.1, steps: 10, ...recordingOptions(rec) });
+ * sol.t[2]; // 2 (= 1 + 10·0.1)
+ * ```
+ */
+export interface IntegrateRecordingOptions {
   /**
-   * Final time: h = (tEnd − t0)/steps, and the last sample is at exactly `tEnd`. Give `h` or
-   * `tEnd`; with `steps = 0` only `h` makes sense.
+   * Initial time t0: step k leaves t_k = t0 + k·h (a time-dependent stepper, its force and an
+   * input function see it). Default 0.
    */
-  readonly tEnd?: number;
-  /** Initial time. Default 0. */
   readonly t0?: number;
   /** Keep every `every`-th state; the first and the last are always kept. Default 1. */
   readonly every?: number;
@@ -131,6 +145,42 @@ export interface IntegrateOptions {
   readonly onFailure?: 'throw' | 'return';
   /** Largest recorded storage in bytes. Default {@link MAX_RECORD_BYTES}. */
   readonly maxRecordBytes?: number;
+}
+
+/**
+ * The {@link IntegrateRecordingOptions} set in `options` (a driver's options, which may hold more
+ * fields, or fewer of these), as a new object without the unset ones (so that spreading it into
+ * {@link IntegrateOptions} keeps `exactOptionalPropertyTypes`). Cold path: once per run.
+ *
+ * @example
+ * ```ts
+ * recordingOptions({ every: 10, tol: 1e-12 }); // { every: 10 }
+ * ```
+ */
+export function recordingOptions(options: IntegrateRecordingOptions): IntegrateRecordingOptions {
+  const out: {
+    -readonly [K in keyof IntegrateRecordingOptions]: IntegrateRecordingOptions[K];
+  } = {};
+  if (options.t0 !== undefined) out.t0 = options.t0;
+  if (options.every !== undefined) out.every = options.every;
+  if (options.inputs !== undefined) out.inputs = options.inputs;
+  if (options.onProgress !== undefined) out.onProgress = options.onProgress;
+  if (options.onFailure !== undefined) out.onFailure = options.onFailure;
+  if (options.maxRecordBytes !== undefined) out.maxRecordBytes = options.maxRecordBytes;
+  return out;
+}
+
+/** Options of {@link integrate}: the run (steps and h or tEnd) and its recording options. */
+export interface IntegrateOptions extends IntegrateRecordingOptions {
+  /** Number of steps (a safe integer ≥ 0). */
+  readonly steps: number;
+  /** Step size (negative integrates backward). Give `h` or `tEnd`. */
+  readonly h?: number;
+  /**
+   * Final time: h = (tEnd − t0)/steps, and the last sample is at exactly `tEnd`. Give `h` or
+   * `tEnd`; with `steps = 0` only `h` makes sense.
+   */
+  readonly tEnd?: number;
 }
 
 const EMPTY = new Float64Array(0);
@@ -326,6 +376,9 @@ interface StepLoop<F extends string> {
 function runSteps<F extends string>(loop: StepLoop<F>): void {
   const { stepper, state, steps, t0, h, tEnd, every, m, u, inputFn, inputMatrix } = loop;
   const { onFailure, onProgress, recorder, row, leaving } = loop;
+  // local copies of the statistics beside their stores in `loop`: the comparisons read registers,
+  // not the heap object (without them the bare loop of an explicit Euler stepper took 2–8 % more
+  // CPU time per step, 7.7 → 8.0 ns at every = 1000, paired in one process; 2026-11-27)
   let newtonIterations = 0;
   let maxIterations = 0;
   let maxResidual = 0;

@@ -21,7 +21,7 @@
  * @module
  */
 import { DimensionError, DomainError, NonFiniteError } from '../errors.js';
-import { type IntegrateOptions, integrate, type Stepper } from '../integrate/integrate.js';
+import { type IntegrateRecordingOptions, integrate, type Stepper } from '../integrate/integrate.js';
 import { extendSolution, type SeriesSpec, type Solution } from '../integrate/solution.js';
 import { type MethodTraits, methodTraits } from '../integrate/traits.js';
 
@@ -158,16 +158,11 @@ export class Rk4Stepper implements Stepper<'y'> {
 
 const EMPTY = new Float64Array(0);
 
-/** Options of {@link integrateRk4}. */
-export interface Rk4Options {
-  /** Store every `every`-th step (the initial and the final state are always stored). Default 1. */
-  readonly every?: number;
-  /** Inputs u_0 … u_{steps−1} (flat `steps × inputSize`, or a function of (k, t)). */
-  readonly inputs?: IntegrateOptions['inputs'];
+/** Options of {@link integrateRk4}: `inputSize` and {@link integrate}'s `every`, `inputs`, `onProgress`. */
+export interface Rk4Options
+  extends Pick<IntegrateRecordingOptions, 'every' | 'inputs' | 'onProgress'> {
   /** Length of an input (required with `inputs`). Default 0. */
   readonly inputSize?: number;
-  /** Called every 4096 steps with (steps done, steps). */
-  readonly onProgress?: IntegrateOptions['onProgress'];
 }
 
 /**

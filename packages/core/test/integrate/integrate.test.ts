@@ -9,6 +9,7 @@ import {
   NonFiniteError,
   Recorder,
   ResourceLimitError,
+  recordingOptions,
   type Stepper,
 } from '../../src/index.js';
 
@@ -355,5 +356,56 @@ describe('time without boxing: record and the recorder get k, the sample time is
     expect(Array.from(sol.t)).toEqual([0.7, 0.7 + 3 * 0.1, 0.7 + 1e6 * 0.1]);
     expect(Array.from(sol.k)).toEqual([0, 3, 1e6]);
     expect(Array.from(sol.y)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('recordingOptions', () => {
+  it('copies the six recording options that are set, and nothing else', () => {
+    const onProgress = (): void => {};
+    const inputs = Float64Array.of(1, 2);
+    const all = recordingOptions({
+      t0: 2,
+      every: 3,
+      inputs,
+      onProgress,
+      onFailure: 'return',
+      maxRecordBytes: 1024,
+      tol: 1e-9,
+      steps: 7,
+    } as Parameters<typeof recordingOptions>[0]);
+    expect(all).toEqual({
+      t0: 2,
+      every: 3,
+      inputs,
+      onProgress,
+      onFailure: 'return',
+      maxRecordBytes: 1024,
+    });
+    expect(all.inputs).toBe(inputs);
+    const some = recordingOptions({ every: 5, t0: undefined } as unknown as Parameters<
+      typeof recordingOptions
+    >[0]);
+    expect(Object.keys(some)).toEqual(['every']);
+    expect(Object.keys(recordingOptions({}))).toEqual([]);
+  });
+
+  it('a run with the picked options equals a run with the same options written out', () => {
+    const u = Float64Array.from({ length: 10 }, (_, k) => 0.1 * k);
+    const direct = integrate(eulerStepper(1, 1), [1], {
+      h: 0.1,
+      steps: 10,
+      t0: 1,
+      every: 3,
+      inputs: u,
+    });
+    const picked = integrate(eulerStepper(1, 1), [1], {
+      h: 0.1,
+      steps: 10,
+      ...recordingOptions({ t0: 1, every: 3, inputs: u }),
+    });
+    expect(picked.count).toBe(5); // k = 0, 3, 6, 9, 10
+    expect(Array.from(picked.t)).toEqual(Array.from(direct.t));
+    expect(Array.from(picked.y)).toEqual(Array.from(direct.y));
+    expect(picked.t[4]).toBe(2);
   });
 });
