@@ -41,83 +41,28 @@ function request(system, method, h, steps, params, init, every = 1000) {
   return { system, method, h, steps, every, params: map(params), init: map(init) };
 }
 
+/** One comparison: the model file and the built-in, each with its own initial values. */
 const rows = [
   {
     name: 'damped oscillator, midpoint',
-    model: (steps) =>
-      request(
-        example('damped-oscillator.json'),
-        'midpoint',
-        0.01,
-        steps,
-        { k: 1, gamma: -0.05 },
-        {
-          q0: 1,
-          q1: 1.01,
-          z0: 0,
-        },
-      ),
-    builtin: (steps) =>
-      request(
-        builtin('damped-oscillator'),
-        'midpoint',
-        0.01,
-        steps,
-        { k: 1, gamma: -0.05 },
-        {
-          q0: 1,
-          q1: 1.01,
-          z0: 0,
-        },
-      ),
+    method: 'midpoint',
+    params: { k: 1, gamma: -0.05 },
+    model: ['damped-oscillator.json', { q0: 1, q1: 1.01, z0: 0 }],
+    builtin: ['damped-oscillator', { q0: 1, q1: 1.01, z0: 0 }],
   },
   {
     name: 'pendulum, dirac-1',
-    model: (steps) =>
-      request(
-        example('pendulum.json'),
-        'dirac-1',
-        0.01,
-        steps,
-        { m: 1, g: 9.81, l: 1 },
-        {
-          q0: [Math.SQRT1_2, -Math.SQRT1_2],
-          v0: [0, 0],
-        },
-      ),
-    builtin: (steps) =>
-      request(
-        builtin('pendulum'),
-        'dirac-1',
-        0.01,
-        steps,
-        { m: 1, g: 9.81, l: 1 },
-        {
-          theta0: Math.PI / 4,
-          omega0: 0,
-        },
-      ),
+    method: 'dirac-1',
+    params: { m: 1, g: 9.81, l: 1 },
+    model: ['pendulum.json', { q0: [Math.SQRT1_2, -Math.SQRT1_2], v0: [0, 0] }],
+    builtin: ['pendulum', { theta0: Math.PI / 4, omega0: 0 }],
   },
   {
     name: 'rolling disk, dirac-plus',
-    model: (steps) =>
-      request(
-        example('rolling-disk.json'),
-        'dirac-plus',
-        0.01,
-        steps,
-        { m: 1, R: 1, I: 1, J: 1, a: 0, b: 0, c: 0 },
-        { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] },
-      ),
-    builtin: (steps) =>
-      request(
-        builtin('rolling-disk'),
-        'dirac-plus',
-        0.01,
-        steps,
-        { m: 1, R: 1, I: 1, J: 1, a: 0, b: 0, c: 0 },
-        { x: 0, y: 0, theta: 0, phi: 0, thetaDot: 1, phiDot: 1 },
-      ),
+    method: 'dirac-plus',
+    params: { m: 1, R: 1, I: 1, J: 1, a: 0, b: 0, c: 0 },
+    model: ['rolling-disk.json', { q0: [0, 0, 0, 0], v0: [1, 0, 1, 1] }],
+    builtin: ['rolling-disk', { x: 0, y: 0, theta: 0, phi: 0, thetaDot: 1, phiDot: 1 }],
   },
 ];
 
@@ -139,12 +84,18 @@ const median = (xs) => {
 
 const results = [];
 for (const row of rows) {
-  const model = row.model(STEPS);
-  const built = row.builtin(STEPS);
-  const rm = await model.system.load();
-  const rb = await built.system.load();
-  cpuMs(rm, row.model(10_000));
-  cpuMs(rb, row.builtin(10_000));
+  const modelSystem = example(row.model[0]);
+  const builtinSystem = builtin(row.builtin[0]);
+  const modelRun = (steps) =>
+    request(modelSystem, row.method, 0.01, steps, row.params, row.model[1]);
+  const builtinRun = (steps) =>
+    request(builtinSystem, row.method, 0.01, steps, row.params, row.builtin[1]);
+  const model = modelRun(STEPS);
+  const built = builtinRun(STEPS);
+  const rm = await modelSystem.load();
+  const rb = await builtinSystem.load();
+  cpuMs(rm, modelRun(10_000));
+  cpuMs(rb, builtinRun(10_000));
   const tm = [];
   const tb = [];
   const ratios = [];
