@@ -154,7 +154,8 @@ export interface IntegrateRecordingOptions {
  *
  * @example
  * ```ts
- * recordingOptions({ every: 10, tol: 1e-12 }); // { every: 10 }
+ * const driverOptions = { every: 10, tol: 1e-12 }; // a driver's options, with one of its own
+ * recordingOptions(driverOptions); // { every: 10 }
  * ```
  */
 export function recordingOptions(options: IntegrateRecordingOptions): IntegrateRecordingOptions {
