@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from '../../core/bench/harness.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const DIST = join(HERE, '..', 'dist');
@@ -75,12 +76,6 @@ function cpuMs(runner, req) {
     throw new Error(`${req.system.name ?? 'system'}: unexpected output (${out?.count} rows)`);
   return (c.user + c.system) / 1000;
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
-};
 
 const results = [];
 for (const row of rows) {
